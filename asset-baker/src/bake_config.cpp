@@ -1,0 +1,225 @@
+#include "bake_config.h"
+
+#include "glob_match.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace baker {
+namespace {
+
+using nlohmann::json;
+using assetlib::ErrorCode;
+using assetlib::Status;
+
+// Every settings key baker.json may use (docs/baker.md explains each).
+constexpr const char* kKeys[] = {"compression", "lz4_hc_level", "chunk_size", "texture_role",
+                                 "mips",        "max_size",     "vertex_format", "optimize"};
+
+bool known_key(const std::string& name) {
+  for (const char* k : kKeys) {
+    if (name == k) return true;
+  }
+  return false;
+}
+
+void warn_unknown_keys(const json& settings, const std::string& where, std::vector<std::string>& warnings) {
+  for (auto it = settings.begin(); it != settings.end(); ++it) {
+    if (!known_key(it.key())) warnings.push_back(where + ": unknown setting '" + it.key() + "' ignored");
+  }
+}
+
+Status config_error(const std::string& path, const std::string& what) {
+  return Status::error(ErrorCode::InvalidValue, path + ": " + what);
+}
+
+// Reads a "settings" object and a "rules" array out of `obj` (the top level or a preset).
+Status read_layer(const json& obj, const std::string& where, BakeConfig& out) {
+  if (obj.contains("settings")) {
+    if (!obj["settings"].is_object()) return config_error(where, "'settings' must be an object");
+    warn_unknown_keys(obj["settings"], where, out.warnings);
+    out.settings.update(obj["settings"]);
+  }
+  if (obj.contains("rules")) {
+    if (!obj["rules"].is_array()) return config_error(where, "'rules' must be an array");
+    for (const json& rule : obj["rules"]) {
+      if (!rule.is_object() || !rule.contains("match") || !rule["match"].is_string() ||
+          !rule.contains("settings") || !rule["settings"].is_object()) {
+        return config_error(where, "each rule needs a string 'match' and an object 'settings'");
+      }
+      warn_unknown_keys(rule["settings"], where + " rule '" + rule["match"].get<std::string>() + "'",
+                        out.warnings);
+      out.rules.push_back({rule["match"].get<std::string>(), rule["settings"]});
+    }
+  }
+  return {};
+}
+
+template <typename T>
+bool read_value(const json& settings, const char* key, T& out, std::string& error) {
+  auto it = settings.find(key);
+  if (it == settings.end()) return true;
+  try {
+    out = it->get<T>();
+    return true;
+  } catch (const json::exception&) {
+    error = std::string("setting '") + key + "' has the wrong type";
+    return false;
+  }
+}
+
+bool parse_role(const std::string& name, TextureRole& role) {
+  static const std::pair<const char*, TextureRole> roles[] = {
+      {"auto", TextureRole::Auto}, {"color", TextureRole::Color}, {"normal", TextureRole::Normal},
+      {"data", TextureRole::Data}, {"ui", TextureRole::Ui}};
+  for (auto& [n, r] : roles) {
+    if (name == n) {
+      role = r;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Converts merged settings JSON into typed settings; `error` names the first bad value.
+bool to_settings(const json& merged, BakeSettings& out, std::string& error) {
+  std::string compression = "LZ4", role = "auto";
+  int hc_level = 0;
+  uint32_t chunk_size = out.pack.chunk_size;
+  bool ok = read_value(merged, "compression", compression, error) &&
+            read_value(merged, "lz4_hc_level", hc_level, error) &&
+            read_value(merged, "chunk_size", chunk_size, error) &&
+            read_value(merged, "texture_role", role, error) &&
+            read_value(merged, "mips", out.texture.mips, error) &&
+            read_value(merged, "max_size", out.texture.max_size, error) &&
+            read_value(merged, "vertex_format", out.mesh.vertex_format, error) &&
+            read_value(merged, "optimize", out.mesh.optimize, error);
+  if (!ok) return false;
+  if (compression != "LZ4" && compression != "None") {
+    error = "compression must be \"LZ4\" or \"None\"";
+    return false;
+  }
+  out.pack.compression = compression == "LZ4" ? assetlib::Compression::LZ4 : assetlib::Compression::None;
+  out.pack.lz4_hc_level = hc_level;
+  out.pack.chunk_size = chunk_size;
+  if (hc_level < 0 || hc_level > 12) {
+    error = "lz4_hc_level must be within 0..12";
+    return false;
+  }
+  if (chunk_size < 1024 || chunk_size > (1u << 30)) {
+    error = "chunk_size must be within 1024..1073741824";
+    return false;
+  }
+  if (!parse_role(role, out.texture.role)) {
+    error = "texture_role must be one of auto, color, normal, data, ui";
+    return false;
+  }
+  if (out.mesh.vertex_format != "PNCV_F32" && out.mesh.vertex_format != "P32N8C8V16") {
+    error = "vertex_format must be PNCV_F32 or P32N8C8V16";
+    return false;
+  }
+  return true;
+}
+
+const char* role_name(TextureRole role) {
+  switch (role) {
+    case TextureRole::Auto: return "auto";
+    case TextureRole::Color: return "color";
+    case TextureRole::Normal: return "normal";
+    case TextureRole::Data: return "data";
+    case TextureRole::Ui: return "ui";
+  }
+  return "?";
+}
+
+// The effective values that shape this kind's output, so a rule that restates a default, or a
+// mesh setting, never rebakes a texture.
+std::string settings_key(const BakeSettings& s, AssetKind kind) {
+  json key = {{"compression", s.pack.compression == assetlib::Compression::LZ4 ? "LZ4" : "None"},
+              {"lz4_hc_level", s.pack.lz4_hc_level},
+              {"chunk_size", s.pack.chunk_size}};
+  if (kind == AssetKind::Texture) {
+    key["texture_role"] = role_name(s.texture.role);
+    key["mips"] = s.texture.mips;
+    key["max_size"] = s.texture.max_size;
+  } else {
+    key["vertex_format"] = s.mesh.vertex_format;
+    key["optimize"] = s.mesh.optimize;
+  }
+  return key.dump();
+}
+
+}  // namespace
+
+std::optional<std::filesystem::path> find_config(const std::filesystem::path& input_dir) {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::absolute(input_dir, ec);
+  for (; !ec && !dir.empty(); dir = dir.parent_path()) {
+    std::filesystem::path candidate = dir / "baker.json";
+    if (std::filesystem::is_regular_file(candidate, ec)) return candidate;
+    if (dir == dir.root_path()) break;
+  }
+  return std::nullopt;
+}
+
+Status load_config(const std::filesystem::path& path, const std::string& preset, BakeConfig& out) {
+  std::ifstream in(path);
+  if (!in) return Status::error(ErrorCode::FileNotFound, path.string() + ": cannot open");
+  std::stringstream text;
+  text << in.rdbuf();
+  json doc = json::parse(text.str(), nullptr, false);
+  std::string where = path.string();
+  if (doc.is_discarded() || !doc.is_object()) {
+    return Status::error(ErrorCode::InvalidJson, where + ": not a JSON object");
+  }
+  BakeConfig config;
+  config.path = where;
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    if (it.key() != "settings" && it.key() != "rules" && it.key() != "presets") {
+      config.warnings.push_back(where + ": unknown key '" + it.key() + "' ignored");
+    }
+  }
+  if (Status s = read_layer(doc, where, config); !s) return s;
+  if (!preset.empty()) {
+    const json* presets = doc.contains("presets") ? &doc["presets"] : nullptr;
+    if (!presets || !presets->is_object() || !presets->contains(preset)) {
+      std::string known;
+      if (presets && presets->is_object()) {
+        for (auto it = presets->begin(); it != presets->end(); ++it) known += " " + it.key();
+      }
+      return config_error(where, "no preset '" + preset + "' (known:" + (known.empty() ? " none" : known) + ")");
+    }
+    const json& p = (*presets)[preset];
+    if (!p.is_object()) return config_error(where, "preset '" + preset + "' must be an object");
+    if (Status s = read_layer(p, where + " preset '" + preset + "'", config); !s) return s;
+    if (p.contains("output")) {
+      if (!p["output"].is_string()) return config_error(where, "preset 'output' must be a string");
+      config.output = (path.parent_path() / p["output"].get<std::string>()).string();
+    }
+  }
+  // Fail now, not per file, when the project-wide settings are wrong.
+  BakeSettings probe;
+  std::string error;
+  if (!to_settings(config.settings, probe, error)) return config_error(where, error);
+  out = std::move(config);
+  return {};
+}
+
+Status settings_for(const BakeConfig& config, const std::string& relative_path, AssetKind kind,
+                    BakeSettings& out) {
+  json merged = config.settings;
+  for (const BakeRule& rule : config.rules) {
+    if (glob_match(rule.match, relative_path)) merged.update(rule.settings);
+  }
+  BakeSettings settings;
+  std::string error;
+  if (!to_settings(merged, settings, error)) {
+    return config_error(config.path.empty() ? "settings" : config.path, relative_path + ": " + error);
+  }
+  settings.key = settings_key(settings, kind);
+  out = std::move(settings);
+  return {};
+}
+
+}  // namespace baker

@@ -1,0 +1,11 @@
+// `asset-baker info <file-or-dir>`: header, metadata and sizes of baked files.
+#pragma once
+
+#include <filesystem>
+
+namespace baker {
+
+// Prints every .tx/.mesh at `path` (a file, or a folder walked recursively). Returns the exit code.
+int run_info(const std::filesystem::path& path, bool as_json);
+
+}  // namespace baker

@@ -1,0 +1,35 @@
+// What the baker tells people and CI while it works: a progress bar on a terminal, plain lines
+// otherwise; warnings and errors always (unless quiet, which keeps only errors).
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+
+namespace baker {
+
+class ProgressReport {
+ public:
+  ProgressReport(size_t total, bool quiet, bool verbose);
+  ~ProgressReport();
+
+  void set_total(size_t total) { total_ = total; }
+  // One source finished; `what` is "baked", "up to date" or "failed". Thread-safe.
+  void step(const std::string& name, const std::string& what);
+  void warning(const std::string& message);
+  void error(const std::string& message);
+  void info(const std::string& message);     // shown unless quiet
+  void verbose(const std::string& message);  // shown only with --verbose
+
+ private:
+  void print_line(const std::string& line, bool to_stderr);
+  void draw_bar();
+
+  std::mutex mutex_;
+  size_t total_, done_ = 0;
+  bool quiet_, verbose_, tty_;
+  bool bar_visible_ = false;
+  std::string last_name_;
+};
+
+}  // namespace baker

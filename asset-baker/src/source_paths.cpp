@@ -1,0 +1,82 @@
+#include "source_paths.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace baker {
+
+namespace fs = std::filesystem;
+
+std::string parent_of(std::string_view relative) {
+  size_t slash = relative.rfind('/');
+  return slash == std::string_view::npos ? std::string() : std::string(relative.substr(0, slash));
+}
+
+std::optional<std::string> resolve_reference(std::string_view base_dir, std::string_view reference,
+                                             std::string* why) {
+  std::string ref(reference);
+  std::replace(ref.begin(), ref.end(), '\\', '/');
+  if (ref.empty()) {
+    if (why) *why = "empty path";
+    return std::nullopt;
+  }
+  if (ref.front() == '/' || (ref.size() > 1 && ref[1] == ':')) {
+    if (why) *why = "absolute path '" + ref + "' refused";
+    return std::nullopt;
+  }
+  std::vector<std::string> parts;
+  auto push_parts = [&](std::string_view path) {
+    size_t start = 0;
+    while (start <= path.size()) {
+      size_t end = std::min(path.find('/', start), path.size());
+      std::string_view part = path.substr(start, end - start);
+      start = end + 1;
+      if (part.empty() || part == ".") continue;
+      if (part == "..") {
+        if (parts.empty()) return false;
+        parts.pop_back();
+      } else {
+        parts.emplace_back(part);
+      }
+    }
+    return true;
+  };
+  if (!push_parts(base_dir) || !push_parts(ref) || parts.empty()) {
+    if (why) *why = "path '" + ref + "' leaves the input folder; refused";
+    return std::nullopt;
+  }
+  std::string out;
+  for (const std::string& part : parts) out += (out.empty() ? "" : "/") + part;
+  return out;
+}
+
+std::optional<fs::path> inside_root(const fs::path& root, std::string_view relative) {
+  std::error_code ec;
+  fs::path canonical_root = fs::weakly_canonical(root, ec);
+  if (ec) return std::nullopt;
+  fs::path full = fs::weakly_canonical(root / fs::path(relative), ec);
+  if (ec) return std::nullopt;
+  auto [root_end, _] = std::mismatch(canonical_root.begin(), canonical_root.end(), full.begin(), full.end());
+  if (root_end != canonical_root.end()) return std::nullopt;
+  return full;
+}
+
+std::string with_extension(std::string_view relative, std::string_view extension) {
+  std::string out(relative);
+  size_t dot = out.rfind('.');
+  size_t slash = out.rfind('/');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) out.resize(dot);
+  return out + std::string(extension);
+}
+
+std::string lower_extension(std::string_view relative) {
+  size_t dot = relative.rfind('.');
+  size_t slash = relative.rfind('/');
+  if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return {};
+  std::string ext(relative.substr(dot));
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
+  return ext;
+}
+
+}  // namespace baker

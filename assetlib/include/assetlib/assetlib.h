@@ -1,0 +1,8 @@
+// assetlib: everything in one include.
+#pragma once
+
+#include <assetlib/asset_file.h>
+#include <assetlib/mesh_asset.h>
+#include <assetlib/status.h>
+#include <assetlib/texture_asset.h>
+#include <assetlib/manifest.h>

@@ -1,0 +1,168 @@
+// The container: header, padded JSON, blob. Reading checks every length against the bytes that
+// exist before allocating or copying anything.
+#include <assetlib/asset_file.h>
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace assetlib {
+namespace {
+
+uint32_t read_u32_le(const std::byte* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+
+void write_u32_le(std::byte* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = std::byte((v >> (8 * i)) & 0xff);
+}
+
+struct Header {
+  char type[4];
+  uint32_t version;
+  uint32_t json_length;
+  uint32_t blob_length;
+};
+
+Header decode_header(const std::byte* p) {
+  Header h{};
+  std::memcpy(h.type, p, 4);
+  h.version = read_u32_le(p + 4);
+  h.json_length = read_u32_le(p + 8);
+  h.blob_length = read_u32_le(p + 12);
+  return h;
+}
+
+size_t padded_json_length(size_t json_length) {
+  size_t end = kHeaderSize + json_length;
+  return json_length + (kBlobAlignment - end % kBlobAlignment) % kBlobAlignment;
+}
+
+// Checks a decoded header against the number of bytes the file really has.
+Status check_header(const Header& h, uint64_t file_size, std::string_view name) {
+  if (h.version != kFormatVersion) {
+    return Status::error(ErrorCode::UnsupportedVersion,
+                         std::string(name) + ": format version " + std::to_string(h.version) +
+                             " is not supported (this build reads version " +
+                             std::to_string(kFormatVersion) + ")");
+  }
+  uint64_t expected = kHeaderSize + uint64_t(h.json_length) + h.blob_length;
+  if (expected > file_size) {
+    return Status::error(ErrorCode::TruncatedHeader,
+                         std::string(name) + ": header promises " + std::to_string(expected) +
+                             " bytes (json " + std::to_string(h.json_length) + ", blob " +
+                             std::to_string(h.blob_length) + ") but the file has " +
+                             std::to_string(file_size));
+  }
+  if (expected < file_size) {
+    return Status::error(ErrorCode::LengthMismatch,
+                         std::string(name) + ": " + std::to_string(file_size - expected) +
+                             " unexpected bytes after the blob");
+  }
+  return {};
+}
+
+Status too_short(std::string_view name, uint64_t size) {
+  return Status::error(ErrorCode::TruncatedHeader, std::string(name) + ": " + std::to_string(size) +
+                                                       " bytes is shorter than the 16-byte header");
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+
+bool read_exact(std::FILE* f, void* dst, size_t size) {
+  return size == 0 || std::fread(dst, 1, size, f) == size;
+}
+
+// Header, JSON and its padding: everything before the blob.
+std::vector<std::byte> serialize_head(const AssetFile& file) {
+  size_t json_length = padded_json_length(file.json.size());
+  std::vector<std::byte> head(kHeaderSize + json_length, std::byte{' '});
+  std::memcpy(head.data(), file.type, 4);
+  write_u32_le(head.data() + 4, file.version);
+  write_u32_le(head.data() + 8, uint32_t(json_length));
+  write_u32_le(head.data() + 12, uint32_t(file.blob.size()));
+  std::memcpy(head.data() + kHeaderSize, file.json.data(), file.json.size());
+  return head;
+}
+
+}  // namespace
+
+AssetView::AssetView(const AssetFile& file)
+    : version(file.version), json(file.json), blob(file.blob) {
+  std::memcpy(type, file.type, 4);
+}
+
+bool has_type(const AssetView& view, const char (&type)[5]) {
+  return std::memcmp(view.type, type, 4) == 0;
+}
+
+std::vector<std::byte> serialize_binaryfile(const AssetFile& file) {
+  std::vector<std::byte> bytes = serialize_head(file);
+  bytes.insert(bytes.end(), file.blob.begin(), file.blob.end());
+  return bytes;
+}
+
+Status save_binaryfile(const std::string& path, const AssetFile& file) {
+  if (file.json.size() > UINT32_MAX - kBlobAlignment || file.blob.size() > UINT32_MAX) {
+    return Status::error(ErrorCode::InvalidArgument,
+                         path + ": JSON or blob larger than the 4 GiB the header can describe");
+  }
+  // The blob is written from where it is; only the small head is assembled.
+  std::vector<std::byte> head = serialize_head(file);
+  const std::span<const std::byte> parts[] = {head, file.blob};
+  return write_file_atomically(path, parts);
+}
+
+Status parse_binaryfile(std::span<const std::byte> bytes, AssetView& out,
+                        std::string_view source_name) {
+  if (bytes.size() < kHeaderSize) return too_short(source_name, bytes.size());
+  Header h = decode_header(bytes.data());
+  if (Status s = check_header(h, bytes.size(), source_name); !s) return s;
+  std::memcpy(out.type, h.type, 4);
+  out.version = h.version;
+  out.json = std::string_view(reinterpret_cast<const char*>(bytes.data() + kHeaderSize),
+                              h.json_length);
+  out.blob = bytes.subspan(kHeaderSize + h.json_length, h.blob_length);
+  return {};
+}
+
+Status load_binaryfile(const std::string& path, AssetFile& out) {
+  FilePtr f(std::fopen(path.c_str(), "rb"));
+  if (!f) return Status::error(ErrorCode::FileNotFound, path + ": cannot open file");
+  // Unbuffered: each read below goes straight into its destination buffer.
+  std::setvbuf(f.get(), nullptr, _IONBF, 0);
+  if (std::fseek(f.get(), 0, SEEK_END) != 0) {
+    return Status::error(ErrorCode::IoError, path + ": cannot seek");
+  }
+  long end = std::ftell(f.get());
+  if (end < 0 || std::fseek(f.get(), 0, SEEK_SET) != 0) {
+    return Status::error(ErrorCode::IoError, path + ": cannot determine the file size");
+  }
+  uint64_t file_size = uint64_t(end);
+  if (file_size < kHeaderSize) return too_short(path, file_size);
+
+  std::array<std::byte, kHeaderSize> raw_header;
+  if (!read_exact(f.get(), raw_header.data(), kHeaderSize)) {
+    return Status::error(ErrorCode::IoError, path + ": reading the header failed");
+  }
+  Header h = decode_header(raw_header.data());
+  if (Status s = check_header(h, file_size, path); !s) return s;
+
+  AssetFile file;
+  std::memcpy(file.type, h.type, 4);
+  file.version = h.version;
+  file.json.resize(h.json_length);
+  file.blob.resize(h.blob_length);
+  if (!read_exact(f.get(), file.json.data(), h.json_length) ||
+      !read_exact(f.get(), file.blob.data(), h.blob_length)) {
+    return Status::error(ErrorCode::IoError, path + ": reading the metadata or blob failed");
+  }
+  out = std::move(file);
+  return {};
+}
+
+}  // namespace assetlib

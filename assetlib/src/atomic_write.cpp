@@ -1,0 +1,61 @@
+// Atomic file replacement: write a temporary sibling, then rename it over the target. rename() is
+// atomic on POSIX file systems, so readers (and a rerun after a crash) see the old file or the new
+// one, never a mix. We do not fsync: this protects against a killed process, not a power cut.
+#include <assetlib/asset_file.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <thread>
+
+namespace assetlib {
+namespace {
+
+// Unique among live writers: a process id and a thread id never repeat at the same time.
+std::string temporary_name(const std::string& path) {
+  size_t tid = std::hash<std::thread::id>{}(std::this_thread::get_id());
+  return path + ".assetlib-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(tid % 1000000007u);
+}
+
+bool write_all(int fd, std::span<const std::byte> bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes = bytes.subspan(size_t(n));
+  }
+  return true;
+}
+
+Status io_error(const std::string& path, const char* what, int err) {
+  return Status::error(ErrorCode::IoError, path + ": " + what + ": " + std::strerror(err));
+}
+
+}  // namespace
+
+Status write_file_atomically(const std::string& path,
+                             std::span<const std::span<const std::byte>> parts) {
+  std::string tmp = temporary_name(path);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return io_error(path, "cannot create temporary file", errno);
+  bool written = true;
+  for (auto part : parts) written = written && write_all(fd, part);
+  int write_errno = errno;
+  bool closed = ::close(fd) == 0;
+  if (!written || !closed) {
+    ::unlink(tmp.c_str());
+    return io_error(path, "write failed", written ? errno : write_errno);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    return io_error(path, "rename failed", err);
+  }
+  return {};
+}
+
+}  // namespace assetlib

@@ -1,0 +1,128 @@
+#include "chunked_blob.h"
+
+#include <lz4.h>
+#include <lz4hc.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace assetlib::detail {
+namespace {
+
+// Compresses one chunk; returns its packed size, or 0 when it should be stored raw.
+size_t compress_chunk(const std::byte* src, size_t size, std::byte* dst, size_t capacity,
+                      const PackOptions& options) {
+  if (options.compression == Compression::None) return 0;
+  auto in = reinterpret_cast<const char*>(src);
+  auto out = reinterpret_cast<char*>(dst);
+  int packed = options.lz4_hc_level > 0
+                   ? LZ4_compress_HC(in, out, int(size), int(capacity), options.lz4_hc_level)
+                   : LZ4_compress_default(in, out, int(size), int(capacity));
+  // Keep it compressed only if it saves at least an eighth: otherwise the load-time cost of
+  // decompressing is worth more than the few bytes.
+  return (packed > 0 && size_t(packed) <= size - size / 8) ? size_t(packed) : 0;
+}
+
+}  // namespace
+
+Status pack_sections(std::span<const RawSection> sections, const PackOptions& options,
+                     std::vector<std::byte>& blob, std::vector<Chunk>& chunks) {
+  if (options.chunk_size < 1024 || options.chunk_size > (1u << 30)) {
+    return Status::error(ErrorCode::InvalidArgument, "chunk_size must be within 1 KiB..1 GiB");
+  }
+  if (options.compression != Compression::None && options.compression != Compression::LZ4) {
+    return Status::error(ErrorCode::UnknownCompression, "unknown compression in pack options");
+  }
+  if (options.lz4_hc_level < 0 || options.lz4_hc_level > LZ4HC_CLEVEL_MAX) {
+    return Status::error(ErrorCode::InvalidArgument, "lz4_hc_level must be within 0..12");
+  }
+  blob.clear();
+  chunks.clear();
+  std::vector<std::byte> scratch(size_t(LZ4_compressBound(int(options.chunk_size))));
+  uint64_t raw_offset = 0;
+  for (const RawSection& section : sections) {
+    for (uint64_t done = 0; done < section.size;) {
+      size_t size = size_t(std::min<uint64_t>(options.chunk_size, section.size - done));
+      const std::byte* src = section.data + done;
+      size_t packed = compress_chunk(src, size, scratch.data(), scratch.size(), options);
+      const std::byte* stored = packed ? scratch.data() : src;
+      size_t stored_size = packed ? packed : size;
+      chunks.push_back({raw_offset, size, blob.size(), stored_size});
+      blob.insert(blob.end(), stored, stored + stored_size);
+      raw_offset += size;
+      done += size;
+    }
+  }
+  return {};
+}
+
+Status unpack_range(Compression compression, std::span<const Chunk> chunks, uint64_t raw_begin,
+                    uint64_t raw_end, const void* src, size_t src_size, void* dst,
+                    size_t dst_size) {
+  if (raw_end < raw_begin || dst_size < raw_end - raw_begin) {
+    return Status::error(ErrorCode::DestinationTooSmall,
+                         "destination holds " + std::to_string(dst_size) + " bytes, " +
+                             std::to_string(raw_end - raw_begin) + " needed");
+  }
+  auto out = static_cast<std::byte*>(dst);
+  uint64_t covered = 0;
+  for (const Chunk& chunk : chunks) {
+    if (chunk.raw_offset < raw_begin || chunk.raw_offset + chunk.raw_size > raw_end) continue;
+    uint64_t at = chunk.raw_offset - raw_begin;
+    if (Status s = unpack_chunk(compression, chunk, src, src_size, out + at, dst_size - at); !s) {
+      return s;
+    }
+    covered += chunk.raw_size;
+  }
+  if (covered != raw_end - raw_begin) {
+    return Status::error(ErrorCode::InvalidValue, "requested range does not fall on chunk boundaries");
+  }
+  return {};
+}
+
+}  // namespace assetlib::detail
+
+namespace assetlib {
+
+Status unpack_chunk(Compression compression, const Chunk& chunk, const void* blob,
+                    size_t blob_size, void* dst, size_t dst_size) {
+  if (chunk.packed_offset > blob_size || chunk.packed_size > blob_size - chunk.packed_offset) {
+    return Status::error(ErrorCode::TruncatedHeader, "chunk at raw offset " +
+                                                         std::to_string(chunk.raw_offset) +
+                                                         " lies outside the blob");
+  }
+  if (dst_size < chunk.raw_size) {
+    return Status::error(ErrorCode::DestinationTooSmall,
+                         "destination holds " + std::to_string(dst_size) + " bytes, chunk needs " +
+                             std::to_string(chunk.raw_size));
+  }
+  auto in = static_cast<const char*>(blob) + chunk.packed_offset;
+  if (chunk.packed_size == chunk.raw_size) {
+    std::memcpy(dst, in, chunk.raw_size);
+    return {};
+  }
+  if (compression != Compression::LZ4) {
+    return Status::error(ErrorCode::CorruptBlob, "chunk at raw offset " +
+                                                     std::to_string(chunk.raw_offset) +
+                                                     " is smaller than its data but not compressed");
+  }
+  int got = LZ4_decompress_safe(in, static_cast<char*>(dst), int(chunk.packed_size),
+                                int(chunk.raw_size));
+  if (got < 0) {
+    return Status::error(ErrorCode::CorruptBlob, "chunk at raw offset " +
+                                                     std::to_string(chunk.raw_offset) +
+                                                     " is corrupt or decodes to more than " +
+                                                     std::to_string(chunk.raw_size) + " bytes");
+  }
+  if (uint64_t(got) != chunk.raw_size) {
+    return Status::error(ErrorCode::SizeMismatch, "chunk at raw offset " +
+                                                      std::to_string(chunk.raw_offset) +
+                                                      " decodes to " + std::to_string(got) +
+                                                      " bytes, " + std::to_string(chunk.raw_size) +
+                                                      " promised");
+  }
+  return {};
+}
+
+}  // namespace assetlib

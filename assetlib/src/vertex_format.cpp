@@ -1,0 +1,73 @@
+// The table of vertex formats: names, strides and Vulkan attribute descriptions.
+#include <assetlib/mesh_asset.h>
+
+#include <cstddef>
+
+namespace assetlib {
+namespace {
+
+// VkFormat enum values, so callers need no Vulkan headers to describe vertex input.
+constexpr uint32_t kR32G32B32_SFLOAT = 106;
+constexpr uint32_t kR32G32_SFLOAT = 103;
+constexpr uint32_t kR8G8B8A8_SNORM = 38;
+constexpr uint32_t kR8G8B8A8_UNORM = 37;
+constexpr uint32_t kR16G16_SFLOAT = 83;
+
+struct VertexFormatDesc {
+  VertexFormat format;
+  const char* name;
+  uint32_t stride;
+  VertexAttribute attributes[4];  // position, normal, colour, uv
+};
+
+constexpr VertexFormatDesc kVertexFormats[] = {
+    {VertexFormat::PNCV_F32,
+     "PNCV_F32",
+     sizeof(Vertex_PNCV_F32),
+     {{0, kR32G32B32_SFLOAT, offsetof(Vertex_PNCV_F32, position)},
+      {1, kR32G32B32_SFLOAT, offsetof(Vertex_PNCV_F32, normal)},
+      {2, kR32G32B32_SFLOAT, offsetof(Vertex_PNCV_F32, color)},
+      {3, kR32G32_SFLOAT, offsetof(Vertex_PNCV_F32, uv)}}},
+    {VertexFormat::P32N8C8V16,
+     "P32N8C8V16",
+     sizeof(Vertex_P32N8C8V16),
+     {{0, kR32G32B32_SFLOAT, offsetof(Vertex_P32N8C8V16, position)},
+      {1, kR8G8B8A8_SNORM, offsetof(Vertex_P32N8C8V16, normal)},
+      {2, kR8G8B8A8_UNORM, offsetof(Vertex_P32N8C8V16, color)},
+      {3, kR16G16_SFLOAT, offsetof(Vertex_P32N8C8V16, uv)}}},
+};
+
+const VertexFormatDesc* find(VertexFormat format) {
+  for (const VertexFormatDesc& d : kVertexFormats) {
+    if (d.format == format) return &d;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const char* vertex_format_name(VertexFormat format) {
+  const VertexFormatDesc* d = find(format);
+  return d ? d->name : "Unknown";
+}
+
+VertexFormat vertex_format_from_name(std::string_view name) {
+  for (const VertexFormatDesc& d : kVertexFormats) {
+    if (name == d.name) return d.format;
+  }
+  return VertexFormat::Unknown;
+}
+
+uint32_t vertex_format_stride(VertexFormat format) {
+  const VertexFormatDesc* d = find(format);
+  return d ? d->stride : 0;
+}
+
+uint32_t vertex_format_attributes(VertexFormat format, VertexAttribute out[8]) {
+  const VertexFormatDesc* d = find(format);
+  if (!d) return 0;
+  for (uint32_t i = 0; i < 4; ++i) out[i] = d->attributes[i];
+  return 4;
+}
+
+}  // namespace assetlib

@@ -1,0 +1,45 @@
+// A 2D VkImage with its own device-local memory and a view of all its levels.
+#pragma once
+
+#include "gpu_memory.h"
+
+#include <vulkan/vulkan.h>
+
+#include <string>
+#include <utility>
+
+namespace sample {
+
+struct ImageDesc {
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkExtent2D extent{};
+  uint32_t mip_levels = 1;
+  VkImageUsageFlags usage = 0;
+  VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+};
+
+class GpuImage {
+ public:
+  GpuImage() = default;
+  GpuImage(const VulkanContext& ctx, const ImageDesc& desc, const std::string& name);
+  ~GpuImage() { release(); }
+  GpuImage(GpuImage&& other) noexcept { *this = std::move(other); }
+  GpuImage& operator=(GpuImage&& other) noexcept;
+  GpuImage(const GpuImage&) = delete;
+  GpuImage& operator=(const GpuImage&) = delete;
+
+  VkImage handle() const { return image_; }
+  VkImageView view() const { return view_; }
+  const ImageDesc& desc() const { return desc_; }
+
+ private:
+  void release() noexcept;
+
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkImage image_ = VK_NULL_HANDLE;
+  VkImageView view_ = VK_NULL_HANDLE;
+  Allocation memory_;
+  ImageDesc desc_;
+};
+
+}  // namespace sample

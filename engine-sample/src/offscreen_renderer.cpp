@@ -1,0 +1,324 @@
+#include "offscreen_renderer.h"
+
+#include "vk_check.h"
+#include "vulkan_context.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+namespace sample {
+namespace {
+
+// Linear values; the sRGB target encodes them on store.
+constexpr VkClearColorValue kBackground = {{0.02f, 0.025f, 0.035f, 1.0f}};
+// A key light from above, left and in front of the camera, plus some ambient.
+constexpr float kLight[4] = {0.33f, -0.80f, -0.50f, 0.25f};
+
+bool has_features(const VulkanContext& ctx, VkFormat format, VkFormatFeatureFlags features) {
+  VkFormatProperties properties{};
+  vkGetPhysicalDeviceFormatProperties(ctx.physical_device(), format, &properties);
+  return (properties.optimalTilingFeatures & features) == features;
+}
+
+// sRGB first: the shader works in linear light and the screenshot is saved as RGBA8_SRGB, which
+// is how it should be displayed. Every device supports one of the two.
+VkFormat choose_color_format(const VulkanContext& ctx) {
+  VkFormatFeatureFlags needed = VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT;
+  for (VkFormat format : {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_R8G8B8A8_UNORM}) {
+    if (has_features(ctx, format, needed)) return format;
+  }
+  throw SampleError("no RGBA8 colour attachment format on this device");
+}
+
+VkFormat choose_depth_format(const VulkanContext& ctx) {
+  for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32,
+                          VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT,
+                          VK_FORMAT_D16_UNORM}) {
+    if (has_features(ctx, format, VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)) return format;
+  }
+  throw SampleError("no depth attachment format on this device");
+}
+
+VkImageAspectFlags depth_aspect(VkFormat format) {
+  bool stencil = format == VK_FORMAT_D24_UNORM_S8_UINT || format == VK_FORMAT_D32_SFLOAT_S8_UINT;
+  VkImageAspectFlags aspect = VK_IMAGE_ASPECT_DEPTH_BIT;
+  if (stencil) aspect |= VK_IMAGE_ASPECT_STENCIL_BIT;
+  return aspect;
+}
+
+VkIndexType index_type(const assetlib::MeshInfo& info) {
+  return info.index_size == 2 ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
+}
+
+}  // namespace
+
+OffscreenRenderer::OffscreenRenderer(const VulkanContext& ctx, const GpuScene& scene,
+                                     const RenderOptions& options)
+    : ctx_(ctx), scene_(scene), extent_{options.width, options.height} {
+  const VkPhysicalDeviceLimits& limits = ctx.properties().limits;
+  if (extent_.width == 0 || extent_.height == 0 || extent_.width > limits.maxFramebufferWidth ||
+      extent_.height > limits.maxFramebufferHeight) {
+    throw SampleError("render size " + std::to_string(extent_.width) + "x" +
+                      std::to_string(extent_.height) + " is outside this device's limits");
+  }
+  try {
+    color_format_ = choose_color_format(ctx);
+    depth_format_ = choose_depth_format(ctx);
+    create_targets();
+    create_render_pass();
+    create_framebuffer();
+    pipelines_ = std::make_unique<MeshPipelines>(ctx, render_pass_, extent_);
+    textures_ = std::make_unique<TextureBindings>(ctx, scene, pipelines_->set_layout());
+    build_draws(options.layout);
+    cmd_ = ctx.allocate_command_buffer();
+    fence_ = ctx.create_fence(false);
+  } catch (...) {
+    destroy();
+    throw;
+  }
+}
+
+OffscreenRenderer::~OffscreenRenderer() { destroy(); }
+
+void OffscreenRenderer::destroy() noexcept {
+  VkDevice device = ctx_.device();
+  if (fence_) vkDestroyFence(device, fence_, nullptr);
+  if (cmd_) vkFreeCommandBuffers(device, ctx_.command_pool(), 1, &cmd_);
+  textures_.reset();
+  pipelines_.reset();
+  if (framebuffer_) vkDestroyFramebuffer(device, framebuffer_, nullptr);
+  if (render_pass_) vkDestroyRenderPass(device, render_pass_, nullptr);
+  fence_ = VK_NULL_HANDLE;
+  cmd_ = VK_NULL_HANDLE;
+  framebuffer_ = VK_NULL_HANDLE;
+  render_pass_ = VK_NULL_HANDLE;
+}
+
+void OffscreenRenderer::create_targets() {
+  color_ = GpuImage(ctx_,
+                    {color_format_, extent_, 1,
+                     VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                     VK_IMAGE_ASPECT_COLOR_BIT},
+                    "colour target");
+  depth_ = GpuImage(ctx_,
+                    {depth_format_, extent_, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                     depth_aspect(depth_format_)},
+                    "depth target");
+  VkDeviceSize bytes = VkDeviceSize{extent_.width} * extent_.height * 4;
+  readback_ = GpuBuffer(ctx_, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback,
+                        "screenshot readback");
+}
+
+void OffscreenRenderer::create_render_pass() {
+  VkAttachmentDescription attachments[2]{};
+  attachments[0].format = color_format_;
+  attachments[0].samples = VK_SAMPLE_COUNT_1_BIT;
+  attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  attachments[0].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  attachments[0].stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+  attachments[0].stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  attachments[0].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  // Ends ready for the readback copy, so no barrier of our own is needed before it.
+  attachments[0].finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+  attachments[1] = attachments[0];
+  attachments[1].format = depth_format_;
+  attachments[1].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  attachments[1].finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+
+  VkAttachmentReference color_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkAttachmentReference depth_ref{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+  VkSubpassDescription subpass{};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &color_ref;
+  subpass.pDepthStencilAttachment = &depth_ref;
+
+  VkSubpassDependency dependencies[2]{};
+  // In: the previous frame's readback copy and depth writes finish before this frame clears.
+  dependencies[0].srcSubpass = VK_SUBPASS_EXTERNAL;
+  dependencies[0].dstSubpass = 0;
+  dependencies[0].srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT |
+                                 VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+  dependencies[0].srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+  dependencies[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                                 VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT;
+  dependencies[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
+                                  VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                  VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+  // Out: colour writes are visible to the readback copy.
+  dependencies[1].srcSubpass = 0;
+  dependencies[1].dstSubpass = VK_SUBPASS_EXTERNAL;
+  dependencies[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+  dependencies[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+  dependencies[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  dependencies[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+
+  VkRenderPassCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO;
+  info.attachmentCount = 2;
+  info.pAttachments = attachments;
+  info.subpassCount = 1;
+  info.pSubpasses = &subpass;
+  info.dependencyCount = 2;
+  info.pDependencies = dependencies;
+  vk_check(vkCreateRenderPass(ctx_.device(), &info, nullptr, &render_pass_), "vkCreateRenderPass");
+}
+
+void OffscreenRenderer::create_framebuffer() {
+  VkImageView views[2] = {color_.view(), depth_.view()};
+  VkFramebufferCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
+  info.renderPass = render_pass_;
+  info.attachmentCount = 2;
+  info.pAttachments = views;
+  info.width = extent_.width;
+  info.height = extent_.height;
+  info.layers = 1;
+  vk_check(vkCreateFramebuffer(ctx_.device(), &info, nullptr, &framebuffer_), "vkCreateFramebuffer");
+}
+
+// Resolves materials to descriptor sets once, so a frame only replays the list.
+void OffscreenRenderer::build_draws(SceneLayout layout) {
+  std::vector<Placement> placements = place_meshes(scene_.meshes, layout);
+  float aspect = static_cast<float>(extent_.width) / static_cast<float>(extent_.height);
+  view_proj_ = frame_camera(placed_boxes(scene_.meshes, placements), aspect);
+  if (scene_.meshes.empty()) std::fprintf(stderr, "warning: no meshes to draw\n");
+
+  const assetlib::MeshMaterial fallback_material;
+  for (size_t i = 0; i < scene_.meshes.size(); ++i) {
+    const GpuMesh& mesh = scene_.meshes[i];
+    VkPipeline pipeline = pipelines_->pipeline_for(mesh.info.vertex_format);
+    for (const assetlib::Submesh& sub : mesh.info.submeshes) {
+      if (sub.index_count == 0) continue;
+      const assetlib::MeshMaterial& material = sub.material < mesh.info.materials.size()
+                                                   ? mesh.info.materials[sub.material]
+                                                   : fallback_material;
+      std::string user = "mesh '" + mesh.name + "' material '" + material.name + "'";
+      textures_->check(material.normal_texture, user, "normal_texture");
+      Draw draw;
+      draw.mesh = &mesh;
+      draw.pipeline = pipeline;
+      draw.texture = textures_->for_texture(material.base_color_texture, user);
+      draw.first_index = sub.first_index;
+      draw.index_count = sub.index_count;
+      std::copy(std::begin(material.base_color), std::end(material.base_color), draw.base_color);
+      draw.placement = placements[i];
+      draws_.push_back(draw);
+    }
+  }
+}
+
+void OffscreenRenderer::record_draws(VkCommandBuffer cmd) const {
+  VkPipeline bound_pipeline = VK_NULL_HANDLE;
+  const GpuMesh* bound_mesh = nullptr;
+  for (const Draw& draw : draws_) {
+    if (draw.pipeline != bound_pipeline) {
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, draw.pipeline);
+      bound_pipeline = draw.pipeline;
+    }
+    if (draw.mesh != bound_mesh) {
+      VkBuffer vertices = draw.mesh->vertices.handle();
+      VkDeviceSize offset = 0;
+      vkCmdBindVertexBuffers(cmd, 0, 1, &vertices, &offset);
+      vkCmdBindIndexBuffer(cmd, draw.mesh->indices.handle(), 0, index_type(draw.mesh->info));
+      bound_mesh = draw.mesh;
+    }
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_->layout(), 0, 1,
+                            &draw.texture, 0, nullptr);
+    PushConstants push{};
+    push.view_proj = view_proj_;
+    push.offset[0] = draw.placement.offset.x;
+    push.offset[1] = draw.placement.offset.y;
+    push.offset[2] = draw.placement.offset.z;
+    push.offset[3] = draw.placement.scale;
+    std::copy(std::begin(draw.base_color), std::end(draw.base_color), push.base_color);
+    std::copy(std::begin(kLight), std::end(kLight), push.light);
+    vkCmdPushConstants(cmd, pipelines_->layout(),
+                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof push,
+                       &push);
+    vkCmdDrawIndexed(cmd, draw.index_count, 1, draw.first_index, 0, 0);
+  }
+}
+
+void OffscreenRenderer::record_readback(VkCommandBuffer cmd) const {
+  VkBufferImageCopy region{};
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  region.imageExtent = {extent_.width, extent_.height, 1};
+  vkCmdCopyImageToBuffer(cmd, color_.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                         readback_.handle(), 1, &region);
+  // The CPU reads the buffer after the fence; the barrier makes the copy's writes visible to it.
+  VkBufferMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.buffer = readback_.handle();
+  barrier.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
+                       nullptr, 1, &barrier, 0, nullptr);
+}
+
+void OffscreenRenderer::record_frame(VkCommandBuffer cmd, bool read_back) const {
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  vk_check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer(frame)");
+
+  VkClearValue clears[2]{};
+  clears[0].color = kBackground;
+  clears[1].depthStencil = {1.0f, 0};
+  VkRenderPassBeginInfo pass{};
+  pass.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
+  pass.renderPass = render_pass_;
+  pass.framebuffer = framebuffer_;
+  pass.renderArea = {{0, 0}, extent_};
+  pass.clearValueCount = 2;
+  pass.pClearValues = clears;
+  vkCmdBeginRenderPass(cmd, &pass, VK_SUBPASS_CONTENTS_INLINE);
+  record_draws(cmd);
+  vkCmdEndRenderPass(cmd);
+  if (read_back) record_readback(cmd);
+  vk_check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer(frame)");
+}
+
+FrameTimings OffscreenRenderer::render_frames(uint32_t count) {
+  FrameTimings timings;
+  timings.frames = count;
+  timings.width = extent_.width;
+  timings.height = extent_.height;
+  timings.draws = draws_.size();
+  for (const Draw& draw : draws_) timings.triangles += draw.index_count / 3;
+  timings.min_ms = count ? std::numeric_limits<double>::max() : 0.0;
+
+  double total_ms = 0;
+  for (uint32_t frame = 0; frame < count; ++frame) {
+    auto start = std::chrono::steady_clock::now();
+    vk_check(vkResetCommandBuffer(cmd_, 0), "vkResetCommandBuffer(frame)");
+    record_frame(cmd_, frame + 1 == count);
+    vk_check(vkResetFences(ctx_.device(), 1, &fence_), "vkResetFences");
+    VkSubmitInfo submit{};
+    submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cmd_;
+    vk_check(vkQueueSubmit(ctx_.queue(), 1, &submit, fence_), "vkQueueSubmit(frame)");
+    ctx_.wait_for(fence_);
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    total_ms += ms;
+    timings.min_ms = std::min(timings.min_ms, ms);
+    timings.max_ms = std::max(timings.max_ms, ms);
+  }
+  timings.avg_ms = count ? total_ms / count : 0.0;
+  readback_.invalidate(0, readback_.size());
+  return timings;
+}
+
+std::span<const std::byte> OffscreenRenderer::pixels() const {
+  return {readback_.mapped(), static_cast<size_t>(readback_.size())};
+}
+
+}  // namespace sample

@@ -1,0 +1,77 @@
+// The Vulkan boilerplate: instance, validation messenger, device choice, device, queue, command pool.
+// Nothing here knows about assets; it is what every Vulkan program writes once.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+namespace sample {
+
+// Counts what VK_EXT_debug_utils reports at warning or error severity. It lives outside the
+// context because the validation layer reports leaked objects inside vkDestroyDevice and
+// vkDestroyInstance, so the count is only final once the context is gone.
+struct ValidationCounter {
+  std::atomic<uint32_t> messages{0};
+};
+
+struct ContextOptions {
+  bool validate = false;             // enable VK_LAYER_KHRONOS_validation + debug messenger
+  std::string device_selector;       // index or case-insensitive name substring; empty: best
+  ValidationCounter* counter = nullptr;  // required when validate is set
+};
+
+class VulkanContext {
+ public:
+  explicit VulkanContext(const ContextOptions& options);
+  ~VulkanContext();
+  VulkanContext(const VulkanContext&) = delete;
+  VulkanContext& operator=(const VulkanContext&) = delete;
+
+  VkPhysicalDevice physical_device() const { return physical_device_; }
+  VkDevice device() const { return device_; }
+  VkQueue queue() const { return queue_; }
+  VkCommandPool command_pool() const { return command_pool_; }
+  const VkPhysicalDeviceProperties& properties() const { return properties_; }
+  const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
+  // 0 when the queue cannot write timestamps; then GPU timings are reported as unavailable.
+  uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }
+
+  // "llvmpipe (LLVM 15.0.6, 256 bits) [cpu, Vulkan 1.3.230, device 0 of 1]"
+  const std::string& device_description() const { return device_description_; }
+
+  // Labels `handle` in validation messages (e.g. with an asset's name). A no-op without
+  // --validate, so callers name things unconditionally.
+  void set_name(VkObjectType type, uint64_t handle, const std::string& name) const;
+  template <typename Handle>
+  void set_name(VkObjectType type, Handle handle, const std::string& name) const {
+    set_name(type, reinterpret_cast<uint64_t>(handle), name);
+  }
+
+  VkCommandBuffer allocate_command_buffer() const;
+  VkFence create_fence(bool signaled) const;
+  void wait_for(VkFence fence) const;
+
+ private:
+  void create_instance(const ContextOptions& options);
+  void choose_physical_device(const std::string& selector);
+  void create_device();
+  void destroy() noexcept;
+
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  PFN_vkSetDebugUtilsObjectNameEXT set_object_name_ = nullptr;
+  VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
+  VkPhysicalDeviceProperties properties_{};
+  VkPhysicalDeviceMemoryProperties memory_properties_{};
+  uint32_t queue_family_ = 0;
+  uint32_t timestamp_valid_bits_ = 0;
+  std::string device_description_;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  VkCommandPool command_pool_ = VK_NULL_HANDLE;
+};
+
+}  // namespace sample

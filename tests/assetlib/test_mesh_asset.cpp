@@ -1,0 +1,198 @@
+// Mesh assets: both vertex formats, both index widths, bounds, submeshes and materials.
+#include "test_helpers.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstring>
+
+using namespace assetlib;
+
+namespace {
+
+struct Unpacked {
+  MeshInfo info;
+  std::vector<std::byte> vertices, indices;
+};
+
+Unpacked unpack(const AssetFile& file) {
+  Unpacked u;
+  REQUIRE(read_mesh_info(file, u.info).ok());
+  u.vertices.resize(u.info.vertex_buffer_size);
+  u.indices.resize(u.info.index_buffer_size);
+  REQUIRE(unpack_mesh(u.info, file.blob.data(), file.blob.size(), u.vertices.data(),
+                      u.vertices.size(), u.indices.data(), u.indices.size())
+              .ok());
+  return u;
+}
+
+template <typename T>
+bool same_bytes(const std::vector<std::byte>& bytes, const std::vector<T>& values) {
+  return bytes.size() == values.size() * sizeof(T) &&
+         std::memcmp(bytes.data(), values.data(), bytes.size()) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("vertex formats describe themselves for Vulkan") {
+  CHECK(vertex_format_stride(VertexFormat::PNCV_F32) == 44);
+  CHECK(vertex_format_stride(VertexFormat::P32N8C8V16) == 24);
+  VertexAttribute attrs[8];
+  REQUIRE(vertex_format_attributes(VertexFormat::P32N8C8V16, attrs) == 4);
+  CHECK(attrs[0].vk_format == 106);  // R32G32B32_SFLOAT
+  CHECK(attrs[1].vk_format == 38);   // R8G8B8A8_SNORM
+  CHECK(attrs[3].offset == 20);
+  CHECK(vertex_format_attributes(VertexFormat::Unknown, attrs) == 0);
+  CHECK(vertex_format_from_name("PNCV_F32") == VertexFormat::PNCV_F32);
+}
+
+TEST_CASE("meshes round-trip with 32-bit and 16-bit indices and both codecs") {
+  test::GridMesh grid = test::grid_mesh(20);
+  MeshInfo info = test::grid_info(grid);
+  PackOptions options;
+  options.compression = GENERATE(Compression::LZ4, Compression::None);
+
+  SECTION("32-bit") {
+    AssetFile file;
+    REQUIRE(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, grid.indices.data(),
+                      grid.indices.size() * 4, file, options)
+                .ok());
+    Unpacked u = unpack(file);
+    CHECK(same_bytes(u.vertices, grid.vertices));
+    CHECK(same_bytes(u.indices, grid.indices));
+    CHECK(u.info.vertex_count == 441);
+    CHECK(u.info.index_count == 2400);
+    CHECK(u.info.index_size == 4);
+    CHECK(u.info.original_file == "models/grid.obj");
+    CHECK(u.info.compression == options.compression);
+  }
+  SECTION("16-bit") {
+    std::vector<uint16_t> small(grid.indices.begin(), grid.indices.end());
+    info.index_size = 2;
+    AssetFile file;
+    REQUIRE(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, small.data(),
+                      small.size() * 2, file, options)
+                .ok());
+    Unpacked u = unpack(file);
+    CHECK(same_bytes(u.indices, small));
+    CHECK(u.info.index_buffer_size == small.size() * 2);
+  }
+}
+
+TEST_CASE("the compact vertex format round-trips") {
+  std::vector<Vertex_P32N8C8V16> vertices(3);
+  for (int i = 0; i < 3; ++i) {
+    vertices[size_t(i)] = {{float(i), float(i * 2), -1.0f}, {0, 127, 0, 0}, {255, 128, 0, 255}, {0x3C00, 0x3800}};
+  }
+  std::vector<uint16_t> indices = {0, 1, 2};
+  MeshInfo info;
+  info.vertex_format = VertexFormat::P32N8C8V16;
+  info.vertex_count = 3;
+  info.index_count = 3;
+  info.index_size = 2;
+  AssetFile file;
+  REQUIRE(pack_mesh(info, vertices.data(), 72, indices.data(), 6, file).ok());
+  Unpacked u = unpack(file);
+  CHECK(u.info.vertex_stride == 24);
+  CHECK(same_bytes(u.vertices, vertices));
+}
+
+TEST_CASE("bounds contain every vertex, for the mesh and each submesh") {
+  test::GridMesh grid = test::grid_mesh(4);
+  grid.vertices[22].position[1] = 3.0f;  // one vertex of the last row sticks up
+  MeshInfo info = test::grid_info(grid);
+  info.materials.resize(2);
+  info.materials[0].name = "floor";
+  info.materials[1].name = "roof";
+  info.materials[1].base_color_texture = "textures/bricks.png";
+  info.materials[1].base_color[3] = 0.5f;
+  uint32_t half = info.index_count / 2;
+  info.submeshes = {{0, half, 0, {}}, {half, info.index_count - half, 1, {}}};
+  AssetFile file;
+  REQUIRE(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, grid.indices.data(),
+                    grid.indices.size() * 4, file)
+              .ok());
+  Unpacked u = unpack(file);
+  const MeshBounds& b = u.info.bounds;
+  CHECK(b.origin[1] == Approx(1.75f));
+  CHECK(b.extents[1] == Approx(1.25f));
+  for (const auto& v : grid.vertices) {
+    float d2 = 0;
+    for (int k = 0; k < 3; ++k) {
+      CHECK(std::fabs(v.position[k] - b.origin[k]) <= b.extents[k] + 1e-5f);
+      d2 += (v.position[k] - b.origin[k]) * (v.position[k] - b.origin[k]);
+    }
+    CHECK(std::sqrt(d2) <= b.radius + 1e-5f);
+  }
+  REQUIRE(u.info.submeshes.size() == 2);
+  CHECK(u.info.submeshes[1].first_index == half);
+  CHECK(u.info.submeshes[1].material == 1);
+  CHECK(u.info.submeshes[0].bounds.extents[1] < b.extents[1]);  // each has its own bounds
+  REQUIRE(u.info.materials.size() == 2);
+  CHECK(u.info.materials[1].name == "roof");
+  CHECK(u.info.materials[1].base_color_texture == "textures/bricks.png");
+  CHECK(u.info.materials[1].base_color[3] == 0.5f);
+}
+
+TEST_CASE("a mesh without submeshes or materials gets one of each") {
+  test::GridMesh grid = test::grid_mesh(2);
+  MeshInfo info = test::grid_info(grid);
+  AssetFile file;
+  REQUIRE(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, grid.indices.data(),
+                    grid.indices.size() * 4, file)
+              .ok());
+  Unpacked u = unpack(file);
+  REQUIRE(u.info.submeshes.size() == 1);
+  CHECK(u.info.submeshes[0].index_count == u.info.index_count);
+  REQUIRE(u.info.materials.size() == 1);
+  CHECK(u.info.materials[0].name == "default");
+}
+
+TEST_CASE("pack_mesh rejects out-of-range indices, wrong sizes and bad submeshes") {
+  test::GridMesh grid = test::grid_mesh(2);
+  MeshInfo info = test::grid_info(grid);
+  AssetFile file;
+  auto pack = [&](const MeshInfo& i) {
+    return pack_mesh(i, grid.vertices.data(), grid.vertices.size() * 44, grid.indices.data(),
+                     grid.indices.size() * 4, file);
+  };
+  grid.indices[5] = 9;  // == vertex_count
+  CHECK(pack(info).code == ErrorCode::InvalidArgument);
+  grid.indices[5] = 0;
+  MeshInfo wrong = info;
+  wrong.vertex_count -= 1;
+  CHECK(pack(wrong).code == ErrorCode::InvalidArgument);
+  wrong = info;
+  wrong.index_size = 3;
+  CHECK(pack(wrong).code == ErrorCode::InvalidValue);
+  wrong = info;
+  wrong.submeshes = {{0, 6, 0, {}}};  // leaves indices uncovered
+  CHECK(pack(wrong).code == ErrorCode::InvalidValue);
+  grid.vertices[0].position[0] = std::nanf("");
+  CHECK(pack(info).code == ErrorCode::InvalidArgument);
+}
+
+TEST_CASE("read_mesh_info rejects inconsistent metadata") {
+  test::GridMesh grid = test::grid_mesh(2);
+  AssetFile good;
+  REQUIRE(pack_mesh(test::grid_info(grid), grid.vertices.data(), grid.vertices.size() * 44,
+                    grid.indices.data(), grid.indices.size() * 4, good)
+              .ok());
+  MeshInfo info;
+  auto read_with = [&](auto edit) {
+    AssetFile copy = good;
+    nlohmann::json j = nlohmann::json::parse(copy.json);
+    edit(j);
+    copy.json = j.dump();
+    return read_mesh_info(copy, info);
+  };
+  CHECK(read_with([](auto& j) { j["vertex_stride"] = 12; }).code == ErrorCode::InvalidValue);
+  CHECK(read_with([](auto& j) { j["index_size"] = 2; }).code == ErrorCode::InvalidValue);
+  CHECK(read_with([](auto& j) { j.erase("bounds"); }).code == ErrorCode::MissingKey);
+  CHECK(read_with([](auto& j) { j["bounds"]["origin"] = {1, 2}; }).code == ErrorCode::InvalidValue);
+  CHECK(read_with([](auto& j) { j["submeshes"][0]["material"] = 4; }).code == ErrorCode::InvalidValue);
+  CHECK(read_with([](auto& j) { j["vertex_format"] = "XYZ"; }).code == ErrorCode::InvalidValue);
+  CHECK(read_with([](auto& j) { j["index_count"] = 7; }).code == ErrorCode::InvalidValue);
+  CHECK(read_texture_info(good, *std::make_unique<TextureInfo>()).code == ErrorCode::UnknownType);
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# End-to-end tests of the asset-baker binary on a temporary copy of assets/ and on ../shared/corpus.
+# Usage: baker_e2e.sh <asset-baker> <assets-dir> <corpus-dir> <case>
+set -euo pipefail
+
+baker=$1 assets=$2 corpus=$3 case=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/baker-e2e-$case.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail() { echo "FAIL [$case]: $*" >&2; exit 1; }
+expect_line() { grep -qE "$2" "$1" || { cat "$1" >&2; fail "expected /$2/ in $(basename "$1")"; }; }
+count_outputs() { find "$1" -name '*.tx' -o -name '*.mesh' | wc -l; }
+fresh_assets() { rm -rf "$work/src"; cp -r "$assets" "$work/src"; }
+# Bakes $work/src into $work/out; extra args pass through. Output in $work/log, exit code in $rc.
+bake() { set +e; "$baker" "$work/src" -o "$work/out" "$@" >"$work/log" 2>&1; rc=$?; set -e; }
+sources_in() { find "$1" -type f \( -iname '*.png' -o -iname '*.obj' \) | wc -l; }
+
+case $case in
+full_bake)
+  fresh_assets
+  bake -j2
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc"; }
+  n=$(sources_in "$work/src")
+  [ "$(count_outputs "$work/out")" = "$n" ] || fail "expected $n outputs"
+  [ -f "$work/out/models/cube.mesh" ] && [ -f "$work/out/textures/ui/button.tx" ] || fail "mirrored paths missing"
+  expect_line "$work/log" "baked $n, up to date 0, failed 0"
+  "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check failed"; }
+  "$baker" info "$work/out" >"$work/info"
+  expect_line "$work/info" "texture RGBA8_SRGB 256x256, 9 mips"
+  expect_line "$work/info" "mesh PNCV_F32, .* 3 submeshes"
+  "$baker" info --json "$work/out" >"$work/info.json"
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['totals']['files']==$n" "$work/info.json"
+  ;;
+noop_rebuild)
+  fresh_assets
+  bake && [ "$rc" = 0 ] || fail "first bake"
+  before=$(cd "$work/out" && find . -type f ! -name '.assetlib-cache.json' -exec sha256sum {} + | sort)
+  bake
+  n=$(sources_in "$work/src")
+  expect_line "$work/log" "baked 0, up to date $n, failed 0"
+  after=$(cd "$work/out" && find . -type f ! -name '.assetlib-cache.json' -exec sha256sum {} + | sort)
+  [ "$before" = "$after" ] || fail "a no-op rebuild changed outputs"
+  bake --force
+  expect_line "$work/log" "baked $n, up to date 0"
+  ;;
+edit_one_file)
+  fresh_assets
+  bake && [ "$rc" = 0 ] || fail "first bake"
+  touch "$work/src/textures/checker.png"   # same bytes: nothing to do
+  bake
+  expect_line "$work/log" "baked 0, "
+  sed -i 's/^Kd .*/Kd 0.2 0.4 0.6/' "$work/src/models/ground.mtl"   # the .mtl is a dependency
+  bake
+  expect_line "$work/log" "baked 1, "
+  expect_line "$work/log" "baked models/ground.obj"
+  printf '\n# edited\n' >>"$work/src/models/cube.obj"
+  bake
+  expect_line "$work/log" "baked 1, "
+  expect_line "$work/log" "baked models/cube.obj"
+  ;;
+config_rules)
+  fresh_assets
+  bake && [ "$rc" = 0 ] || fail "first bake"
+  cat >"$work/src/baker.json" <<'JSON'
+{ "settings": { "compression": "LZ4" },
+  "rules": [ { "match": "textures/ui/**", "settings": { "mips": false } },
+             { "match": "*.obj", "settings": { "vertex_format": "P32N8C8V16" } } ],
+  "presets": { "release": { "settings": { "lz4_hc_level": 9 }, "output": "release-out" } },
+  "surprise": 1 }
+JSON
+  # Restating the default compression rebakes nothing; the ui rule touches button.png and the
+  # obj rule the 4 meshes: exactly those 5 rebake.
+  bake
+  expect_line "$work/log" "unknown key 'surprise'"
+  expect_line "$work/log" "baked 5, up to date 6"
+  expect_line "$work/log" "baked textures/ui/button.png"
+  "$baker" info "$work/out/models/cube.mesh" >"$work/info"
+  expect_line "$work/info" "mesh P32N8C8V16"
+  set +e; "$baker" "$work/src" --preset release >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "preset bake"; }
+  [ -f "$work/src/release-out/manifest.json" ] || fail "preset output folder not used"
+  set +e; "$baker" "$work/src" -o "$work/out" --preset nope >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 2 ] || fail "unknown preset should exit 2"
+  expect_line "$work/log" "no preset 'nope' \(known: release\)"
+  ;;
+delete_source)
+  fresh_assets
+  bake && [ "$rc" = 0 ] || fail "first bake"
+  rm "$work/src/textures/leaf_alpha.png"
+  bake
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc"; }
+  expect_line "$work/log" "removed textures/leaf_alpha.tx \(source deleted\)"
+  [ ! -e "$work/out/textures/leaf_alpha.tx" ] || fail "stale output kept"
+  expect_line "$work/log" "texture 'textures/leaf_alpha.png' not found"   # the mesh using it rebaked
+  "$baker" check "$work/out" || fail "check after delete"
+  ;;
+broken_files)
+  fresh_assets
+  cp "$corpus/stb/tests/pngsuite/corrupt/xcrn0g04.png" "$work/src/textures/"
+  cp "$corpus/libpng/contrib/testpngs/crashers/huge_IDAT.png" "$work/src/textures/"
+  cp "$corpus/tinyobjloader/models/invalid-relative-vertex-index.obj" "$work/src/models/"
+  cp "$corpus/tinyobjloader/models/line-prim.obj" "$work/src/models/"
+  printf 'garbage' >"$work/src/textures/zero.jpg"
+  bake -j2
+  [ "$rc" = 1 ] || fail "broken files must give exit 1, got $rc"
+  expect_line "$work/log" "error: textures/xcrn0g04.png: "
+  expect_line "$work/log" "error: textures/huge_IDAT.png: "
+  expect_line "$work/log" "error: models/invalid-relative-vertex-index.obj: .*position"
+  expect_line "$work/log" "error: models/line-prim.obj: no triangles"
+  expect_line "$work/log" "error: textures/zero.jpg: "
+  n=$(( $(sources_in "$work/src") - 4 ))   # zero.jpg is not counted by sources_in
+  expect_line "$work/log" "baked $n, up to date 0, failed 5"
+  [ -f "$work/out/models/cube.mesh" ] || fail "good files not baked"
+  "$baker" check "$work/out" || fail "check after partial failure"
+  ;;
+path_safety)
+  fresh_assets
+  mkdir -p "$work/outside"
+  printf 'newmtl evil\nKd 1 0 0\nmap_Kd /etc/hostname\n' >"$work/outside/evil.mtl"
+  printf 'mtllib ../../outside/evil.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' >"$work/src/models/escape.obj"
+  printf 'mtllib local.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n' >"$work/src/models/abs.obj"
+  printf 'newmtl m\nmap_Kd /etc/hostname\nnorm ../../../x.png\n' >"$work/src/models/local.mtl"
+  cp "$work/src/textures/checker.png" "$work/outside/secret.png"
+  ln -s "$work/outside/secret.png" "$work/src/textures/link.png"
+  ln -s "$work/outside" "$work/src/linkdir"
+  bake
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc"; }
+  expect_line "$work/log" "models/escape.obj: mtllib path '../../outside/evil.mtl' leaves the input folder"
+  expect_line "$work/log" "models/abs.obj: texture absolute path '/etc/hostname' refused"
+  expect_line "$work/log" "models/abs.obj: texture path '../../../x.png' leaves the input folder"
+  expect_line "$work/log" "textures/link.png: symlink leads outside the input folder"
+  [ ! -e "$work/out/textures/link.tx" ] && [ ! -e "$work/out/linkdir" ] || fail "followed a symlink out of the root"
+  ;;
+determinism)
+  fresh_assets
+  cp -r "$corpus/tinyobjloader/models" "$work/src/tinyobj"
+  cp -r "$corpus/bevy/assets/textures/rpg" "$work/src/rpg"
+  "$baker" "$work/src" -o "$work/j1" -j1 -q || true
+  "$baker" "$work/src" -o "$work/j4" -j4 -q || true
+  diff -r "$work/j1" "$work/j4" || fail "-j1 and -j4 outputs differ"
+  ;;
+check_catches_corruption)
+  fresh_assets
+  bake && [ "$rc" = 0 ] || fail "first bake"
+  f="$work/out/textures/bricks.tx"
+  size=$(stat -c %s "$f")
+  printf '\xff\xff\xff\xff' | dd of="$f" bs=1 seek=$((size - 100)) conv=notrunc status=none
+  set +e; "$baker" check "$work/out" >"$work/check" 2>&1; crc=$?; set -e
+  [ "$crc" = 1 ] || fail "check should fail on a corrupted file"
+  expect_line "$work/check" "bricks.tx: content hash differs"
+  touch "$work/out/textures/orphan.tx" "$work/out/models/x.mesh.assetlib-tmp-1-2"
+  set +e; "$baker" check "$work/out" >"$work/check" 2>&1; set -e
+  expect_line "$work/check" "orphan.tx: asset file not listed"
+  expect_line "$work/check" "temporary file left behind"
+  ;;
+kill_and_rerun)
+  mkdir -p "$work/src"
+  cp -r "$corpus/vulkan-guide" "$corpus/intellij-gltf-viewer-plugin" "$corpus/common-3d-test-models" "$work/src/"
+  "$baker" "$work/src" -o "$work/clean" -q -j2 || true
+  for delay in 0.3 0.9 1.7; do
+    "$baker" "$work/src" -o "$work/out" -q -j2 >/dev/null 2>&1 &
+    pid=$!
+    sleep "$delay"
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  "$baker" "$work/src" -o "$work/out" -q -j2 || true
+  "$baker" check "$work/out" || fail "check after kill and rerun"
+  [ -z "$(find "$work/out" -name '*assetlib-tmp*')" ] || fail "temporary files remain"
+  diff -r -x .assetlib-cache.json "$work/clean" "$work/out" || fail "outputs differ from a clean bake"
+  ;;
+corpus)
+  [ -d "$corpus" ] || fail "corpus not found at $corpus"
+  set +e; "$baker" "$corpus" -o "$work/out" -q -j2 --json "$work/report.json" 2>"$work/log"; rc=$?; set -e
+  [ "$rc" = 1 ] || fail "the corpus holds broken files: exit 1 expected, got $rc"
+  python3 - "$work/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+failed = [f["source"] for f in r["files"] if f["status"] == "failed"]
+# Every failure is a file that is broken on purpose.
+broken_markers = ("crashers/", "corrupt/", "invalid-", "line-prim", "points-prim", "test_lines", "incomplete-positions",
+                  "issue-140-zero", "issue-356", "test_wrong_attribute_mapping")
+unexpected = [f for f in failed if not any(m in f for m in broken_markers)]
+assert not unexpected, f"unexpected failures: {unexpected}"
+assert r["baked"] >= 600, r["baked"]
+for f in r["files"]:
+    if f["status"] == "failed":
+        assert f["message"].startswith(f["source"]), f["message"]
+PY
+  "$baker" check "$work/out" -q || fail "check on the corpus bake"
+  ;;
+*) fail "unknown case" ;;
+esac
+echo "PASS [$case]"
