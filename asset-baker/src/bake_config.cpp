@@ -14,8 +14,8 @@ using assetlib::ErrorCode;
 using assetlib::Status;
 
 // Every settings key baker.json may use (docs/baker.md explains each).
-constexpr const char* kKeys[] = {"compression", "lz4_hc_level", "chunk_size", "texture_role",
-                                 "mips",        "max_size",     "vertex_format", "optimize"};
+constexpr const char* kKeys[] = {"compression", "lz4_hc_level",      "chunk_size",    "texture_role", "mips",
+                                 "max_size",    "block_compression", "vertex_format", "optimize"};
 
 bool known_key(const std::string& name) {
   for (const char* k : kKeys) {
@@ -93,6 +93,7 @@ bool to_settings(const json& merged, BakeSettings& out, std::string& error) {
             read_value(merged, "texture_role", role, error) &&
             read_value(merged, "mips", out.texture.mips, error) &&
             read_value(merged, "max_size", out.texture.max_size, error) &&
+            read_value(merged, "block_compression", out.texture.block_compression, error) &&
             read_value(merged, "vertex_format", out.mesh.vertex_format, error) &&
             read_value(merged, "optimize", out.mesh.optimize, error);
   if (!ok) return false;
@@ -143,6 +144,7 @@ std::string settings_key(const BakeSettings& s, AssetKind kind) {
     key["texture_role"] = role_name(s.texture.role);
     key["mips"] = s.texture.mips;
     key["max_size"] = s.texture.max_size;
+    key["block_compression"] = s.texture.block_compression;
   } else {
     key["vertex_format"] = s.mesh.vertex_format;
     key["optimize"] = s.mesh.optimize;

@@ -29,6 +29,7 @@ struct TextureSettings {
   TextureRole role = TextureRole::Auto;
   bool mips = true;
   uint32_t max_size = 0;  // 0: keep the source size; else the largest side is scaled down to it
+  bool block_compression = true;  // BC1/BC3/BC4/BC5 by role; false keeps 8-bit RGBA
 };
 
 struct MeshSettings {

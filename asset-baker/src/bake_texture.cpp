@@ -1,5 +1,7 @@
 #include "bake_texture.h"
 
+#include "block_compress.h"
+
 #include <meshoptimizer.h>
 #include <stb/stb_image.h>
 #include <stb/stb_image_resize.h>
@@ -25,6 +27,7 @@ struct StbiFree {
 // A decoded image, always 4 channels: 8-bit, 16-bit or float per channel.
 struct DecodedImage {
   uint32_t width = 0, height = 0;
+  int channels = 4;           // in the source file: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA
   int bytes_per_channel = 1;  // 1, 2 or 4 (float)
   std::unique_ptr<void, StbiFree> pixels;
 };
@@ -74,13 +77,15 @@ Status decode(std::span<const std::byte> source, const std::string& name, Decode
                                                       std::string(reason && *reason ? reason : "corrupt data") + ")");
   }
   out.pixels.reset(pixels);
+  out.channels = comp;
   out.width = uint32_t(w);
   out.height = uint32_t(h);
   return {};
 }
 
-TextureFormat choose_format(const DecodedImage& image, TextureRole role, const std::string& name,
-                            std::vector<std::string>& warnings) {
+// The uncompressed format the mip chain is built in (and stored in, unless block-compressed).
+TextureFormat storage_format(const DecodedImage& image, TextureRole role, const std::string& name,
+                             std::vector<std::string>& warnings) {
   bool colour = role == TextureRole::Color || role == TextureRole::Ui;
   if (image.bytes_per_channel == 4) return TextureFormat::RGBA16_SFLOAT;
   if (image.bytes_per_channel == 2) {
@@ -94,6 +99,27 @@ TextureFormat choose_format(const DecodedImage& image, TextureRole role, const s
 
 // Converts the decoded pixels to the storage type of `format` (8-bit, 16-bit or float channels)
 // in `dst`, which holds width * height texels.
+bool has_alpha(const DecodedImage& image) {
+  if (image.channels != 2 && image.channels != 4) return false;
+  auto p = static_cast<const uint8_t*>(image.pixels.get());
+  for (size_t i = 3; i < size_t(image.width) * image.height * 4; i += 4) {
+    if (p[i] != 255) return true;
+  }
+  return false;
+}
+
+// What the GPU should sample: BC1 opaque colour, BC3 colour with alpha, BC4 one-channel data,
+// BC5 normal maps (X/Y; the shader rebuilds Z). UI and 16-bit/HDR stay uncompressed.
+TextureFormat block_format(const DecodedImage& image, TextureRole role, TextureFormat storage) {
+  if (role == TextureRole::Ui || image.bytes_per_channel != 1) return storage;
+  bool srgb = storage == TextureFormat::RGBA8_SRGB;
+  if (role == TextureRole::Normal) return TextureFormat::BC5_UNORM;
+  bool alpha = has_alpha(image);
+  if (role == TextureRole::Data && image.channels <= 2 && !alpha) return TextureFormat::BC4_UNORM;
+  if (alpha) return srgb ? TextureFormat::BC3_SRGB : TextureFormat::BC3_UNORM;
+  return srgb ? TextureFormat::BC1_RGB_SRGB : TextureFormat::BC1_RGB_UNORM;
+}
+
 void convert_level0(const DecodedImage& image, TextureFormat format, std::byte* dst) {
   size_t channels = size_t(image.width) * image.height * 4;
   if (format == TextureFormat::RGBA16_SFLOAT || format == TextureFormat::RGBA16_UNORM) {
@@ -168,15 +194,20 @@ TextureRole role_from_name(const std::string& relative_path) {
   std::string stem = stem_of(path);
   size_t cut = stem.find_last_of("_.-");
   std::string token = cut == std::string::npos ? stem : stem.substr(cut + 1);
-  static const char* normal[] = {"n", "normal", "normals", "nrm", "norm", "normalmap"};
-  static const char* data[] = {"r", "rough", "roughness", "m", "metal", "metallic", "metalness",
-                               "ao", "occlusion", "h", "height", "disp", "displacement", "mask",
-                               "orm", "mr", "spec", "specular", "gloss", "bump"};
-  for (const char* t : normal) {
-    if (token == t) return TextureRole::Normal;
-  }
-  for (const char* t : data) {
-    if (token == t) return TextureRole::Data;
+  // Short tokens must match whole ("wall_n"); long words may be part of a token ("metalRoughness").
+  auto is_any = [&](std::initializer_list<const char*> whole, std::initializer_list<const char*> within) {
+    for (const char* t : whole) {
+      if (token == t) return true;
+    }
+    for (const char* t : within) {
+      if (token.find(t) != std::string::npos) return true;
+    }
+    return false;
+  };
+  if (is_any({"n", "nrm", "norm"}, {"normal"})) return TextureRole::Normal;
+  if (is_any({"r", "m", "h", "ao", "mr", "orm", "mask", "spec", "disp", "bump", "depth"},
+             {"rough", "metal", "occlusion", "height", "displacement", "specular", "gloss"})) {
+    return TextureRole::Data;
   }
   return TextureRole::Color;
 }
@@ -188,7 +219,8 @@ Status bake_texture(std::span<const std::byte> source, const std::string& relati
   if (Status s = decode(source, relative_path, image); !s) return s;
   TextureRole role = settings.texture.role == TextureRole::Auto ? role_from_name(relative_path)
                                                                 : settings.texture.role;
-  TextureFormat format = choose_format(image, role, relative_path, warnings);
+  TextureFormat format = storage_format(image, role, relative_path, warnings);
+  TextureFormat final_format = settings.texture.block_compression ? block_format(image, role, format) : format;
   // Resizing works on float for HDR; the chain is converted to halves at the end.
   TextureFormat work_format = format == TextureFormat::RGBA16_SFLOAT ? TextureFormat::Unknown : format;
   size_t texel_bytes = format == TextureFormat::RGBA16_SFLOAT ? 16 : assetlib::texture_level_size(format, 1, 1);
@@ -234,6 +266,16 @@ Status bake_texture(std::span<const std::byte> source, const std::string& relati
     std::vector<std::byte> halves;
     floats_to_halves(chain, info, halves);
     chain.swap(halves);
+  }
+  if (final_format != format) {
+    TextureInfo blocks = assetlib::make_texture_info(final_format, width, height, uint32_t(info.mips.size()));
+    blocks.original_file = relative_path;
+    std::vector<std::byte> encoded(blocks.total_size);
+    for (size_t i = 0; i < info.mips.size(); ++i) {
+      compress_level(final_format, reinterpret_cast<const uint8_t*>(chain.data() + info.mips[i].offset),
+                     info.mips[i].width, info.mips[i].height, encoded.data() + blocks.mips[i].offset);
+    }
+    return assetlib::pack_texture(blocks, encoded.data(), encoded.size(), out, settings.pack);
   }
   return assetlib::pack_texture(info, chain.data(), chain.size(), out, settings.pack);
 }

@@ -1,12 +1,16 @@
 #include "info_command.h"
 
+#include "texture_quality.h"
+
 #include <assetlib/mesh_asset.h>
 #include <assetlib/texture_asset.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <vector>
 
 namespace baker {
@@ -50,8 +54,22 @@ json mesh_json(const assetlib::MeshInfo& info) {
           {"original_file", info.original_file}};
 }
 
+// PSNR of level 0 against the source named by original_file under `sources` (when given).
+void add_psnr(const assetlib::AssetFile& file, const assetlib::TextureInfo& info, const fs::path& sources, json& out) {
+  if (sources.empty()) return;
+  std::ifstream in(sources / info.original_file, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> unpacked(info.total_size);
+  if (bytes.empty() ||
+      !assetlib::unpack_texture(info, file.blob.data(), file.blob.size(), unpacked.data(), unpacked.size())) {
+    return;
+  }
+  std::optional<double> psnr = texture_psnr(info, unpacked, std::as_bytes(std::span(bytes)));
+  if (psnr) out["psnr_db"] = std::isinf(*psnr) ? 999.0 : std::round(*psnr * 100) / 100;
+}
+
 // Describes one file; `raw` gets its unpacked size. Returns false (with "error" set) on a bad file.
-bool describe(const fs::path& path, json& out, uint64_t& raw) {
+bool describe(const fs::path& path, const fs::path& sources, json& out, uint64_t& raw) {
   assetlib::AssetFile file;
   out["file"] = path.string();
   assetlib::Status s = assetlib::load_binaryfile(path.string(), file);
@@ -65,6 +83,7 @@ bool describe(const fs::path& path, json& out, uint64_t& raw) {
       assetlib::TextureInfo info;
       if ((s = assetlib::read_texture_info(file, info))) {
         out["texture"] = texture_json(info);
+        add_psnr(file, info, sources, out["texture"]);
         out["compression"] = info.compression == assetlib::Compression::LZ4 ? "LZ4" : "None";
         raw = info.total_size;
       }
@@ -94,9 +113,11 @@ void print_text(const json& d) {
               d["compression"].get<std::string>().c_str(), (unsigned long long)raw, file ? double(raw) / double(file) : 0.0);
   if (d.contains("texture")) {
     const json& t = d["texture"];
-    std::printf("  texture %s %ux%u, %zu mips, %zu chunks, from %s\n", t["format"].get<std::string>().c_str(),
+    std::printf("  texture %s %ux%u, %zu mips, %zu chunks, from %s", t["format"].get<std::string>().c_str(),
                 t["width"].get<unsigned>(), t["height"].get<unsigned>(), t["mip_count"].get<size_t>(),
                 t["chunks"].get<size_t>(), t["original_file"].get<std::string>().c_str());
+    if (t.contains("psnr_db")) std::printf(", PSNR %.2f dB", t["psnr_db"].get<double>());
+    std::printf("\n");
   } else {
     const json& m = d["mesh"];
     std::printf("  mesh %s, %u vertices, %u triangles, %u-bit indices, %zu submeshes, radius %.3f, from %s\n",
@@ -108,14 +129,14 @@ void print_text(const json& d) {
 
 }  // namespace
 
-int run_info(const fs::path& path, bool as_json) {
+int run_info(const fs::path& path, const fs::path& sources, bool as_json) {
   json files = json::array();
   uint64_t total_file = 0, total_raw = 0;
   bool ok = true;
   for (const fs::path& f : baked_files(path)) {
     json d;
     uint64_t raw = 0;
-    ok = describe(f, d, raw) && ok;
+    ok = describe(f, sources, d, raw) && ok;
     if (d.contains("file_bytes")) total_file += d["file_bytes"].get<uint64_t>();
     total_raw += raw;
     if (!as_json) print_text(d);

@@ -1,6 +1,7 @@
 // asset-baker: command-line wiring only; the work lives in bake_tree, info_command, check_command.
 #include "bake_tree.h"
 #include "check_command.h"
+#include "export_command.h"
 #include "info_command.h"
 
 #include <CLI/CLI.hpp>
@@ -22,11 +23,12 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", bake.quiet, "Print only errors");
   app.add_flag("-v,--verbose", bake.verbose, "Also list skipped and up-to-date files");
 
-  std::string info_path;
+  std::string info_path, info_sources;
   bool info_json = false;
   CLI::App* info = app.add_subcommand("info", "Print header, metadata and sizes of baked files");
   info->add_option("path", info_path, "A .tx/.mesh file or a folder")->required();
   info->add_flag("--json", info_json, "Print JSON instead of text");
+  info->add_option("--sources", info_sources, "The bake's input folder: also report each texture's PSNR");
 
   std::string check_dir;
   bool check_quiet = false;
@@ -34,10 +36,18 @@ int main(int argc, char** argv) {
   check->add_option("dir", check_dir, "Baked folder")->required();
   check->add_flag("-q,--quiet", check_quiet, "Print only problems");
 
+  std::string export_in, export_out;
+  uint32_t export_mip = 0;
+  CLI::App* exporter = app.add_subcommand("export", "Decode a baked texture back to PNG");
+  exporter->add_option("texture", export_in, "A .tx file")->required();
+  exporter->add_option("-o,--output", export_out, "PNG to write")->required();
+  exporter->add_option("--mip", export_mip, "Mip level to export (default 0)");
+
   CLI11_PARSE(app, argc, argv);
 
-  if (info->parsed()) return baker::run_info(info_path, info_json);
+  if (info->parsed()) return baker::run_info(info_path, info_sources, info_json);
   if (check->parsed()) return baker::run_check(check_dir, check_quiet);
+  if (exporter->parsed()) return baker::run_export(export_in, export_out, export_mip);
   if (input.empty()) {
     std::fputs(app.help().c_str(), stderr);
     return 2;

@@ -10,14 +10,21 @@ struct FormatDesc {
   TextureFormat format;
   const char* name;
   uint32_t vk_format;        // VkFormat enum value
-  uint32_t bytes_per_texel;
+  uint32_t block_size;       // texels per block side (1 = uncompressed)
+  uint32_t bytes_per_block;  // bytes per texel when block_size is 1
 };
 
 constexpr FormatDesc kFormats[] = {
-    {TextureFormat::RGBA8_UNORM, "RGBA8_UNORM", 37 /* VK_FORMAT_R8G8B8A8_UNORM */, 4},
-    {TextureFormat::RGBA8_SRGB, "RGBA8_SRGB", 43 /* VK_FORMAT_R8G8B8A8_SRGB */, 4},
-    {TextureFormat::RGBA16_UNORM, "RGBA16_UNORM", 91 /* VK_FORMAT_R16G16B16A16_UNORM */, 8},
-    {TextureFormat::RGBA16_SFLOAT, "RGBA16_SFLOAT", 97 /* VK_FORMAT_R16G16B16A16_SFLOAT */, 8},
+    {TextureFormat::RGBA8_UNORM, "RGBA8_UNORM", 37 /* VK_FORMAT_R8G8B8A8_UNORM */, 1, 4},
+    {TextureFormat::RGBA8_SRGB, "RGBA8_SRGB", 43 /* VK_FORMAT_R8G8B8A8_SRGB */, 1, 4},
+    {TextureFormat::RGBA16_UNORM, "RGBA16_UNORM", 91 /* VK_FORMAT_R16G16B16A16_UNORM */, 1, 8},
+    {TextureFormat::RGBA16_SFLOAT, "RGBA16_SFLOAT", 97 /* VK_FORMAT_R16G16B16A16_SFLOAT */, 1, 8},
+    {TextureFormat::BC1_RGB_UNORM, "BC1_RGB_UNORM", 131 /* VK_FORMAT_BC1_RGB_UNORM_BLOCK */, 4, 8},
+    {TextureFormat::BC1_RGB_SRGB, "BC1_RGB_SRGB", 132 /* VK_FORMAT_BC1_RGB_SRGB_BLOCK */, 4, 8},
+    {TextureFormat::BC3_UNORM, "BC3_UNORM", 137 /* VK_FORMAT_BC3_UNORM_BLOCK */, 4, 16},
+    {TextureFormat::BC3_SRGB, "BC3_SRGB", 138 /* VK_FORMAT_BC3_SRGB_BLOCK */, 4, 16},
+    {TextureFormat::BC4_UNORM, "BC4_UNORM", 139 /* VK_FORMAT_BC4_UNORM_BLOCK */, 4, 8},
+    {TextureFormat::BC5_UNORM, "BC5_UNORM", 141 /* VK_FORMAT_BC5_UNORM_BLOCK */, 4, 16},
 };
 
 const FormatDesc* find(TextureFormat format) {
@@ -46,9 +53,17 @@ TextureFormat texture_format_from_name(std::string_view name) {
   return TextureFormat::Unknown;
 }
 
+uint32_t texture_block_size(TextureFormat format) {
+  const FormatDesc* d = find(format);
+  return d ? d->block_size : 1;
+}
+
 uint64_t texture_level_size(TextureFormat format, uint32_t width, uint32_t height) {
   const FormatDesc* d = find(format);
-  return d ? uint64_t(width) * height * d->bytes_per_texel : 0;
+  if (!d) return 0;
+  uint64_t blocks_x = (uint64_t(width) + d->block_size - 1) / d->block_size;
+  uint64_t blocks_y = (uint64_t(height) + d->block_size - 1) / d->block_size;
+  return blocks_x * blocks_y * d->bytes_per_block;
 }
 
 uint32_t texture_full_mip_count(uint32_t width, uint32_t height) {

@@ -32,7 +32,7 @@ double ms_since(Clock::time_point start) {
 }
 
 [[noreturn]] void fail(const fs::path& path, const assetlib::Status& status) {
-  fail(path, std::string(assetlib::error_code_name(status.code)) + ": " + status.message);
+  throw SampleError(file_error(path.string(), assetlib::error_code_name(status.code), status.message));
 }
 
 // Whole files into one buffer reused for every asset: loading allocates per largest file, not
@@ -114,7 +114,7 @@ void FolderLoader::upload_white() {
   ImageDesc desc{VK_FORMAT_R8G8B8A8_UNORM, {1, 1}, 1,
                  VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                  VK_IMAGE_ASPECT_COLOR_BIT};
-  scene_.white = GpuImage(ctx_, desc, "fallback white");
+  scene_.white = GpuImage(ctx_, desc, "fallback white", scene_.memory.get());
   StagingSpan span = batch_.reserve(4);
   std::memset(span.data, 0xff, 4);
   VkBufferImageCopy region{};
@@ -161,14 +161,17 @@ void FolderLoader::check_raw_size(const assetlib::ManifestEntry& entry, const fs
 void FolderLoader::check_texture_format(const assetlib::TextureInfo& info,
                                         const fs::path& path) const {
   auto format = static_cast<VkFormat>(assetlib::texture_format_vk(info.format));
+  const char* name = assetlib::texture_format_name(info.format);
+  bool block_compressed = format >= VK_FORMAT_BC1_RGB_UNORM_BLOCK && format <= VK_FORMAT_BC7_SRGB_BLOCK;
+  if (block_compressed && !ctx_.enabled_features().textureCompressionBC) {
+    fail(path, std::string(name) + " needs textureCompressionBC, which this device lacks");
+  }
   VkFormatProperties properties{};
   vkGetPhysicalDeviceFormatProperties(ctx_.physical_device(), format, &properties);
-  VkFormatFeatureFlags needed = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
-                                VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
-                                VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+  // Linear filtering is optional per format; TextureBindings falls back to nearest without it.
+  VkFormatFeatureFlags needed = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
   if (format == VK_FORMAT_UNDEFINED || (properties.optimalTilingFeatures & needed) != needed) {
-    fail(path, std::string("texture format ") + assetlib::texture_format_name(info.format) +
-                   " cannot be sampled on this device");
+    fail(path, std::string("texture format ") + name + " cannot be sampled on this device");
   }
   uint32_t max_size = ctx_.properties().limits.maxImageDimension2D;
   if (info.width > max_size || info.height > max_size) {
@@ -194,7 +197,7 @@ AssetTiming FolderLoader::load_texture(const assetlib::ManifestEntry& entry, uin
                  {info.width, info.height}, mip_levels,
                  VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                  VK_IMAGE_ASPECT_COLOR_BIT};
-  GpuImage image(ctx_, desc, entry.name);
+  GpuImage image(ctx_, desc, entry.name, scene_.memory.get());
 
   StagingSpan span = batch_.reserve(info.total_size);
   start = Clock::now();
@@ -238,10 +241,10 @@ std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry
   mesh.name = entry.name;
   mesh.vertices = GpuBuffer(ctx_, vb_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                                VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
-                            MemoryUse::GpuOnly, entry.name + " vertices");
+                            MemoryUse::GpuOnly, entry.name + " vertices", scene_.memory.get());
   mesh.indices = GpuBuffer(ctx_, ib_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                               VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
-                           MemoryUse::GpuOnly, entry.name + " indices");
+                           MemoryUse::GpuOnly, entry.name + " indices", scene_.memory.get());
 
   // Both buffers in one reservation, so both copies land in the same batch.
   VkDeviceSize index_offset = align_up(vb_size, kSpanAlignment);
@@ -276,6 +279,7 @@ LoadReport load_baked_folder(const VulkanContext& ctx, const fs::path& folder,
     fail(manifest_path, s);
   }
 
+  scene.memory = std::make_unique<GpuMemoryArena>(ctx);
   UploadBatch batch(ctx, slot_size_for(manifest, options), options.staging_slots);
   FolderLoader loader(ctx, batch, folder, scene);
   loader.upload_white();

@@ -8,7 +8,7 @@
 namespace sample {
 
 GpuBuffer::GpuBuffer(const VulkanContext& ctx, VkDeviceSize size, VkBufferUsageFlags usage,
-                     MemoryUse use, const std::string& name)
+                     MemoryUse use, const std::string& name, GpuMemoryArena* arena)
     : device_(ctx.device()), size_(size), atom_size_(ctx.properties().limits.nonCoherentAtomSize) {
   try {
     VkBufferCreateInfo info{};
@@ -21,8 +21,10 @@ GpuBuffer::GpuBuffer(const VulkanContext& ctx, VkDeviceSize size, VkBufferUsageF
 
     VkMemoryRequirements requirements{};
     vkGetBufferMemoryRequirements(device_, buffer_, &requirements);
-    memory_ = allocate_memory(ctx, requirements, use, name);
-    vk_check(vkBindBufferMemory(device_, buffer_, memory_.memory, 0), "vkBindBufferMemory");
+    memory_ = arena && use == MemoryUse::GpuOnly ? arena->allocate(requirements, name)
+                                                 : allocate_memory(ctx, requirements, use, name);
+    vk_check(vkBindBufferMemory(device_, buffer_, memory_.memory, memory_.offset),
+             "vkBindBufferMemory");
     if (use != MemoryUse::GpuOnly) {
       void* pointer = nullptr;
       vk_check(vkMapMemory(device_, memory_.memory, 0, VK_WHOLE_SIZE, 0, &pointer),
@@ -52,7 +54,7 @@ void GpuBuffer::release() noexcept {
   if (!device_) return;
   // Freeing the memory unmaps it.
   if (buffer_) vkDestroyBuffer(device_, buffer_, nullptr);
-  if (memory_.memory) vkFreeMemory(device_, memory_.memory, nullptr);
+  if (memory_.memory && memory_.owned) vkFreeMemory(device_, memory_.memory, nullptr);
   buffer_ = VK_NULL_HANDLE;
   memory_ = {};
   mapped_ = nullptr;

@@ -14,9 +14,10 @@ namespace sample {
 class GpuBuffer {
  public:
   GpuBuffer() = default;
-  // `name` labels the buffer in errors and validation messages.
+  // `name` labels the buffer in errors and validation messages. With an `arena`, GpuOnly
+  // buffers take a slice of it instead of an allocation of their own.
   GpuBuffer(const VulkanContext& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use,
-            const std::string& name);
+            const std::string& name, GpuMemoryArena* arena = nullptr);
   ~GpuBuffer() { release(); }
   GpuBuffer(GpuBuffer&& other) noexcept { *this = std::move(other); }
   GpuBuffer& operator=(GpuBuffer&& other) noexcept;

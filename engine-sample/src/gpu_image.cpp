@@ -7,7 +7,8 @@
 
 namespace sample {
 
-GpuImage::GpuImage(const VulkanContext& ctx, const ImageDesc& desc, const std::string& name)
+GpuImage::GpuImage(const VulkanContext& ctx, const ImageDesc& desc, const std::string& name,
+                   GpuMemoryArena* arena)
     : device_(ctx.device()), desc_(desc) {
   try {
     VkImageCreateInfo info{};
@@ -27,8 +28,9 @@ GpuImage::GpuImage(const VulkanContext& ctx, const ImageDesc& desc, const std::s
 
     VkMemoryRequirements requirements{};
     vkGetImageMemoryRequirements(device_, image_, &requirements);
-    memory_ = allocate_memory(ctx, requirements, MemoryUse::GpuOnly, name);
-    vk_check(vkBindImageMemory(device_, image_, memory_.memory, 0), "vkBindImageMemory");
+    memory_ = arena ? arena->allocate(requirements, name)
+                    : allocate_memory(ctx, requirements, MemoryUse::GpuOnly, name);
+    vk_check(vkBindImageMemory(device_, image_, memory_.memory, memory_.offset), "vkBindImageMemory");
 
     VkImageViewCreateInfo view_info{};
     view_info.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO;
@@ -61,7 +63,7 @@ void GpuImage::release() noexcept {
   if (!device_) return;
   if (view_) vkDestroyImageView(device_, view_, nullptr);
   if (image_) vkDestroyImage(device_, image_, nullptr);
-  if (memory_.memory) vkFreeMemory(device_, memory_.memory, nullptr);
+  if (memory_.memory && memory_.owned) vkFreeMemory(device_, memory_.memory, nullptr);
   view_ = VK_NULL_HANDLE;
   image_ = VK_NULL_HANDLE;
   memory_ = {};

@@ -21,7 +21,9 @@ struct ImageDesc {
 class GpuImage {
  public:
   GpuImage() = default;
-  GpuImage(const VulkanContext& ctx, const ImageDesc& desc, const std::string& name);
+  // With an `arena`, the image takes a slice of it instead of an allocation of its own.
+  GpuImage(const VulkanContext& ctx, const ImageDesc& desc, const std::string& name,
+           GpuMemoryArena* arena = nullptr);
   ~GpuImage() { release(); }
   GpuImage(GpuImage&& other) noexcept { *this = std::move(other); }
   GpuImage& operator=(GpuImage&& other) noexcept;

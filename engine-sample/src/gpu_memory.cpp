@@ -3,6 +3,7 @@
 #include "vk_check.h"
 #include "vulkan_context.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <span>
 
@@ -65,6 +66,48 @@ Allocation allocate_memory(const VulkanContext& ctx, const VkMemoryRequirements&
   out.host_coherent = (properties.memoryTypes[type].propertyFlags & kCoherent) != 0;
   ctx.set_name(VK_OBJECT_TYPE_DEVICE_MEMORY, out.memory, what);
   return out;
+}
+
+GpuMemoryArena::GpuMemoryArena(const VulkanContext& ctx, VkDeviceSize block_size)
+    : ctx_(ctx), block_size_(block_size) {}
+
+GpuMemoryArena::~GpuMemoryArena() {
+  for (const Block& block : blocks_) vkFreeMemory(ctx_.device(), block.memory, nullptr);
+}
+
+Allocation GpuMemoryArena::allocate(const VkMemoryRequirements& requirements,
+                                    const std::string& what) {
+  const VkPhysicalDeviceMemoryProperties& properties = ctx_.memory_properties();
+  uint32_t type = choose_memory_type(properties, requirements.memoryTypeBits, MemoryUse::GpuOnly, what);
+  // Starting every resource on a bufferImageGranularity boundary keeps buffers and optimally
+  // tiled images off each other's pages, whatever order they arrive in.
+  VkDeviceSize alignment = std::max(requirements.alignment,
+                                    ctx_.properties().limits.bufferImageGranularity);
+  auto align_up = [&](VkDeviceSize v) { return (v + alignment - 1) / alignment * alignment; };
+  Block* fit = nullptr;
+  for (Block& block : blocks_) {
+    if (block.type == type && align_up(block.head) + requirements.size <= block.size) {
+      fit = &block;
+      break;
+    }
+  }
+  if (!fit) {
+    VkMemoryRequirements block_requirements = requirements;
+    block_requirements.size = std::max(block_size_, align_up(requirements.size));
+    block_requirements.memoryTypeBits = 1u << type;
+    Allocation memory = allocate_memory(ctx_, block_requirements, MemoryUse::GpuOnly,
+                                        "arena block " + std::to_string(blocks_.size()));
+    blocks_.push_back({memory.memory, type, memory.size, 0});
+    fit = &blocks_.back();
+  }
+  Allocation slice;
+  slice.memory = fit->memory;
+  slice.offset = align_up(fit->head);
+  slice.size = requirements.size;
+  slice.host_coherent = (properties.memoryTypes[type].propertyFlags & kCoherent) != 0;
+  slice.owned = false;
+  fit->head = slice.offset + requirements.size;
+  return slice;
 }
 
 }  // namespace sample

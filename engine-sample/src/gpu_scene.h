@@ -8,6 +8,7 @@
 #include <assetlib/texture_asset.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct GpuMesh {
 };
 
 struct GpuScene {
+  // Memory of everything below; declared first so it is freed last.
+  std::unique_ptr<GpuMemoryArena> memory;
   std::map<std::string, GpuTexture, std::less<>> textures;  // by logical name
   std::vector<GpuMesh> meshes;                             // in manifest order
   // 1x1 opaque white: stands in for a texture that a material names but the folder lacks, and

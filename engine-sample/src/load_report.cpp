@@ -155,11 +155,12 @@ void print_load_table(const LoadReport& report, std::FILE* out) {
                format_ms(t.unpack_ms).c_str(), format_ms(t.upload_ms).c_str());
   std::fprintf(out,
                "files to GPU-ready: %.3f ms wall, %.1f MB/s from disk, %.1f MB/s unpacked "
-               "(%llu upload batches through %u x %.1f MiB staging slots, %.3f ms waiting on "
+               "(%llu upload submit%s through %u x %.1f MiB staging slots, %.3f ms waiting on "
                "fences)\n",
                report.wall_ms, megabytes_per_second(disk, report.wall_ms),
                megabytes_per_second(unpacked, report.wall_ms),
-               static_cast<unsigned long long>(report.batches), report.staging_slots,
+               static_cast<unsigned long long>(report.batches), report.batches == 1 ? "" : "s",
+               report.staging_slots,
                static_cast<double>(report.staging_slot_bytes) / (1024.0 * 1024.0),
                report.fence_wait_ms);
 }

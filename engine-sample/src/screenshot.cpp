@@ -17,7 +17,7 @@ assetlib::TextureFormat texture_format(VkFormat format) {
 }
 
 [[noreturn]] void fail(const std::string& path, const assetlib::Status& status) {
-  throw SampleError(path + ": " + assetlib::error_code_name(status.code) + ": " + status.message);
+  throw SampleError(file_error(path, assetlib::error_code_name(status.code), status.message));
 }
 
 }  // namespace

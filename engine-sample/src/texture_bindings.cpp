@@ -8,12 +8,13 @@
 namespace sample {
 namespace {
 
-VkSampler create_sampler(const VulkanContext& ctx) {
+VkSampler create_sampler(const VulkanContext& ctx, VkFilter filter) {
   VkSamplerCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
-  info.magFilter = VK_FILTER_LINEAR;
-  info.minFilter = VK_FILTER_LINEAR;
-  info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  info.magFilter = filter;
+  info.minFilter = filter;
+  info.mipmapMode = filter == VK_FILTER_LINEAR ? VK_SAMPLER_MIPMAP_MODE_LINEAR
+                                                : VK_SAMPLER_MIPMAP_MODE_NEAREST;
   info.addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT;
   info.addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT;
   info.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
@@ -43,22 +44,32 @@ TextureBindings::TextureBindings(const VulkanContext& ctx, const GpuScene& scene
                                  VkDescriptorSetLayout layout)
     : ctx_(ctx), scene_(scene), layout_(layout) {
   try {
-    sampler_ = create_sampler(ctx);
+    linear_ = create_sampler(ctx, VK_FILTER_LINEAR);
+    nearest_ = create_sampler(ctx, VK_FILTER_NEAREST);
     pool_ = create_pool(ctx, static_cast<uint32_t>(scene.textures.size()) + 1);
-    white_ = allocate(scene.white.view(), "fallback white");
+    white_ = allocate(scene.white, "fallback white");
   } catch (...) {
     if (pool_) vkDestroyDescriptorPool(ctx.device(), pool_, nullptr);
-    if (sampler_) vkDestroySampler(ctx.device(), sampler_, nullptr);
+    if (nearest_) vkDestroySampler(ctx.device(), nearest_, nullptr);
+    if (linear_) vkDestroySampler(ctx.device(), linear_, nullptr);
     throw;
   }
 }
 
 TextureBindings::~TextureBindings() {
   vkDestroyDescriptorPool(ctx_.device(), pool_, nullptr);  // frees its sets
-  vkDestroySampler(ctx_.device(), sampler_, nullptr);
+  vkDestroySampler(ctx_.device(), nearest_, nullptr);
+  vkDestroySampler(ctx_.device(), linear_, nullptr);
 }
 
-VkDescriptorSet TextureBindings::allocate(VkImageView view, const std::string& name) {
+VkSampler TextureBindings::sampler_for(VkFormat format) const {
+  VkFormatProperties properties{};
+  vkGetPhysicalDeviceFormatProperties(ctx_.physical_device(), format, &properties);
+  bool filterable = properties.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+  return filterable ? linear_ : nearest_;
+}
+
+VkDescriptorSet TextureBindings::allocate(const GpuImage& texture, const std::string& name) {
   VkDescriptorSetAllocateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
   info.descriptorPool = pool_;
@@ -68,7 +79,8 @@ VkDescriptorSet TextureBindings::allocate(VkImageView view, const std::string& n
   vk_check(vkAllocateDescriptorSets(ctx_.device(), &info, &set), "vkAllocateDescriptorSets");
   ctx_.set_name(VK_OBJECT_TYPE_DESCRIPTOR_SET, set, name);
 
-  VkDescriptorImageInfo image{sampler_, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+  VkDescriptorImageInfo image{sampler_for(texture.desc().format), texture.view(),
+                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   VkWriteDescriptorSet write{};
   write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
   write.dstSet = set;
@@ -94,7 +106,7 @@ VkDescriptorSet TextureBindings::for_texture(const std::string& name, const std:
   if (name.empty() || !check(name, user, "base_color_texture")) return white_;
   auto found = sets_.find(name);
   if (found != sets_.end()) return found->second;
-  VkDescriptorSet set = allocate(scene_.textures.find(name)->second.image.view(), name);
+  VkDescriptorSet set = allocate(scene_.textures.find(name)->second.image, name);
   sets_.emplace(name, set);
   return set;
 }

@@ -30,12 +30,14 @@ class TextureBindings {
   bool check(const std::string& name, const std::string& user, const char* slot);
 
  private:
-  VkDescriptorSet allocate(VkImageView view, const std::string& name);
+  VkDescriptorSet allocate(const GpuImage& image, const std::string& name);
+  VkSampler sampler_for(VkFormat format) const;
 
   const VulkanContext& ctx_;
   const GpuScene& scene_;
   VkDescriptorSetLayout layout_;
-  VkSampler sampler_ = VK_NULL_HANDLE;
+  VkSampler linear_ = VK_NULL_HANDLE;
+  VkSampler nearest_ = VK_NULL_HANDLE;  // for formats that cannot be filtered linearly
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet white_ = VK_NULL_HANDLE;
   std::map<std::string, VkDescriptorSet, std::less<>> sets_;

@@ -39,7 +39,8 @@ VkImageMemoryBarrier image_barrier(VkImage image, uint32_t mip_levels, VkImageLa
 UploadBatch::UploadBatch(const VulkanContext& ctx, VkDeviceSize slot_size, uint32_t slot_count)
     : ctx_(ctx) {
   // 16 keeps every texel format's copy offset legal; the device may ask for more for speed.
-  alignment_ = std::lcm(VkDeviceSize{16}, ctx.properties().limits.optimalBufferCopyOffsetAlignment);
+  alignment_ = std::lcm(VkDeviceSize{16},
+                        std::max<VkDeviceSize>(1, ctx.properties().limits.optimalBufferCopyOffsetAlignment));
   slot_size_ = align_up(slot_size, alignment_);
   slot_count = std::max(slot_count, 1u);
   ring_ = GpuBuffer(ctx, slot_size_ * slot_count, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,

@@ -35,4 +35,10 @@ void vk_check(VkResult result, const char* what) {
   if (result != VK_SUCCESS) throw SampleError(std::string(what) + ": " + vk_result_name(result));
 }
 
+std::string file_error(std::string_view path, std::string_view code, std::string_view message) {
+  std::string prefix = std::string(path) + ": ";
+  if (message.starts_with(prefix)) message.remove_prefix(prefix.size());
+  return prefix + std::string(code) + ": " + std::string(message);
+}
+
 }  // namespace sample

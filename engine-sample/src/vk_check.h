@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace sample {
 
@@ -20,5 +21,9 @@ std::string vk_result_name(VkResult result);
 
 // Throws SampleError("<what>: <result>") unless `result` is VK_SUCCESS.
 void vk_check(VkResult result, const char* what);
+
+// "<path>: <code>: <message>" for an assetlib error about `path`. assetlib's messages often start
+// with the path already; it is said once.
+std::string file_error(std::string_view path, std::string_view code, std::string_view message);
 
 }  // namespace sample

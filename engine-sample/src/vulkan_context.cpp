@@ -265,11 +265,18 @@ void VulkanContext::create_device() {
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
 
-  // Headless: no swapchain extension and no optional features, so any 1.2 device qualifies.
+  // Headless: no swapchain extension, and no feature is required, so any 1.2 device qualifies.
+  // BC textures are enabled where the device has them; the loader reports baked BC textures
+  // as unusable where it does not.
+  VkPhysicalDeviceFeatures supported{};
+  vkGetPhysicalDeviceFeatures(physical_device_, &supported);
+  enabled_features_.textureCompressionBC = supported.textureCompressionBC;
+
   VkDeviceCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue_info;
+  info.pEnabledFeatures = &enabled_features_;
   vk_check(vkCreateDevice(physical_device_, &info, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
 

@@ -36,6 +36,8 @@ class VulkanContext {
   VkCommandPool command_pool() const { return command_pool_; }
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
+  // The optional features the device was created with (textureCompressionBC where supported).
+  const VkPhysicalDeviceFeatures& enabled_features() const { return enabled_features_; }
   // 0 when the queue cannot write timestamps; then GPU timings are reported as unavailable.
   uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }
 
@@ -66,6 +68,7 @@ class VulkanContext {
   VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_properties_{};
+  VkPhysicalDeviceFeatures enabled_features_{};
   uint32_t queue_family_ = 0;
   uint32_t timestamp_valid_bits_ = 0;
   std::string device_description_;

@@ -59,7 +59,7 @@ inline std::vector<std::byte> read_bytes(const std::string& path) {
 
 inline void write_bytes(const std::string& path, const void* data, size_t size) {
   FILE* f = std::fopen(path.c_str(), "wb");
-  std::fwrite(data, 1, size, f);
+  if (size > 0) std::fwrite(data, 1, size, f);
   std::fclose(f);
 }
 

@@ -36,17 +36,38 @@ TEST_CASE("make_texture_info lays mips out contiguously from level 0, non-power-
   CHECK(texture_full_mip_count(4096, 1) == 13);
 }
 
+TEST_CASE("block-compressed levels are whole 4x4 blocks, down to 1x1") {
+  TextureInfo bc1 = make_texture_info(TextureFormat::BC1_RGB_SRGB, 100, 37, 99);
+  CHECK(bc1.mips[0].size == 25 * 10 * 8);  // 100x37 -> 25x10 blocks of 8 bytes
+  CHECK(bc1.mips[6].size == 8);            // 1x1 still takes a whole block
+  TextureInfo bc5 = make_texture_info(TextureFormat::BC5_UNORM, 64, 64, 7);
+  CHECK(bc5.mips[0].size == 16 * 16 * 16);
+  CHECK(bc5.mips[5].size == 16);  // 2x2
+  CHECK(texture_block_size(TextureFormat::BC3_SRGB) == 4);
+  CHECK(texture_block_size(TextureFormat::RGBA8_UNORM) == 1);
+}
+
 TEST_CASE("formats map to their VkFormat values and names") {
+  CHECK(texture_format_vk(TextureFormat::BC1_RGB_SRGB) == 132);
+  CHECK(texture_format_vk(TextureFormat::BC3_SRGB) == 138);
+  CHECK(texture_format_vk(TextureFormat::BC4_UNORM) == 139);
+  CHECK(texture_format_vk(TextureFormat::BC5_UNORM) == 141);
+  CHECK(texture_format_vk(TextureFormat::RGBA16_UNORM) == 91);
+  CHECK(texture_format_vk(TextureFormat::RGBA16_SFLOAT) == 97);
   CHECK(texture_format_vk(TextureFormat::RGBA8_UNORM) == 37);  // VK_FORMAT_R8G8B8A8_UNORM
   CHECK(texture_format_vk(TextureFormat::RGBA8_SRGB) == 43);   // VK_FORMAT_R8G8B8A8_SRGB
   CHECK(texture_format_vk(TextureFormat::Unknown) == 0);
-  for (TextureFormat f : {TextureFormat::RGBA8_UNORM, TextureFormat::RGBA8_SRGB}) {
+  for (uint32_t v = 1; v <= 10; ++v) {
+    auto f = TextureFormat(v);
+    CHECK(texture_format_vk(f) != 0);
     CHECK(texture_format_from_name(texture_format_name(f)) == f);
   }
 }
 
 TEST_CASE("textures round-trip bit-exactly for every format and codec") {
-  auto format = GENERATE(TextureFormat::RGBA8_UNORM, TextureFormat::RGBA8_SRGB);
+  auto format = GENERATE(TextureFormat::RGBA8_UNORM, TextureFormat::RGBA8_SRGB, TextureFormat::RGBA16_UNORM,
+                         TextureFormat::RGBA16_SFLOAT, TextureFormat::BC1_RGB_SRGB, TextureFormat::BC3_SRGB,
+                         TextureFormat::BC4_UNORM, TextureFormat::BC5_UNORM);
   auto compression = GENERATE(Compression::LZ4, Compression::None);
   auto hc_level = GENERATE(0, 9);
   TextureInfo info = make_texture_info(format, 200, 120, 8);
@@ -66,7 +87,7 @@ TEST_CASE("textures round-trip bit-exactly for every format and codec") {
   CHECK(read.mips.size() == 8);
   CHECK(read.compression == compression);
   CHECK(read.original_file == "textures/round trip.png");
-  if (compression == Compression::LZ4) CHECK(file.blob.size() < pixels.size() / 2);
+  if (compression == Compression::LZ4) CHECK(file.blob.size() < pixels.size() * 3 / 4);
   if (compression == Compression::None) CHECK(file.blob.size() == pixels.size());
 }
 

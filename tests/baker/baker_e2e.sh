@@ -26,7 +26,11 @@ full_bake)
   expect_line "$work/log" "baked $n, up to date 0, failed 0"
   "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check failed"; }
   "$baker" info "$work/out" >"$work/info"
-  expect_line "$work/info" "texture RGBA8_SRGB 256x256, 9 mips"
+  expect_line "$work/info" "texture BC1_RGB_SRGB 256x256, 9 mips"
+  expect_line "$work/info" "texture BC5_UNORM 256x256"
+  expect_line "$work/info" "texture BC3_SRGB 128x128"
+  "$baker" export "$work/out/textures/bricks_n.tx" -o "$work/n.png" --mip 2 >/dev/null
+  python3 -c "import sys; d=open(sys.argv[1],'rb').read(); assert d[:8]==b'\\x89PNG\\r\\n\\x1a\\n' and int.from_bytes(d[16:20],'big')==64" "$work/n.png"
   expect_line "$work/info" "mesh PNCV_F32, .* 3 submeshes"
   "$baker" info --json "$work/out" >"$work/info.json"
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['totals']['files']==$n" "$work/info.json"

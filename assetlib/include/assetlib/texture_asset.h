@@ -26,6 +26,13 @@ enum class TextureFormat : uint32_t {
   RGBA8_SRGB = 2,   // VK_FORMAT_R8G8B8A8_SRGB: colour
   RGBA16_UNORM = 3,  // VK_FORMAT_R16G16B16A16_UNORM: 16-bit data
   RGBA16_SFLOAT = 4, // VK_FORMAT_R16G16B16A16_SFLOAT: HDR colour (linear, half floats)
+  // Block-compressed: 4x4 texel blocks, rows of blocks tightly packed, edge blocks padded.
+  BC1_RGB_UNORM = 5,   // VK_FORMAT_BC1_RGB_UNORM_BLOCK: 8 bytes/block, opaque data
+  BC1_RGB_SRGB = 6,    // VK_FORMAT_BC1_RGB_SRGB_BLOCK: 8 bytes/block, opaque colour
+  BC3_UNORM = 7,       // VK_FORMAT_BC3_UNORM_BLOCK: 16 bytes/block, data with alpha
+  BC3_SRGB = 8,        // VK_FORMAT_BC3_SRGB_BLOCK: 16 bytes/block, colour with alpha
+  BC4_UNORM = 9,       // VK_FORMAT_BC4_UNORM_BLOCK: 8 bytes/block, one channel (R)
+  BC5_UNORM = 10,      // VK_FORMAT_BC5_UNORM_BLOCK: 16 bytes/block, two channels (RG): normal maps
 };
 
 struct TextureMip {
@@ -52,7 +59,9 @@ const char* texture_format_name(TextureFormat format);
 uint32_t texture_format_vk(TextureFormat format);
 // The format named `name` in the JSON, or Unknown.
 TextureFormat texture_format_from_name(std::string_view name);
-// Bytes of one tightly packed level of `width` x `height` texels.
+// Texels per block side: 4 for BCn formats, 1 otherwise.
+uint32_t texture_block_size(TextureFormat format);
+// Bytes of one tightly packed level of `width` x `height` texels (whole blocks for BCn).
 uint64_t texture_level_size(TextureFormat format, uint32_t width, uint32_t height);
 // Number of levels in a full chain down to 1x1: floor(log2(max(width, height))) + 1.
 uint32_t texture_full_mip_count(uint32_t width, uint32_t height);

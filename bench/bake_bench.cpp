@@ -1,0 +1,203 @@
+#include "bake_bench.h"
+
+#include "baked_tree.h"
+#include "timing.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <numeric>
+#include <queue>
+
+namespace bench {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+double BakeRun::median_wall() const {
+  std::vector<double> v;
+  for (const ChildResult& r : runs) v.push_back(r.wall_seconds);
+  return median_of(v);
+}
+
+double BakeRun::median_cpu() const {
+  std::vector<double> v;
+  for (const ChildResult& r : runs) v.push_back(r.cpu_seconds);
+  return median_of(v);
+}
+
+uint64_t BakeRun::max_peak_rss() const {
+  uint64_t peak = 0;
+  for (const ChildResult& r : runs) peak = std::max(peak, r.peak_rss);
+  return peak;
+}
+
+const BakeRun* TreeBake::find(const std::string& what_prefix) const {
+  for (const BakeRun& r : runs) {
+    if (r.what.rfind(what_prefix, 0) == 0) return &r;
+  }
+  return nullptr;
+}
+
+double simulate_dispatch(const std::vector<double>& durations, unsigned workers) {
+  std::priority_queue<double, std::vector<double>, std::greater<>> free_at;
+  for (unsigned w = 0; w < std::max(1u, workers); ++w) free_at.push(0);
+  double makespan = 0;
+  for (double d : durations) {
+    double start = free_at.top();
+    free_at.pop();
+    free_at.push(start + d);
+    makespan = std::max(makespan, start + d);
+  }
+  return makespan;
+}
+
+namespace {
+
+struct Config {
+  std::string name;     // "default", "hc", "rgba8"
+  std::string settings; // JSON object of baker.json "settings"
+};
+
+fs::path write_config(const BenchOptions& options, const Config& config) {
+  fs::path path = options.work_dir / ("baker-" + config.name + ".json");
+  std::ofstream(path) << "{ \"settings\": " << config.settings << " }\n";
+  return path;
+}
+
+bool read_report(const fs::path& path, BakeRun& run, std::string& error) {
+  std::ifstream in(path);
+  json doc = json::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    error = path.string() + ": no readable baker report";
+    return false;
+  }
+  run.baked = doc.value("baked", uint64_t(0));
+  run.up_to_date = doc.value("up_to_date", uint64_t(0));
+  run.failed = doc.value("failed", uint64_t(0));
+  run.bytes_in = doc.value("bytes_in", uint64_t(0));
+  run.bytes_out = doc.value("bytes_out", uint64_t(0));
+  run.reported_seconds = doc.value("seconds", 0.0);
+  run.file_seconds.clear();
+  for (const json& f : doc.value("files", json::array())) {
+    run.file_seconds.emplace_back(f.value("source", ""), f.value("seconds", 0.0));
+  }
+  return true;
+}
+
+// One more repetition of `run`: asset-baker <root> -o <out> -j N -q --json ... --config ...
+bool bake_once(const BenchOptions& options, const SourceTree& tree, const fs::path& config, const fs::path& out,
+               BakeRun& run, std::string& error) {
+  fs::path logs = options.work_dir / "logs";
+  fs::create_directories(logs);
+  std::string stem = tree.label + "-" + run.config + "-j" + std::to_string(run.jobs) + (run.force ? "-full" : "-noop") +
+                     "-" + std::to_string(run.runs.size());
+  fs::path report = logs / (stem + ".report.json");
+  std::vector<std::string> argv = {options.baker.string(), tree.root.string(), "-o", out.string(),
+                                   "-j", std::to_string(run.jobs), "-q", "--json", report.string(),
+                                   "--config", config.string()};
+  if (run.force) argv.push_back("--force");
+  ChildResult r = run_measured(options.self, argv, logs / stem);
+  if (!r.ran || !r.error.empty() || r.signal != 0 || (r.exit_code != 0 && r.exit_code != 1)) {
+    error = "asset-baker " + run.what + " on " + tree.root.string() + " failed: " +
+            (r.error.empty() ? (r.signal ? "signal " + std::to_string(r.signal) : "exit " + std::to_string(r.exit_code))
+                             : r.error) +
+            " (log: " + (logs / stem).string() + ".err)";
+    return false;
+  }
+  run.runs.push_back(r);
+  std::fprintf(stderr, "  bake %s: %-24s %7.2f s  peak RSS %6.0f MiB\n", tree.label.c_str(), run.what.c_str(),
+               r.wall_seconds, double(r.peak_rss) / double(1 << 20));
+  return read_report(report, run, error);
+}
+
+BakeRun make_run(std::string what, std::string config, unsigned jobs, bool force) {
+  BakeRun run;
+  run.what = std::move(what);
+  run.config = std::move(config);
+  run.jobs = jobs;
+  run.force = force;
+  return run;
+}
+
+// The largest asset a baker job holds decoded: for each baked asset the larger of the decoded
+// source image (width x height x 4 x bytes per channel) and the unpacked size (raw_size).
+void find_largest_decoded(const BakedTree& tree, TreeBake& out) {
+  for (const BakedAsset& a : tree.assets) {
+    uint64_t size = std::max(a.decoded_source_bytes, a.unpacked_bytes);
+    if (size > out.largest_decoded) {
+      out.largest_decoded = size;
+      out.largest_decoded_name = a.name;
+    }
+  }
+}
+
+bool has_block_compressed(const BakedTree& tree) {
+  return std::any_of(tree.assets.begin(), tree.assets.end(),
+                     [](const BakedAsset& a) { return a.format.rfind("BC", 0) == 0; });
+}
+
+void compute_bounds(const BakeRun& j1, unsigned jobs, TreeBake& out) {
+  std::vector<double> durations;
+  for (const auto& [name, seconds] : j1.file_seconds) durations.push_back(seconds);
+  double work = std::accumulate(durations.begin(), durations.end(), 0.0);
+  double wall = j1.median_wall();
+  double serial = std::max(0.0, wall - work);
+  double path_order = serial + simulate_dispatch(durations, jobs);
+  std::sort(durations.rbegin(), durations.rend());
+  double largest_first = serial + simulate_dispatch(durations, jobs);
+  out.bound_path_order = path_order > 0 ? wall / path_order : 0;
+  out.bound_largest_first = largest_first > 0 ? wall / largest_first : 0;
+}
+
+}  // namespace
+
+bool bake_tree(const BenchOptions& options, const SourceTree& tree, TreeBake& out, std::string& error) {
+  const unsigned n = options.jobs;
+  const std::string jn = "-j" + std::to_string(n);
+  fs::path base = options.work_dir / tree.label;
+  fs::path default_dir = base / "baked-default", j1_dir = base / "baked-j1", hc_dir = base / "baked-hc",
+           rgba8_dir = base / "baked-rgba8";
+  fs::path default_cfg = write_config(options, {"default", "{}"});
+  fs::path hc_cfg = write_config(options, {"hc", "{ \"lz4_hc_level\": " + std::to_string(options.hc_level) + " }"});
+  fs::path rgba8_cfg = write_config(options, {"rgba8", "{ \"block_compression\": false }"});
+
+  out = TreeBake{};
+  out.label = tree.label;
+  out.source_root = tree.root.string();
+  out.default_dir = default_dir.string();
+  out.hc_dir = hc_dir.string();
+
+  // Full bakes, -jN and -j1 alternating so that load elsewhere on the machine hits both.
+  BakeRun full_n = make_run("full " + jn, "default", n, true);
+  BakeRun full_1 = make_run("full -j1", "default", 1, true);
+  for (int rep = 0; rep < options.bake_repetitions; ++rep) {
+    if (!bake_once(options, tree, default_cfg, default_dir, full_n, error)) return false;
+    if (!bake_once(options, tree, default_cfg, j1_dir, full_1, error)) return false;
+  }
+  // No-op: the same command again on the -jN output, nothing changed.
+  BakeRun noop = make_run("no-op " + jn, "default", n, false);
+  for (int rep = 0; rep < options.bake_repetitions; ++rep) {
+    if (!bake_once(options, tree, default_cfg, default_dir, noop, error)) return false;
+  }
+  BakeRun hc = make_run("full " + jn + " LZ4-HC " + std::to_string(options.hc_level), "hc", n, true);
+  if (!bake_once(options, tree, hc_cfg, hc_dir, hc, error)) return false;
+
+  BakedTree baked;
+  if (!read_baked_tree(tree.label, "default", tree.root, default_dir, baked, error)) return false;
+  out.assets = baked.assets.size();
+  find_largest_decoded(baked, out);
+  out.runs = {full_n, full_1, noop, hc};
+  if (has_block_compressed(baked)) {
+    BakeRun rgba8 = make_run("full " + jn + " RGBA8", "rgba8", n, true);
+    if (!bake_once(options, tree, rgba8_cfg, rgba8_dir, rgba8, error)) return false;
+    out.rgba8_dir = rgba8_dir.string();
+    out.runs.push_back(rgba8);
+  }
+  compute_bounds(full_1, n, out);
+  return true;
+}
+
+}  // namespace bench

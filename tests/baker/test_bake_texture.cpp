@@ -1,0 +1,161 @@
+// The texture pipeline on real corpus textures: formats by role, mip layout, BCn quality floors.
+#include "corpus_files.h"
+
+#include "bake_texture.h"
+#include "block_compress.h"
+#include "texture_decode.h"
+#include "texture_quality.h"
+
+#include <catch2/catch.hpp>
+
+using namespace assetlib;
+using baker::TextureRole;
+
+namespace {
+
+struct Baked {
+  TextureInfo info;
+  std::vector<std::byte> unpacked;
+  std::vector<std::string> warnings;
+  double psnr = 0;
+};
+
+Baked bake(const std::string& path, const std::string& name, baker::BakeSettings settings = {}) {
+  std::vector<std::byte> source = test::file_bytes(path);
+  REQUIRE(!source.empty());
+  Baked b;
+  AssetFile file;
+  Status s = baker::bake_texture(source, name, settings, file, b.warnings);
+  INFO(s.message);
+  REQUIRE(s.ok());
+  REQUIRE(read_texture_info(file, b.info).ok());
+  b.unpacked.resize(b.info.total_size);
+  REQUIRE(unpack_texture(b.info, file.blob.data(), file.blob.size(), b.unpacked.data(), b.unpacked.size()).ok());
+  b.psnr = baker::texture_psnr(b.info, b.unpacked, source).value_or(-1);
+  return b;
+}
+
+void check_full_chain(const TextureInfo& info, uint32_t width, uint32_t height) {
+  CHECK(info.width == width);
+  CHECK(info.height == height);
+  REQUIRE(info.mips.size() == texture_full_mip_count(width, height));
+  uint64_t offset = 0;
+  for (size_t i = 0; i < info.mips.size(); ++i) {
+    CHECK(info.mips[i].width == std::max(1u, width >> i));
+    CHECK(info.mips[i].offset == offset);
+    CHECK(info.mips[i].size == texture_level_size(info.format, info.mips[i].width, info.mips[i].height));
+    offset += info.mips[i].size;
+  }
+  CHECK(info.mips.back().width == 1);
+  CHECK(info.mips.back().height == 1);
+}
+
+}  // namespace
+
+TEST_CASE("roles come from file names") {
+  CHECK(baker::role_from_name("a/wall_n.png") == TextureRole::Normal);
+  CHECK(baker::role_from_name("a/wall.n.png") == TextureRole::Normal);
+  CHECK(baker::role_from_name("Avocado_normal.png") == TextureRole::Normal);
+  CHECK(baker::role_from_name("x/WaterBottle_occlusionRoughnessMetallic.png") == TextureRole::Data);
+  CHECK(baker::role_from_name("Default_AO.jpg") == TextureRole::Data);
+  CHECK(baker::role_from_name("textures/roughness.png") == TextureRole::Data);
+  CHECK(baker::role_from_name("game/ui/button.png") == TextureRole::Ui);
+  CHECK(baker::role_from_name("bricks.png") == TextureRole::Color);
+  CHECK(baker::role_from_name("nothing_new.png") == TextureRole::Color);
+}
+
+TEST_CASE("real colour textures become sRGB BC1 with a full mip chain and a PSNR floor") {
+  Baked b = bake(test::corpus("intellij-gltf-viewer-plugin/models/DamagedHelmet/glTF/Default_albedo.jpg"),
+                 "DamagedHelmet/Default_albedo.jpg");
+  CHECK(b.info.format == TextureFormat::BC1_RGB_SRGB);
+  check_full_chain(b.info, 2048, 2048);
+  CHECK(b.info.total_size == 2796216);  // BC1: 4 bits per texel over the whole chain
+  CHECK(b.psnr >= 33.0);
+}
+
+TEST_CASE("colour with alpha becomes BC3, premultiplied-aware mips keep transparent texels dark") {
+  Baked b = bake(test::asset("textures/leaf_alpha.png"), "textures/leaf_alpha.png");
+  CHECK(b.info.format == TextureFormat::BC3_SRGB);
+  check_full_chain(b.info, 128, 128);
+  CHECK(b.psnr >= 38.0);
+}
+
+TEST_CASE("normal maps become BC5 and data maps BC1/BC4 UNORM") {
+  Baked normal = bake(test::corpus("intellij-gltf-viewer-plugin/models/Avocado/glTF/Avocado_normal.png"),
+                      "Avocado/Avocado_normal.png");
+  CHECK(normal.info.format == TextureFormat::BC5_UNORM);
+  CHECK(normal.psnr >= 35.0);
+  Baked orm = bake(test::corpus("intellij-gltf-viewer-plugin/models/WaterBottle/glTF/WaterBottle_occlusionRoughnessMetallic.png"),
+                   "WaterBottle/WaterBottle_occlusionRoughnessMetallic.png");
+  CHECK(orm.info.format == TextureFormat::BC1_RGB_UNORM);
+  CHECK(orm.psnr >= 33.0);
+  Baked grey = bake(test::asset("textures/roughness.png"), "textures/roughness.png");
+  CHECK(grey.info.format == TextureFormat::BC4_UNORM);
+  CHECK(grey.psnr >= 40.0);
+}
+
+TEST_CASE("ui textures stay pixel-exact RGBA8 without mips, non-power-of-two included") {
+  Baked b = bake(test::asset("textures/ui/button.png"), "textures/ui/button.png");
+  CHECK(b.info.format == TextureFormat::RGBA8_SRGB);
+  CHECK(b.info.mips.size() == 1);
+  CHECK(b.info.width == 100);
+  CHECK(b.info.height == 40);
+  CHECK(std::isinf(b.psnr));
+}
+
+TEST_CASE("non-power-of-two textures block-compress with padded edge blocks") {
+  baker::BakeSettings settings;
+  settings.texture.role = TextureRole::Color;
+  Baked b = bake(test::asset("textures/ui/button.png"), "button.png", settings);
+  CHECK(b.info.format == TextureFormat::BC3_SRGB);  // it has transparent texels
+  check_full_chain(b.info, 100, 40);
+  CHECK(b.info.mips[0].size == 25 * 10 * 16);
+  CHECK(b.psnr >= 30.0);
+}
+
+TEST_CASE("16-bit data keeps 16 bits; 16-bit colour is rounded to 8 with a warning") {
+  baker::BakeSettings data;
+  data.texture.role = TextureRole::Data;
+  Baked wide = bake(test::corpus("stb/tests/pngsuite/16bit/basn2c16.png"), "basn2c16.png", data);
+  CHECK(wide.info.format == TextureFormat::RGBA16_UNORM);
+  CHECK(wide.warnings.empty());
+  Baked colour = bake(test::corpus("stb/tests/pngsuite/16bit/basn2c16.png"), "basn2c16.png");
+  CHECK(colour.info.format == TextureFormat::RGBA8_SRGB);
+  REQUIRE(colour.warnings.size() == 1);
+  CHECK(colour.warnings[0].find("16-bit colour") != std::string::npos);
+}
+
+TEST_CASE("settings turn off mips and block compression and cap the size") {
+  baker::BakeSettings settings;
+  settings.texture.mips = false;
+  settings.texture.block_compression = false;
+  settings.texture.max_size = 64;
+  Baked b = bake(test::asset("textures/bricks.png"), "textures/bricks.png", settings);
+  CHECK(b.info.format == TextureFormat::RGBA8_SRGB);
+  CHECK(b.info.mips.size() == 1);
+  CHECK(b.info.width == 64);
+}
+
+TEST_CASE("broken images give a clear error naming the file, never a crash") {
+  for (const char* path : {"stb/tests/pngsuite/corrupt/xcrn0g04.png", "libpng/contrib/testpngs/crashers/huge_IDAT.png",
+                           "libpng/contrib/testpngs/crashers/bad_iCCP.png", "stb/tests/pngsuite/corrupt/xd9n2c08.png"}) {
+    std::vector<std::byte> bytes = test::file_bytes(test::corpus(path));
+    AssetFile file;
+    std::vector<std::string> warnings;
+    Status s = baker::bake_texture(bytes, path, {}, file, warnings);
+    CHECK(s.code == ErrorCode::InvalidValue);
+    CHECK(s.message.rfind(path, 0) == 0);
+  }
+}
+
+TEST_CASE("BCn decoders invert the encoders on flat blocks") {
+  for (TextureFormat f : {TextureFormat::BC1_RGB_UNORM, TextureFormat::BC3_UNORM, TextureFormat::BC4_UNORM}) {
+    std::vector<uint8_t> rgba(8 * 8 * 4);
+    for (size_t i = 0; i < rgba.size(); i += 4) rgba[i] = rgba[i + 1] = rgba[i + 2] = 200, rgba[i + 3] = 255;
+    std::vector<std::byte> blocks(texture_level_size(f, 8, 8));
+    baker::compress_level(f, rgba.data(), 8, 8, blocks.data());
+    std::vector<uint8_t> back(rgba.size());
+    baker::decompress_level(f, blocks.data(), 8, 8, back.data());
+    for (size_t i = 0; i < rgba.size(); ++i) CHECK(std::abs(int(back[i]) - int(rgba[i])) <= 2);
+  }
+}
