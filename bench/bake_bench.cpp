@@ -34,9 +34,9 @@ uint64_t BakeRun::max_peak_rss() const {
   return peak;
 }
 
-const BakeRun* TreeBake::find(const std::string& what_prefix) const {
+const BakeRun* TreeBake::find(const std::string& config, unsigned jobs, bool force) const {
   for (const BakeRun& r : runs) {
-    if (r.what.rfind(what_prefix, 0) == 0) return &r;
+    if (r.config == config && r.jobs == jobs && r.force == force) return &r;
   }
   return nullptr;
 }

@@ -83,7 +83,8 @@ struct TreeBake {
   double bound_path_order = 0;
   double bound_largest_first = 0;
 
-  const BakeRun* find(const std::string& what_prefix) const;
+  // The run of `config` ("default", "hc", "rgba8") with `jobs` and --force or not; nullptr if none.
+  const BakeRun* find(const std::string& config, unsigned jobs, bool force) const;
 };
 
 struct LoaderRss {

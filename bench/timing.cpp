@@ -24,10 +24,14 @@ std::vector<Timing> measure_side_by_side(std::span<const std::function<bool()>> 
   std::vector<std::vector<double>> samples(n);
   // Warm-up (first touch of buffers, file already in the page cache), then one more call to
   // learn how many calls make a sample long enough for the clock.
+  auto fail = [&](size_t i) {
+    out[i].failed = true;
+    return out;
+  };
   for (size_t i = 0; i < n; ++i) {
-    if (!functions[i]()) return out;
+    if (!functions[i]()) return fail(i);
     double start = now_seconds();
-    if (!functions[i]()) return out;
+    if (!functions[i]()) return fail(i);
     double once = std::max(now_seconds() - start, 1e-9);
     double wanted = std::ceil(policy.min_sample_seconds / once);
     out[i].calls_per_sample = std::clamp<uint64_t>(uint64_t(wanted), 1, policy.max_calls_per_sample);
@@ -36,7 +40,7 @@ std::vector<Timing> measure_side_by_side(std::span<const std::function<bool()>> 
     for (size_t i = 0; i < n; ++i) {
       double start = now_seconds();
       for (uint64_t c = 0; c < out[i].calls_per_sample; ++c) {
-        if (!functions[i]()) return out;
+        if (!functions[i]()) return fail(i);
       }
       samples[i].push_back((now_seconds() - start) / double(out[i].calls_per_sample));
     }

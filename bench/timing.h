@@ -25,7 +25,8 @@ struct Timing {
   double max = 0;     // slowest sample, seconds per call
   uint64_t calls_per_sample = 0;
   int samples = 0;
-  bool ok = false;    // false when a call returned false (then the figures are meaningless)
+  bool ok = false;    // false when any call returned false (then the figures are meaningless)
+  bool failed = false;  // this function's call returned false
 };
 
 // Seconds on the steady clock.

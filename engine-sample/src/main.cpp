@@ -6,7 +6,6 @@
 #include "load_report.h"
 #include "offscreen_renderer.h"
 #include "screenshot.h"
-#include "vk_check.h"
 #include "vulkan_context.h"
 
 #include <charconv>

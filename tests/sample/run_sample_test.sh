@@ -2,19 +2,23 @@
 # End-to-end test of engine-sample: bake the source assets, load the baked folder onto the GPU
 # with validation on, render, and check the screenshot shows a scene.
 #
-#   run_sample_test.sh <asset-baker> <engine-sample> <source-assets-dir> <work-dir> [<screenshot-check>]
+#   run_sample_test.sh <asset-baker> <engine-sample> <source-assets-dir> <work-dir> [<screenshot-check>
+#                      [<image-compare> <reference.png>]]
 #
 # <asset-baker> may be "none": <source-assets-dir> is then taken as an already baked folder.
 # <screenshot-check> is the sample_screenshot_check binary; without it only the .tx header is
 # checked, which cannot tell a blank image from a rendered one.
+# <image-compare> compares the screenshot, exported to PNG, with <reference.png> (a lavapipe render
+# of assets/; regenerate it with `asset-baker export <work>/shot.tx -o tests/sample/reference.png`
+# when the scene changes on purpose).
 # SAMPLE_DEVICE, if set, is passed as --device (CI without a GPU gets lavapipe by default).
 set -uo pipefail
 
-if [[ $# -lt 4 || $# -gt 5 ]]; then
-  sed -n '2,11p' "$0" >&2
+if [[ $# -lt 4 || $# -gt 7 ]]; then
+  sed -n '2,15p' "$0" >&2
   exit 2
 fi
-baker=$1 sample=$2 source_dir=$3 work=$4 checker=${5:-}
+baker=$1 sample=$2 source_dir=$3 work=$4 checker=${5:-} compare=${6:-} reference=${7:-}
 
 fail() {
   echo "FAIL: $*" >&2
@@ -59,6 +63,13 @@ if [[ -n $checker ]]; then
   "$checker" "$work/shot.tx" --ppm "$work/shot.ppm" || fail "the screenshot does not show a rendered scene"
 else
   echo "note: no screenshot checker given; only the .tx header was checked"
+fi
+
+# The screenshot, exported to PNG by the baker, must match the committed reference render.
+if [[ -n $compare && $baker != none ]]; then
+  "$baker" export "$work/shot.tx" -o "$work/shot.png" >/dev/null || fail "asset-baker export of the screenshot failed"
+  "$compare" "$work/shot.png" "$reference" --diff "$work/diff.png" ||
+    fail "the screenshot differs from $reference (see $work/shot.png and $work/diff.png)"
 fi
 
 grep -E '^(device|total|files to GPU-ready|rendered|validation messages)' "$work/sample.out"
