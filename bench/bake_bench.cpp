@@ -1,6 +1,7 @@
 #include "bake_bench.h"
 
 #include "baked_tree.h"
+#include "machine.h"
 #include "timing.h"
 
 #include <nlohmann/json.hpp>
@@ -19,6 +20,12 @@ using nlohmann::json;
 double BakeRun::median_wall() const {
   std::vector<double> v;
   for (const ChildResult& r : runs) v.push_back(r.wall_seconds);
+  return median_of(v);
+}
+
+double BakeRun::median_others() const {
+  std::vector<double> v;
+  for (const ChildResult& r : runs) v.push_back(r.wall_seconds > 0 ? r.others_cpu_seconds / r.wall_seconds : 0);
   return median_of(v);
 }
 
@@ -87,9 +94,24 @@ bool read_report(const fs::path& path, BakeRun& run, std::string& error) {
   return true;
 }
 
+// Reads every file under `root` once (page cache warm for every bake, the first one included);
+// returns their total size.
+uint64_t warm_tree(const fs::path& root) {
+  uint64_t bytes = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    if (warm_page_cache(it->path())) bytes += it->file_size(ec);
+  }
+  return bytes;
+}
+
+// Bakes of trees this large take seconds: worth waiting for a quiet machine before each.
+constexpr uint64_t kQuietWaitMinBytes = 10u << 20;
+
 // One more repetition of `run`: asset-baker <root> -o <out> -j N -q --json ... --config ...
-bool bake_once(const BenchOptions& options, const SourceTree& tree, const fs::path& config, const fs::path& out,
-               BakeRun& run, std::string& error) {
+bool bake_once(const BenchOptions& options, const SourceTree& tree, uint64_t tree_bytes, const fs::path& config,
+               const fs::path& out, BakeRun& run, std::string& error) {
   fs::path logs = options.work_dir / "logs";
   fs::create_directories(logs);
   std::string stem = tree.label + "-" + run.config + "-j" + std::to_string(run.jobs) + (run.force ? "-full" : "-noop") +
@@ -99,7 +121,13 @@ bool bake_once(const BenchOptions& options, const SourceTree& tree, const fs::pa
                                    "-j", std::to_string(run.jobs), "-q", "--json", report.string(),
                                    "--config", config.string()};
   if (run.force) argv.push_back("--force");
+  if (options.quiet_wait > 0 && tree_bytes >= kQuietWaitMinBytes) {
+    double others = wait_for_quiet_machine(options.quiet_wait);
+    if (others >= 0.15) std::fprintf(stderr, "  (machine still busy: others use %.2f cores)\n", others);
+  }
+  double busy_before = machine_busy_seconds();
   ChildResult r = run_measured(options.self, argv, logs / stem);
+  r.others_cpu_seconds = std::max(0.0, machine_busy_seconds() - busy_before - r.cpu_seconds);
   if (!r.ran || !r.error.empty() || r.signal != 0 || (r.exit_code != 0 && r.exit_code != 1)) {
     error = "asset-baker " + run.what + " on " + tree.root.string() + " failed: " +
             (r.error.empty() ? (r.signal ? "signal " + std::to_string(r.signal) : "exit " + std::to_string(r.exit_code))
@@ -108,8 +136,9 @@ bool bake_once(const BenchOptions& options, const SourceTree& tree, const fs::pa
     return false;
   }
   run.runs.push_back(r);
-  std::fprintf(stderr, "  bake %s: %-24s %7.2f s  peak RSS %6.0f MiB\n", tree.label.c_str(), run.what.c_str(),
-               r.wall_seconds, double(r.peak_rss) / double(1 << 20));
+  std::fprintf(stderr, "  bake %s: %-24s %7.2f s  peak RSS %6.0f MiB  others %.2f cores\n", tree.label.c_str(),
+               run.what.c_str(), r.wall_seconds, double(r.peak_rss) / double(1 << 20),
+               r.wall_seconds > 0 ? r.others_cpu_seconds / r.wall_seconds : 0);
   return read_report(report, run, error);
 }
 
@@ -164,6 +193,7 @@ bool bake_tree(const BenchOptions& options, const SourceTree& tree, TreeBake& ou
   fs::path hc_cfg = write_config(options, {"hc", "{ \"lz4_hc_level\": " + std::to_string(options.hc_level) + " }"});
   fs::path rgba8_cfg = write_config(options, {"rgba8", "{ \"block_compression\": false }"});
 
+  const uint64_t tree_bytes = warm_tree(tree.root);
   out = TreeBake{};
   out.label = tree.label;
   out.source_root = tree.root.string();
@@ -174,16 +204,16 @@ bool bake_tree(const BenchOptions& options, const SourceTree& tree, TreeBake& ou
   BakeRun full_n = make_run("full " + jn, "default", n, true);
   BakeRun full_1 = make_run("full -j1", "default", 1, true);
   for (int rep = 0; rep < options.bake_repetitions; ++rep) {
-    if (!bake_once(options, tree, default_cfg, default_dir, full_n, error)) return false;
-    if (!bake_once(options, tree, default_cfg, j1_dir, full_1, error)) return false;
+    if (!bake_once(options, tree, tree_bytes, default_cfg, default_dir, full_n, error)) return false;
+    if (!bake_once(options, tree, tree_bytes, default_cfg, j1_dir, full_1, error)) return false;
   }
   // No-op: the same command again on the -jN output, nothing changed.
   BakeRun noop = make_run("no-op " + jn, "default", n, false);
   for (int rep = 0; rep < options.bake_repetitions; ++rep) {
-    if (!bake_once(options, tree, default_cfg, default_dir, noop, error)) return false;
+    if (!bake_once(options, tree, tree_bytes, default_cfg, default_dir, noop, error)) return false;
   }
   BakeRun hc = make_run("full " + jn + " LZ4-HC " + std::to_string(options.hc_level), "hc", n, true);
-  if (!bake_once(options, tree, hc_cfg, hc_dir, hc, error)) return false;
+  if (!bake_once(options, tree, tree_bytes, hc_cfg, hc_dir, hc, error)) return false;
 
   BakedTree baked;
   if (!read_baked_tree(tree.label, "default", tree.root, default_dir, baked, error)) return false;
@@ -192,7 +222,7 @@ bool bake_tree(const BenchOptions& options, const SourceTree& tree, TreeBake& ou
   out.runs = {full_n, full_1, noop, hc};
   if (has_block_compressed(baked)) {
     BakeRun rgba8 = make_run("full " + jn + " RGBA8", "rgba8", n, true);
-    if (!bake_once(options, tree, rgba8_cfg, rgba8_dir, rgba8, error)) return false;
+    if (!bake_once(options, tree, tree_bytes, rgba8_cfg, rgba8_dir, rgba8, error)) return false;
     out.rgba8_dir = rgba8_dir.string();
     out.runs.push_back(rgba8);
   }

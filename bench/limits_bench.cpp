@@ -79,7 +79,7 @@ void bench_limits(const BakedTree& tree, const TimingPolicy& policy, std::vector
     assetlib::AssetFile file;
     Layout layout;
     if (!warm_page_cache(a.baked) || !assetlib::load_binaryfile(path, file) || !read_layout(file, layout)) {
-      notes.push_back(tree.label + "/" + a.name + ": cannot read the baked file; limits skipped");
+      notes.push_back("error: " + tree.label + "/" + a.name + ": cannot read the baked file; limits skipped");
       continue;
     }
     uint64_t raw_stored = 0;
@@ -90,7 +90,7 @@ void bench_limits(const BakedTree& tree, const TimingPolicy& policy, std::vector
     staging.first.get(layout.unpacked);
     staging.second.get(layout.unpacked);
     if (!decode_chunks(layout, file.blob.data(), ref)) {
-      notes.push_back(tree.label + "/" + a.name + ": LZ4 decode failed; limits skipped");
+      notes.push_back("error: " + tree.label + "/" + a.name + ": LZ4 decode failed; limits skipped");
       continue;
     }
     const std::function<bool()> sides[] = {
@@ -105,7 +105,7 @@ void bench_limits(const BakedTree& tree, const TimingPolicy& policy, std::vector
     };
     std::vector<Timing> t = measure_side_by_side(sides, policy);
     if (!t[0].ok) {
-      notes.push_back(tree.label + "/" + a.name + ": a limits measurement failed; skipped");
+      notes.push_back("error: " + tree.label + "/" + a.name + ": a limits measurement failed; skipped");
       continue;
     }
     out.push_back({tree.label, a.name, a.type, a.file_bytes, layout.unpacked, raw_stored, t[0].median, t[1].median,
@@ -136,7 +136,7 @@ void bench_codec_loads(const BakedTree& lz4, const BakedTree& hc, const TimingPo
     };
     std::vector<Timing> t = measure_side_by_side(sides, policy);
     if (!t[0].ok) {
-      notes.push_back(lz4.label + "/" + a.name + ": LZ4 / LZ4-HC load failed");
+      notes.push_back("error: " + lz4.label + "/" + a.name + ": LZ4 / LZ4-HC load failed");
       continue;
     }
     out.push_back({lz4.label, a.name, a.type, a.file_bytes, h.file_bytes, a.unpacked_bytes, t[0].median, t[1].median});

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -31,6 +32,30 @@ std::string read_loadavg() {
   std::string line;
   std::getline(in, line);
   return line;
+}
+
+double machine_busy_seconds() {
+  std::ifstream in("/proc/stat");
+  std::string cpu;
+  in >> cpu;  // "cpu": the sum over all cores
+  // user nice system idle iowait irq softirq steal (guest time is already counted in user)
+  double v[8] = {};
+  for (double& x : v) in >> x;
+  if (!in || cpu != "cpu") return 0;
+  double busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+  return busy / double(sysconf(_SC_CLK_TCK));
+}
+
+double wait_for_quiet_machine(double max_wait, double window, double max_cores) {
+  auto start = std::chrono::steady_clock::now();
+  double others = 0;
+  while (true) {
+    double busy = machine_busy_seconds();
+    std::this_thread::sleep_for(std::chrono::duration<double>(window));
+    others = (machine_busy_seconds() - busy) / window;  // this process sleeps meanwhile
+    double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (others < max_cores || waited >= max_wait) return others;
+  }
 }
 
 Machine describe_machine() {

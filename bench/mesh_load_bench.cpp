@@ -98,8 +98,9 @@ void bench_mesh_loads(const BakedTree& tree, const TimingPolicy& policy, std::ve
     };
     std::vector<Timing> t = measure_side_by_side(sides, policy);
     if (!t[0].ok || !t[1].ok) {
-      notes.push_back(tree.label + "/" + a.name + ": " + (t[0].failed ? "tinyobjloader" : "baked load") +
-                      " failed; mesh load skipped");
+      // The source decoder refusing a file the baker took is a note; assetlib failing is an error.
+      notes.push_back((t[0].failed ? "" : "error: ") + tree.label + "/" + a.name + ": " +
+                      (t[0].failed ? "tinyobjloader" : "baked load") + " failed; mesh load skipped");
       continue;
     }
     out.push_back({tree.label, tree.variant, a.name, a.format, a.source_bytes, a.file_bytes, a.unpacked_bytes,

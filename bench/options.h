@@ -21,11 +21,12 @@ struct BenchOptions {
   std::filesystem::path work_dir;    // bake outputs and child logs
   bool keep_work = false;
   bool quick = false;
-  int samples = 5;                   // timed samples per measurement (median reported)
+  int samples = 7;                   // timed samples per measurement (median reported)
   double min_sample_seconds = 0.002; // a sample repeats the call until it lasts this long
   int bake_repetitions = 3;          // full and no-op bakes, each repeated (median reported)
   unsigned jobs = 0;                 // N of the -jN bake: all cores
   int hc_level = 9;                  // LZ4-HC level of the size comparison
+  double quiet_wait = 10;            // before each bake of a large tree, wait up to this long for idle CPUs
 };
 
 }  // namespace bench

@@ -21,6 +21,7 @@ struct ChildResult {
   double wall_seconds = 0;   // fork to reap, measured by the launcher
   double cpu_seconds = 0;    // user + system
   uint64_t peak_rss = 0;     // bytes (ru_maxrss)
+  double others_cpu_seconds = 0;  // CPU time other processes took meanwhile (set by callers that measure it)
   std::string error;         // why it did not run
 };
 

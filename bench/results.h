@@ -68,6 +68,7 @@ struct BakeRun {
   double median_wall() const;
   uint64_t max_peak_rss() const;
   double median_cpu() const;
+  double median_others() const;  // cores other processes used during the run (CPU time / wall time)
 };
 
 struct TreeBake {

@@ -12,20 +12,30 @@ std::string Table::markdown() const {
   };
   measure(header_);
   for (const auto& row : rows_) measure(row);
+  // Built with append() only: GCC 12 at -O3 warns falsely (-Wrestrict, GCC bug 105651) on
+  // "literal" + std::string temporaries.
   auto line = [&](const std::vector<std::string>& row) {
     std::string out = "|";
     for (size_t c = 0; c < width.size(); ++c) {
-      std::string cell = c < row.size() ? row[c] : "";
-      std::string pad(width[c] - std::min(width[c], cell.size()), ' ');
-      out += " " + (c == 0 ? cell + pad : pad + cell) + " |";
+      std::string cell = c < row.size() ? row[c] : std::string();
+      size_t pad = width[c] - std::min(width[c], cell.size());
+      out.append(" ");
+      if (c != 0) out.append(pad, ' ');
+      out.append(cell);
+      if (c == 0) out.append(pad, ' ');
+      out.append(" |");
     }
-    return out + "\n";
+    out.append("\n");
+    return out;
   };
-  std::string out = line(header_) + "|";
+  std::string out = line(header_);
+  out.append("|");
   for (size_t c = 0; c < width.size(); ++c) {
-    out += c == 0 ? " :" + std::string(width[c] - 1, '-') + " |" : " " + std::string(width[c] - 1, '-') + ": |";
+    out.append(c == 0 ? " :" : " ");
+    out.append(width[c] - 1, '-');
+    out.append(c == 0 ? " |" : ": |");
   }
-  out += "\n";
+  out.append("\n");
   for (const auto& row : rows_) out += line(row);
   return out;
 }

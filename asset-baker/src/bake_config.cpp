@@ -2,6 +2,8 @@
 
 #include "glob_match.h"
 
+#include <assetlib/mesh_asset.h>
+
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -14,8 +16,9 @@ using assetlib::ErrorCode;
 using assetlib::Status;
 
 // Every settings key baker.json may use (docs/baker.md explains each).
-constexpr const char* kKeys[] = {"compression", "lz4_hc_level",      "chunk_size",    "texture_role", "mips",
-                                 "max_size",    "block_compression", "vertex_format", "optimize"};
+constexpr const char* kKeys[] = {"compression",   "lz4_hc_level", "chunk_size", "texture_role", "mips",
+                                 "max_size",      "block_compression", "vertex_format", "optimize", "meshlets",
+                                 "lod_count"};
 
 bool known_key(const std::string& name) {
   for (const char* k : kKeys) {
@@ -95,7 +98,9 @@ bool to_settings(const json& merged, BakeSettings& out, std::string& error) {
             read_value(merged, "max_size", out.texture.max_size, error) &&
             read_value(merged, "block_compression", out.texture.block_compression, error) &&
             read_value(merged, "vertex_format", out.mesh.vertex_format, error) &&
-            read_value(merged, "optimize", out.mesh.optimize, error);
+            read_value(merged, "optimize", out.mesh.optimize, error) &&
+            read_value(merged, "meshlets", out.mesh.meshlets, error) &&
+            read_value(merged, "lod_count", out.mesh.lod_count, error);
   if (!ok) return false;
   if (compression != "LZ4" && compression != "None") {
     error = "compression must be \"LZ4\" or \"None\"";
@@ -116,8 +121,12 @@ bool to_settings(const json& merged, BakeSettings& out, std::string& error) {
     error = "texture_role must be one of auto, color, normal, data, ui";
     return false;
   }
-  if (out.mesh.vertex_format != "PNCV_F32" && out.mesh.vertex_format != "P32N8C8V16") {
-    error = "vertex_format must be PNCV_F32 or P32N8C8V16";
+  if (assetlib::vertex_format_from_name(out.mesh.vertex_format) == assetlib::VertexFormat::Unknown) {
+    error = "vertex_format must be PNCVT_F32, PNCVT_OCT, PNCV_F32 or P32N8C8V16";
+    return false;
+  }
+  if (out.mesh.lod_count > 8) {
+    error = "lod_count must be within 0..8";
     return false;
   }
   return true;
@@ -148,6 +157,8 @@ std::string settings_key(const BakeSettings& s, AssetKind kind) {
   } else {
     key["vertex_format"] = s.mesh.vertex_format;
     key["optimize"] = s.mesh.optimize;
+    key["meshlets"] = s.mesh.meshlets;
+    key["lod_count"] = s.mesh.lod_count;
   }
   return key.dump();
 }

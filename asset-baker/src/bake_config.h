@@ -33,8 +33,10 @@ struct TextureSettings {
 };
 
 struct MeshSettings {
-  std::string vertex_format = "PNCV_F32";
-  bool optimize = true;  // vertex cache / overdraw / fetch optimisation
+  std::string vertex_format = "PNCVT_F32";
+  bool optimize = true;   // vertex cache / overdraw / fetch optimisation
+  bool meshlets = false;  // also store meshlets
+  uint32_t lod_count = 0; // coarser levels of detail to add (0..8)
 };
 
 // The effective settings of one source file.

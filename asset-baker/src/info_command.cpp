@@ -46,9 +46,19 @@ json mesh_json(const assetlib::MeshInfo& info) {
     submeshes.push_back({{"first_index", s.first_index}, {"index_count", s.index_count},
                          {"material", info.materials[s.material].name}});
   }
+  json lods = json::array();
+  for (const auto& lod : info.lods) {
+    uint32_t count = 0;
+    for (const auto& r : lod.submeshes) count += r.index_count;
+    lods.push_back({{"triangles", count / 3}, {"error", lod.error}});
+  }
+  const auto& st = info.stats;
   return {{"vertex_format", assetlib::vertex_format_name(info.vertex_format)},
           {"vertex_count", info.vertex_count}, {"index_count", info.index_count}, {"index_size", info.index_size},
           {"triangles", info.index_count / 3}, {"submeshes", submeshes}, {"materials", info.materials.size()},
+          {"lods", lods}, {"meshlets", info.meshlet_count},
+          {"acmr", {{"before", st.acmr_before}, {"after", st.acmr_after}}},
+          {"atvr", {{"before", st.atvr_before}, {"after", st.atvr_after}}},
           {"bounds", {{"origin", {b.origin[0], b.origin[1], b.origin[2]}},
                       {"extents", {b.extents[0], b.extents[1], b.extents[2]}}, {"radius", b.radius}}},
           {"original_file", info.original_file}};
@@ -120,10 +130,18 @@ void print_text(const json& d) {
     std::printf("\n");
   } else {
     const json& m = d["mesh"];
-    std::printf("  mesh %s, %u vertices, %u triangles, %u-bit indices, %zu submeshes, radius %.3f, from %s\n",
+    std::printf("  mesh %s, %u vertices, %u triangles, %u-bit indices, %zu submeshes, %zu LODs, %u meshlets, "
+                "radius %.3f, from %s\n",
                 m["vertex_format"].get<std::string>().c_str(), m["vertex_count"].get<unsigned>(),
                 m["triangles"].get<unsigned>(), m["index_size"].get<unsigned>() * 8, m["submeshes"].size(),
-                m["bounds"]["radius"].get<double>(), m["original_file"].get<std::string>().c_str());
+                m["lods"].size(), m["meshlets"].get<unsigned>(), m["bounds"]["radius"].get<double>(),
+                m["original_file"].get<std::string>().c_str());
+    std::printf("  ACMR %.3f -> %.3f, ATVR %.3f -> %.3f", m["acmr"]["before"].get<double>(),
+                m["acmr"]["after"].get<double>(), m["atvr"]["before"].get<double>(), m["atvr"]["after"].get<double>());
+    for (const json& lod : m["lods"]) {
+      std::printf("; LOD %u tris (error %.4f)", lod["triangles"].get<unsigned>(), lod["error"].get<double>());
+    }
+    std::printf("\n");
   }
 }
 

@@ -15,7 +15,7 @@ namespace {
 
 using assetlib::ErrorCode;
 using assetlib::Status;
-using assetlib::Vertex_PNCV_F32;
+using assetlib::Vertex_PNCVT_F32;
 
 // Serves `mtllib` requests through MeshInputs, so only checked paths inside the root are read,
 // and remembers which folder each material came from (texture paths are relative to it).
@@ -146,7 +146,12 @@ Vec3 normalize(Vec3 v) {
 
 // Normals for corners without one: the face normal for smoothing group 0, otherwise the
 // angle-weighted average of the faces sharing the position within the same smoothing group.
-std::vector<Vec3> generated_normals(const tinyobj::attrib_t& attrib, const std::vector<Triangle>& tris) {
+// A file that never says `s` is smoothed as one group: scans and sculpts (most files without
+// normals) are smooth surfaces, and flat shading would also triple their vertex count.
+std::vector<Vec3> generated_normals(const tinyobj::attrib_t& attrib, std::vector<Triangle> tris) {
+  if (std::all_of(tris.begin(), tris.end(), [](const Triangle& t) { return t.smoothing_group == 0; })) {
+    for (Triangle& t : tris) t.smoothing_group = 1;
+  }
   std::map<std::pair<int, uint32_t>, Vec3> smooth;  // (position, group) -> accumulated normal
   std::vector<Vec3> corner_normals(tris.size() * 3);
   for (size_t t = 0; t < tris.size(); ++t) {
@@ -172,9 +177,16 @@ std::vector<Vec3> generated_normals(const tinyobj::attrib_t& attrib, const std::
   return corner_normals;
 }
 
-Vertex_PNCV_F32 make_vertex(const tinyobj::attrib_t& a, const tinyobj::index_t& idx, const Vec3& fallback_normal,
+bool has_area(const tinyobj::attrib_t& attrib, const Triangle& t) {
+  Vec3 p0 = position_of(attrib, t.corners[0].vertex_index), p1 = position_of(attrib, t.corners[1].vertex_index),
+       p2 = position_of(attrib, t.corners[2].vertex_index);
+  Vec3 n = cross(sub(p1, p0), sub(p2, p0));
+  return dot(n, n) > 0;
+}
+
+Vertex_PNCVT_F32 make_vertex(const tinyobj::attrib_t& a, const tinyobj::index_t& idx, const Vec3& fallback_normal,
                             bool has_colors) {
-  Vertex_PNCV_F32 v{};
+  Vertex_PNCVT_F32 v{};
   Vec3 p = position_of(a, idx.vertex_index);
   std::copy(p.begin(), p.end(), v.position);
   for (int k = 0; k < 3; ++k) {
@@ -205,6 +217,11 @@ Status import_obj(std::string_view obj_text, const std::string& relative_path, c
   std::vector<Triangle> tris;
   if (Status s = collect_triangles(attrib, shapes, relative_path, tris, warnings); !s) return s;
   if (tris.empty()) return Status::error(ErrorCode::InvalidValue, relative_path + ": no triangles (only points or lines?)");
+  // tinyobjloader reads unparsable numbers ("nan", "inf") as 0: a mesh of only zero-area
+  // triangles is such a file, or nothing a renderer could draw.
+  if (std::none_of(tris.begin(), tris.end(), [&](const Triangle& t) { return has_area(attrib, t); })) {
+    return Status::error(ErrorCode::InvalidValue, relative_path + ": every triangle has zero area (unreadable coordinates?)");
+  }
 
   // Faces without a material (-1) draw with a default material placed after the file's own.
   const int default_material = int(materials.size());
@@ -214,6 +231,9 @@ Status import_obj(std::string_view obj_text, const std::string& relative_path, c
   std::stable_sort(tris.begin(), tris.end(), [](const Triangle& a, const Triangle& b) { return a.material < b.material; });
 
   bool has_colors = attrib.colors.size() == attrib.vertices.size();
+  out.has_uvs = std::any_of(tris.begin(), tris.end(), [](const Triangle& t) {
+    return t.corners[0].texcoord_index >= 0 || t.corners[1].texcoord_index >= 0 || t.corners[2].texcoord_index >= 0;
+  });
   std::vector<Vec3> normals = generated_normals(attrib, tris);
   std::vector<int> material_slot(size_t(default_material) + 1, -1);
   for (size_t t = 0; t < tris.size(); ++t) {

@@ -18,7 +18,9 @@ struct ImportedSubmesh {
 };
 
 struct ImportedMesh {
-  std::vector<assetlib::Vertex_PNCV_F32> soup;  // 3 vertices per triangle, submesh by submesh
+  // 3 vertices per triangle, submesh by submesh; tangents still zero (mesh_tangents.h fills them).
+  std::vector<assetlib::Vertex_PNCVT_F32> soup;
+  bool has_uvs = false;  // any face had texture coordinates
   std::vector<ImportedSubmesh> submeshes;       // one per material used, in material order
   std::vector<assetlib::MeshMaterial> materials;
 };

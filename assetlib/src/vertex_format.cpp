@@ -12,18 +12,22 @@ constexpr uint32_t kR32G32_SFLOAT = 103;
 constexpr uint32_t kR8G8B8A8_SNORM = 38;
 constexpr uint32_t kR8G8B8A8_UNORM = 37;
 constexpr uint32_t kR16G16_SFLOAT = 83;
+constexpr uint32_t kR16G16_SNORM = 75;
+constexpr uint32_t kR32G32B32A32_SFLOAT = 109;
 
 struct VertexFormatDesc {
   VertexFormat format;
   const char* name;
   uint32_t stride;
-  VertexAttribute attributes[4];  // position, normal, colour, uv
+  uint32_t attribute_count;
+  VertexAttribute attributes[5];  // position, normal, colour, uv, tangent
 };
 
 constexpr VertexFormatDesc kVertexFormats[] = {
     {VertexFormat::PNCV_F32,
      "PNCV_F32",
      sizeof(Vertex_PNCV_F32),
+     4,
      {{0, kR32G32B32_SFLOAT, offsetof(Vertex_PNCV_F32, position)},
       {1, kR32G32B32_SFLOAT, offsetof(Vertex_PNCV_F32, normal)},
       {2, kR32G32B32_SFLOAT, offsetof(Vertex_PNCV_F32, color)},
@@ -31,10 +35,29 @@ constexpr VertexFormatDesc kVertexFormats[] = {
     {VertexFormat::P32N8C8V16,
      "P32N8C8V16",
      sizeof(Vertex_P32N8C8V16),
+     4,
      {{0, kR32G32B32_SFLOAT, offsetof(Vertex_P32N8C8V16, position)},
       {1, kR8G8B8A8_SNORM, offsetof(Vertex_P32N8C8V16, normal)},
       {2, kR8G8B8A8_UNORM, offsetof(Vertex_P32N8C8V16, color)},
       {3, kR16G16_SFLOAT, offsetof(Vertex_P32N8C8V16, uv)}}},
+    {VertexFormat::PNCVT_F32,
+     "PNCVT_F32",
+     sizeof(Vertex_PNCVT_F32),
+     5,
+     {{0, kR32G32B32_SFLOAT, offsetof(Vertex_PNCVT_F32, position)},
+      {1, kR32G32B32_SFLOAT, offsetof(Vertex_PNCVT_F32, normal)},
+      {2, kR32G32B32_SFLOAT, offsetof(Vertex_PNCVT_F32, color)},
+      {3, kR32G32_SFLOAT, offsetof(Vertex_PNCVT_F32, uv)},
+      {4, kR32G32B32A32_SFLOAT, offsetof(Vertex_PNCVT_F32, tangent)}}},
+    {VertexFormat::PNCVT_OCT,
+     "PNCVT_OCT",
+     sizeof(Vertex_PNCVT_OCT),
+     5,
+     {{0, kR32G32B32_SFLOAT, offsetof(Vertex_PNCVT_OCT, position)},
+      {1, kR16G16_SNORM, offsetof(Vertex_PNCVT_OCT, normal)},
+      {2, kR8G8B8A8_UNORM, offsetof(Vertex_PNCVT_OCT, color)},
+      {3, kR16G16_SFLOAT, offsetof(Vertex_PNCVT_OCT, uv)},
+      {4, kR8G8B8A8_SNORM, offsetof(Vertex_PNCVT_OCT, tangent)}}},
 };
 
 const VertexFormatDesc* find(VertexFormat format) {
@@ -66,8 +89,8 @@ uint32_t vertex_format_stride(VertexFormat format) {
 uint32_t vertex_format_attributes(VertexFormat format, VertexAttribute out[8]) {
   const VertexFormatDesc* d = find(format);
   if (!d) return 0;
-  for (uint32_t i = 0; i < 4; ++i) out[i] = d->attributes[i];
-  return 4;
+  for (uint32_t i = 0; i < d->attribute_count; ++i) out[i] = d->attributes[i];
+  return d->attribute_count;
 }
 
 }  // namespace assetlib

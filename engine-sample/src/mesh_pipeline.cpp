@@ -64,12 +64,17 @@ VkPipelineLayout create_pipeline_layout(const VulkanContext& ctx, VkDescriptorSe
 }
 
 // The vertex layout is data in the baked file, so the pipeline reads it from assetlib rather
-// than hard-coding offsets that would silently break when the baker changes formats.
+// than hard-coding offsets that would silently break when the baker changes formats. Only the
+// inputs mesh.vert declares are described: the tangent (location 4) serves normal mapping, which
+// this sample does not do, and an unconsumed attribute is a validation warning.
+constexpr uint32_t kShaderInputLocations = 4;  // position, normal, colour, uv
+
 std::vector<VkVertexInputAttributeDescription> vertex_attributes(assetlib::VertexFormat format) {
   assetlib::VertexAttribute attributes[8];
   uint32_t count = assetlib::vertex_format_attributes(format, attributes);
   std::vector<VkVertexInputAttributeDescription> out;
   for (uint32_t i = 0; i < count; ++i) {
+    if (attributes[i].location >= kShaderInputLocations) continue;
     out.push_back({attributes[i].location, 0, static_cast<VkFormat>(attributes[i].vk_format),
                    attributes[i].offset});
   }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -108,7 +109,7 @@ TEST_CASE("bounds contain every vertex, for the mesh and each submesh") {
   info.materials[1].base_color_texture = "textures/bricks.png";
   info.materials[1].base_color[3] = 0.5f;
   uint32_t half = info.index_count / 2;
-  info.submeshes = {{0, half, 0, {}}, {half, info.index_count - half, 1, {}}};
+  info.submeshes = {{0, half, 0, {}, 0, 0}, {half, info.index_count - half, 1, {}, 0, 0}};
   AssetFile file;
   REQUIRE(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, grid.indices.data(),
                     grid.indices.size() * 4, file)
@@ -167,7 +168,7 @@ TEST_CASE("pack_mesh rejects out-of-range indices, wrong sizes and bad submeshes
   wrong.index_size = 3;
   CHECK(pack(wrong).code == ErrorCode::InvalidValue);
   wrong = info;
-  wrong.submeshes = {{0, 6, 0, {}}};  // leaves indices uncovered
+  wrong.submeshes = {{0, 6, 0, {}, 0, 0}};  // leaves indices uncovered
   CHECK(pack(wrong).code == ErrorCode::InvalidValue);
   grid.vertices[0].position[0] = std::nanf("");
   CHECK(pack(info).code == ErrorCode::InvalidArgument);
@@ -195,4 +196,63 @@ TEST_CASE("read_mesh_info rejects inconsistent metadata") {
   CHECK(read_with([](auto& j) { j["vertex_format"] = "XYZ"; }).code == ErrorCode::InvalidValue);
   CHECK(read_with([](auto& j) { j["index_count"] = 7; }).code == ErrorCode::InvalidValue);
   CHECK(read_texture_info(good, *std::make_unique<TextureInfo>()).code == ErrorCode::UnknownType);
+}
+
+TEST_CASE("LODs and meshlets round-trip as extra sections, viewed without copying") {
+  test::GridMesh grid = test::grid_mesh(4);  // 25 vertices, 32 triangles
+  MeshInfo info = test::grid_info(grid);
+  // LOD 1: the two big triangles of the whole quad, appended after LOD 0.
+  std::vector<uint32_t> indices = grid.indices;
+  indices.insert(indices.end(), {0, 20, 4, 4, 20, 24});
+  info.lod_index_count = 6;
+  info.lods = {MeshLod{0.25f, {{info.index_count, 6}}}};
+  // Two meshlets: the first 16 triangles and the rest, each with its own local vertex list.
+  MeshletData data;
+  for (uint32_t m = 0; m < 2; ++m) {
+    Meshlet ml{uint32_t(data.vertices.size()), uint32_t(data.triangles.size()), 0, 16, {0, 0, 0}, 1, {0, 0, 0}, {0, 1, 0}, 1};
+    std::vector<uint32_t> local;
+    for (uint32_t i = m * 48; i < m * 48 + 48; ++i) {
+      auto it = std::find(local.begin(), local.end(), grid.indices[i]);
+      if (it == local.end()) local.push_back(grid.indices[i]), it = local.end() - 1;
+      data.triangles.push_back(uint8_t(it - local.begin()));
+    }
+    ml.vertex_count = uint32_t(local.size());
+    data.vertices.insert(data.vertices.end(), local.begin(), local.end());
+    data.meshlets.push_back(ml);
+  }
+  info.meshlet_count = 2;
+  info.meshlet_vertex_count = uint32_t(data.vertices.size());
+  info.meshlet_triangle_count = 32;
+  info.stats = {1.5f, 0.8f, 1.9f, 1.1f};
+  AssetFile file;
+  REQUIRE(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, indices.data(), indices.size() * 4, file, {},
+                    &data)
+              .ok());
+
+  Unpacked u = unpack(file);
+  CHECK(same_bytes(u.indices, indices));  // LOD 0 then LOD 1
+  REQUIRE(u.info.lods.size() == 1);
+  CHECK(u.info.lods[0].error == 0.25f);
+  CHECK(u.info.lods[0].submeshes[0].first_index == u.info.index_count);
+  CHECK(u.info.stats.acmr_after == 0.8f);
+  REQUIRE(u.info.submeshes[0].meshlet_count == 2);
+  std::vector<uint32_t> meshlet_bytes(u.info.meshlet_data_size / 4 + 1);
+  REQUIRE(unpack_meshlets(u.info, file.blob.data(), file.blob.size(), meshlet_bytes.data(), u.info.meshlet_data_size).ok());
+  MeshletView view = meshlet_view(u.info, meshlet_bytes.data());
+  CHECK(view.meshlets[1].vertex_offset == data.meshlets[1].vertex_offset);
+  CHECK(view.vertices[view.meshlets[1].vertex_offset] == data.vertices[data.meshlets[1].vertex_offset]);
+  CHECK(view.triangles[47] == data.triangles[47]);
+
+  SECTION("a meshlet pointing outside its arrays is refused") {
+    data.meshlets[1].vertex_count = 60;  // past the vertex array
+    CHECK(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, indices.data(), indices.size() * 4, file,
+                    {}, &data)
+              .code == ErrorCode::InvalidArgument);
+  }
+  SECTION("a LOD range outside the LOD indices is refused") {
+    info.lods[0].submeshes[0].first_index = 0;
+    CHECK(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, indices.data(), indices.size() * 4, file,
+                    {}, &data)
+              .code == ErrorCode::InvalidValue);
+  }
 }

@@ -1,8 +1,9 @@
 // assetlib: mesh assets ("MESH").
 //
 // Unpacked, a mesh is a vertex buffer (vertex_count * vertex_stride bytes, interleaved) and an
-// index buffer (index_count * index_size bytes, triangle list), each ready to be copied into a
-// VkBuffer and bound as is.
+// index buffer (triangle lists: level of detail 0, then any coarser LODs), each ready to be copied
+// into a VkBuffer and bound as is; optionally also meshlets (clusters of <= 64 vertices and
+// <= 124 triangles with culling bounds) for mesh shaders or cluster culling.
 #pragma once
 
 #include <assetlib/asset_file.h>
@@ -20,6 +21,11 @@ enum class VertexFormat : uint32_t {
   PNCV_F32 = 1,
   // 24 bytes: position f32x3, normal snorm8x4 (w = 0), colour unorm8x4, uv f16x2.
   P32N8C8V16 = 2,
+  // 60 bytes: PNCV_F32 followed by tangent f32x4 (xyz, w = bitangent sign +-1).
+  PNCVT_F32 = 3,
+  // 28 bytes: position f32x3, octahedral normal snorm16x2, colour unorm8x4, uv f16x2,
+  // tangent snorm8x4 (octahedral xy, z = bitangent sign +-127, w = 0).
+  PNCVT_OCT = 4,
 };
 
 struct Vertex_PNCV_F32 {
@@ -38,6 +44,24 @@ struct Vertex_P32N8C8V16 {
 };
 static_assert(sizeof(Vertex_P32N8C8V16) == 24);
 
+struct Vertex_PNCVT_F32 {
+  float position[3];
+  float normal[3];
+  float color[3];
+  float uv[2];
+  float tangent[4];  // (0,0,0,0) when the mesh has no UVs to derive it from
+};
+static_assert(sizeof(Vertex_PNCVT_F32) == 60);
+
+struct Vertex_PNCVT_OCT {
+  float position[3];
+  int16_t normal[2];   // octahedral encoding, snorm16 (docs/format.md gives the decode)
+  uint8_t color[4];    // unorm8, alpha 255
+  uint16_t uv[2];      // IEEE half floats
+  int8_t tangent[4];   // octahedral xy (snorm8), z = bitangent sign * 127, w = 0
+};
+static_assert(sizeof(Vertex_PNCVT_OCT) == 28);
+
 // One vertex attribute, for VkVertexInputAttributeDescription.
 struct VertexAttribute {
   uint32_t location;
@@ -51,7 +75,8 @@ const char* vertex_format_name(VertexFormat format);
 VertexFormat vertex_format_from_name(std::string_view name);
 // Bytes per vertex, 0 for Unknown.
 uint32_t vertex_format_stride(VertexFormat format);
-// Fills up to 8 attributes (position = 0, normal = 1, colour = 2, uv = 3); returns how many.
+// Fills up to 8 attributes (position = 0, normal = 1, colour = 2, uv = 3, tangent = 4 in the
+// formats that have one); returns how many.
 uint32_t vertex_format_attributes(VertexFormat format, VertexAttribute out[8]);
 
 struct MeshBounds {
@@ -76,22 +101,77 @@ struct Submesh {
   uint32_t index_count = 0;
   uint32_t material = 0;  // index into MeshInfo::materials
   MeshBounds bounds;      // of the vertices this range uses
+  uint32_t first_meshlet = 0;  // this submesh's meshlets, when the mesh has meshlets
+  uint32_t meshlet_count = 0;
+};
+
+struct IndexRange {
+  uint32_t first_index = 0;
+  uint32_t index_count = 0;
+};
+
+// A coarser level of detail: one index range per submesh (same order), into the index buffer
+// after LOD 0, over the same vertex buffer.
+struct MeshLod {
+  float error = 0;  // simplification error, relative to the mesh's extent (0..1)
+  std::vector<IndexRange> submeshes;
+};
+
+// A cluster of triangles for mesh shaders / cluster culling (meshoptimizer's layout plus bounds).
+struct Meshlet {
+  uint32_t vertex_offset;    // into the meshlet vertex array (which holds vertex buffer indices)
+  uint32_t triangle_offset;  // into the meshlet triangle array (3 bytes per triangle, local indices)
+  uint32_t vertex_count;     // <= 64
+  uint32_t triangle_count;   // <= 124
+  float center[3];           // bounding sphere
+  float radius;
+  float cone_apex[3];        // backface cone: cull when dot(normalize(apex - eye), axis) >= cutoff
+  float cone_axis[3];
+  float cone_cutoff;
+};
+static_assert(sizeof(Meshlet) == 60);
+
+// The meshlet section of an unpacked mesh, viewed in place (no copy).
+struct MeshletView {
+  const Meshlet* meshlets = nullptr;
+  const uint32_t* vertices = nullptr;   // meshlet_vertex_count entries
+  const uint8_t* triangles = nullptr;   // meshlet_triangle_count * 3 entries
+};
+
+// Mesh data beside the vertices and indices, as the baker produced it (pack_mesh input).
+struct MeshletData {
+  std::vector<Meshlet> meshlets;
+  std::vector<uint32_t> vertices;
+  std::vector<uint8_t> triangles;
+};
+
+// Optimisation figures recorded by the baker (meshopt_analyzeVertexCache, cache of 16); 0 = unknown.
+struct MeshStats {
+  float acmr_before = 0, acmr_after = 0;  // average cache miss ratio: transformed vertices per triangle
+  float atvr_before = 0, atvr_after = 0;  // average transformed vertex ratio: per vertex (1 is ideal)
 };
 
 struct MeshInfo {
   VertexFormat vertex_format = VertexFormat::Unknown;
   uint32_t vertex_count = 0;
   uint32_t vertex_stride = 0;
-  uint32_t index_count = 0;
+  uint32_t index_count = 0;       // LOD 0 indices
+  uint32_t lod_index_count = 0;   // indices of all coarser LODs, stored after LOD 0
   uint32_t index_size = 4;        // 2 or 4 bytes
   MeshBounds bounds;
   std::vector<MeshMaterial> materials;  // at least one once packed
-  std::vector<Submesh> submeshes;       // cover the index buffer in order, at least one once packed
+  std::vector<Submesh> submeshes;       // cover LOD 0 in order, at least one once packed
+  std::vector<MeshLod> lods;            // LOD 1, 2, ... (may be empty)
+  uint32_t meshlet_count = 0;
+  uint32_t meshlet_vertex_count = 0;
+  uint32_t meshlet_triangle_count = 0;
+  MeshStats stats;
   std::string original_file;
   Compression compression = Compression::LZ4;  // filled by read_mesh_info
   uint64_t vertex_buffer_size = 0;  // = vertex_count * vertex_stride
-  uint64_t index_buffer_size = 0;   // = index_count * index_size
-  std::vector<Chunk> chunks;        // blob layout: vertex bytes first, then index bytes
+  uint64_t index_buffer_size = 0;   // = (index_count + lod_index_count) * index_size
+  uint64_t meshlet_data_size = 0;   // meshlets, then their vertices, then triangles (padded to 4)
+  std::vector<Chunk> chunks;        // blob layout: vertices, indices, meshlet data
 };
 
 // Bounds of the positions (first three floats of each vertex) of `vertex_count` vertices.
@@ -100,16 +180,25 @@ MeshBounds compute_mesh_bounds(const void* vertices, uint32_t vertex_count, uint
 // Reads and checks the metadata of a "MESH" asset against its blob.
 Status read_mesh_info(const AssetView& file, MeshInfo& info);
 
-// Packs vertices and indices into `out`. `info` gives the vertex format, counts, index size,
-// materials, submesh ranges and original file; stride, buffer sizes and all bounds are computed
-// here, and every index is checked to be < vertex_count. Without submeshes, one submesh covers
-// all indices; without materials, one white "default" material is written.
+// Packs vertices and indices (LOD 0, then every LOD's ranges) into `out`. `info` gives the vertex
+// format, counts, index size, materials, submesh ranges (with their meshlet ranges), LODs, stats
+// and original file; stride, buffer sizes and all bounds are computed here, and every index is
+// checked to be < vertex_count. Without submeshes, one submesh covers LOD 0; without materials,
+// one white "default" material is written. `meshlets` is optional.
 Status pack_mesh(const MeshInfo& info, const void* vertices, size_t vertices_size,
                  const void* indices, size_t indices_size, AssetFile& out,
-                 const PackOptions& options = {});
+                 const PackOptions& options = {}, const MeshletData* meshlets = nullptr);
 
 // Unpacks into caller buffers of at least vertex_buffer_size and index_buffer_size bytes.
 Status unpack_mesh(const MeshInfo& info, const void* src, size_t src_size, void* vertex_dst,
                    size_t vertex_dst_size, void* index_dst, size_t index_dst_size);
+
+// Unpacks the meshlet section into `dst` (at least meshlet_data_size bytes, 4-byte aligned) and
+// checks every meshlet against its arrays and the vertex count. View it with meshlet_view().
+Status unpack_meshlets(const MeshInfo& info, const void* src, size_t src_size, void* dst,
+                       size_t dst_size);
+
+// The meshlets, their vertex and triangle arrays, in place in unpacked meshlet data.
+MeshletView meshlet_view(const MeshInfo& info, const void* meshlet_data);
 
 }  // namespace assetlib

@@ -1,0 +1,177 @@
+// Fuzz target 1: an asset file from memory, as a game loads it from a mod or a download.
+// parse_binaryfile -> read_texture_info / read_mesh_info -> unpack into buffers of exactly the
+// promised size (so AddressSanitizer sees any write past them), by every unpack entry point.
+//
+// Each input is tried twice: as is (the container checks), and with its header lengths and
+// version repaired to match the input size, so mutations inside the JSON and the blob reach the
+// metadata readers and the decompressor instead of stopping at LengthMismatch.
+#include "fuzz_common.h"
+
+#include <assetlib/assetlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace {
+
+using namespace assetlib;
+
+// LZ4 cannot expand more than this; the readers promise never to accept more (docs/format.md).
+constexpr uint64_t kMaxExpansion = 256;
+
+// A heap buffer of exactly `size` bytes: a write past it is a heap-buffer-overflow under ASan.
+// 16-byte aligned (operator new), as a staging buffer would be.
+std::unique_ptr<std::byte[]> exact_buffer(uint64_t size) {
+  return std::unique_ptr<std::byte[]>(new std::byte[size_t(size)]);
+}
+
+void check_chunks(const std::vector<Chunk>& chunks, uint64_t raw_total, size_t blob_size) {
+  uint64_t raw = 0, packed = 0;
+  for (const Chunk& c : chunks) {
+    FUZZ_CHECK(c.raw_offset == raw && c.packed_offset == packed, "chunks contiguous");
+    FUZZ_CHECK(c.raw_size >= 1 && c.packed_size <= c.raw_size, "chunk sizes");
+    FUZZ_CHECK(c.raw_size <= kMaxExpansion * c.packed_size, "chunk expansion bounded");
+    raw += c.raw_size;
+    packed += c.packed_size;
+  }
+  FUZZ_CHECK(raw == raw_total && packed == blob_size, "chunks cover the data and the blob");
+}
+
+void exercise_texture(const AssetView& view) {
+  TextureInfo info;
+  Status s = read_texture_info(view, info);
+  if (!s) {
+    FUZZ_CHECK(!s.message.empty(), "errors carry a message");
+    return;
+  }
+  // Nothing may be allocated beyond what the file can justify.
+  FUZZ_CHECK(info.total_size <= kMaxExpansion * view.blob.size(), "unpacked size justified by the blob");
+  FUZZ_CHECK(!info.mips.empty() && info.width >= 1 && info.height >= 1, "a texture has a level");
+  FUZZ_CHECK(info.width <= 32768 && info.height <= 32768, "dimension cap");
+  check_chunks(info.chunks, info.total_size, view.blob.size());
+
+  auto all = exact_buffer(info.total_size);
+  Status whole = unpack_texture(info, view.blob.data(), view.blob.size(), all.get(), info.total_size);
+  if (info.total_size > 0) {
+    Status small = unpack_texture(info, view.blob.data(), view.blob.size(), all.get(), info.total_size - 1);
+    FUZZ_CHECK(small.code == ErrorCode::DestinationTooSmall, "a short destination is refused");
+  }
+  // The smallest levels alone, into a buffer of exactly their size.
+  uint32_t last = uint32_t(info.mips.size() - 1);
+  uint64_t tail_size = info.total_size - info.mips[last].offset;
+  auto tail = exact_buffer(tail_size);
+  Status tail_status =
+      unpack_texture_mips(info, last, view.blob.data(), view.blob.size(), tail.get(), tail_size);
+  if (whole && tail_status) {
+    FUZZ_CHECK(std::memcmp(tail.get(), all.get() + info.mips[last].offset, size_t(tail_size)) == 0,
+               "unpack_texture_mips agrees with unpack_texture");
+  }
+  FUZZ_CHECK(unpack_texture_mips(info, uint32_t(info.mips.size()), view.blob.data(), view.blob.size(),
+                                 tail.get(), tail_size)
+                     .code == ErrorCode::InvalidArgument,
+             "a level past the chain is refused");
+  // Chunk by chunk, in reverse order, into one shared destination.
+  auto pieces = exact_buffer(info.total_size);
+  bool chunks_ok = true;
+  for (size_t i = info.chunks.size(); i-- > 0;) {
+    const Chunk& c = info.chunks[i];
+    Status cs = unpack_chunk(info.compression, c, view.blob.data(), view.blob.size(),
+                             pieces.get() + c.raw_offset, size_t(info.total_size - c.raw_offset));
+    chunks_ok = chunks_ok && cs.ok();
+  }
+  FUZZ_CHECK(whole.ok() == chunks_ok, "unpack_texture fails exactly when a chunk fails");
+  if (whole && chunks_ok) {
+    FUZZ_CHECK(std::memcmp(pieces.get(), all.get(), size_t(info.total_size)) == 0,
+               "chunks unpack to the same bytes as the whole");
+  }
+}
+
+void exercise_mesh(const AssetView& view) {
+  MeshInfo info;
+  Status s = read_mesh_info(view, info);
+  if (!s) {
+    FUZZ_CHECK(!s.message.empty(), "errors carry a message");
+    return;
+  }
+  uint64_t total = info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size;
+  FUZZ_CHECK(total <= kMaxExpansion * view.blob.size(), "unpacked size justified by the blob");
+  FUZZ_CHECK(info.vertex_buffer_size == uint64_t(info.vertex_count) * info.vertex_stride, "vertex size");
+  FUZZ_CHECK(info.vertex_stride == vertex_format_stride(info.vertex_format), "stride");
+  FUZZ_CHECK(info.index_size == 2 || info.index_size == 4, "index size");
+  check_chunks(info.chunks, total, view.blob.size());
+  uint64_t next = 0;
+  for (const Submesh& sub : info.submeshes) {
+    FUZZ_CHECK(sub.first_index == next && sub.material < info.materials.size(), "submesh ranges");
+    next += sub.index_count;
+  }
+  FUZZ_CHECK(next == info.index_count, "submeshes cover LOD 0");
+
+  auto vertices = exact_buffer(info.vertex_buffer_size);
+  auto indices = exact_buffer(info.index_buffer_size);
+  Status u = unpack_mesh(info, view.blob.data(), view.blob.size(), vertices.get(), info.vertex_buffer_size,
+                         indices.get(), info.index_buffer_size);
+  (void)u;
+  if (info.vertex_buffer_size > 0) {
+    Status small = unpack_mesh(info, view.blob.data(), view.blob.size(), vertices.get(),
+                               info.vertex_buffer_size - 1, indices.get(), info.index_buffer_size);
+    FUZZ_CHECK(small.code == ErrorCode::DestinationTooSmall, "a short vertex destination is refused");
+  }
+  // Meshlets: unpacked data is checked against its arrays before anyone views it.
+  auto meshlets = exact_buffer(info.meshlet_data_size);
+  Status m = unpack_meshlets(info, view.blob.data(), view.blob.size(), meshlets.get(), info.meshlet_data_size);
+  if (m && info.meshlet_count > 0) {
+    MeshletView mv = meshlet_view(info, meshlets.get());
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < info.meshlet_count; ++i) {
+      const Meshlet& ml = mv.meshlets[i];
+      for (uint32_t v = 0; v < ml.vertex_count; ++v) sum += mv.vertices[ml.vertex_offset + v];
+      for (uint32_t t = 0; t < ml.triangle_count * 3; ++t) {
+        FUZZ_CHECK(mv.triangles[ml.triangle_offset + t] < ml.vertex_count, "meshlet triangle");
+      }
+    }
+    (void)sum;
+  }
+}
+
+void exercise(std::span<const std::byte> bytes) {
+  AssetView view;
+  Status s = parse_binaryfile(bytes, view, "fuzz.bin");
+  if (!s) {
+    FUZZ_CHECK(s.code == ErrorCode::TruncatedHeader || s.code == ErrorCode::LengthMismatch ||
+                   s.code == ErrorCode::UnsupportedVersion,
+               "container errors");
+    FUZZ_CHECK(fuzz::starts_with(s.message, "fuzz.bin"), "errors name the source");
+    return;
+  }
+  FUZZ_CHECK(kHeaderSize + view.json.size() + view.blob.size() == bytes.size(), "the view covers the file");
+  exercise_texture(view);
+  exercise_mesh(view);
+}
+
+uint32_t get_u32(const std::byte* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+void put_u32(std::byte* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = std::byte((v >> (8 * i)) & 0xff);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  // The input is copied into a buffer of its exact size: reading past it is a finding.
+  std::vector<std::byte> bytes(reinterpret_cast<const std::byte*>(data),
+                               reinterpret_cast<const std::byte*>(data) + size);
+  exercise(bytes);
+  if (size >= kHeaderSize && size - kHeaderSize <= UINT32_MAX) {
+    uint32_t body = uint32_t(size - kHeaderSize);
+    uint32_t json_length = std::min(get_u32(bytes.data() + 8), body);
+    std::vector<std::byte> repaired = bytes;
+    put_u32(repaired.data() + 4, kFormatVersion);
+    put_u32(repaired.data() + 8, json_length);
+    put_u32(repaired.data() + 12, body - json_length);
+    if (repaired != bytes) exercise(repaired);
+  }
+  return 0;
+}
