@@ -33,21 +33,6 @@ json lod_to_json(const MeshLod& lod) {
   return {{"error", lod.error}, {"submeshes", ranges}};
 }
 
-const json& object_at(JsonReader& reader, const json& obj, const char* key) {
-  static const json empty = json::object();
-  if (!reader.ok()) return empty;
-  auto it = obj.find(key);
-  if (it == obj.end()) {
-    reader.fail(ErrorCode::MissingKey, std::string("missing key '") + key + "'");
-    return empty;
-  }
-  if (!it->is_object()) {
-    reader.fail(ErrorCode::WrongKeyType, std::string("key '") + key + "' must be an object");
-    return empty;
-  }
-  return *it;
-}
-
 const json& entries(JsonReader& reader, const json& obj, const char* key) {
   const json& array = reader.array(obj, key);
   if (array.size() > kMaxEntries) reader.fail(ErrorCode::InvalidValue, std::string("too many '") + key + "'");
@@ -82,7 +67,7 @@ void read_submeshes(JsonReader& reader, const json& meta, std::vector<Submesh>& 
     sub.material = reader.u32(s, "material");
     sub.first_meshlet = reader.u32(s, "first_meshlet");
     sub.meshlet_count = reader.u32(s, "meshlet_count");
-    read_bounds(reader, object_at(reader, s, "bounds"), sub.bounds);
+    read_bounds(reader, reader.object(s, "bounds"), sub.bounds);
     out.push_back(sub);
   }
 }
@@ -135,28 +120,22 @@ json mesh_to_json(const MeshInfo& info) {
 }
 
 void mesh_from_json(JsonReader& reader, const json& meta, MeshInfo& info) {
-  std::string format = reader.string(meta, "vertex_format");
-  if (reader.ok()) {
-    info.vertex_format = vertex_format_from_name(format);
-    if (info.vertex_format == VertexFormat::Unknown) {
-      reader.fail(ErrorCode::InvalidValue, "unknown vertex format '" + format + "'");
-    }
-  }
+  info.vertex_format = reader.named(meta, "vertex_format", vertex_format_from_name);
   info.vertex_count = reader.u32(meta, "vertex_count");
   info.vertex_stride = reader.u32(meta, "vertex_stride");
   info.index_count = reader.u32(meta, "index_count");
   info.lod_index_count = reader.u32(meta, "lod_index_count");
   info.index_size = reader.u32(meta, "index_size");
   info.original_file = reader.string(meta, "original_file");
-  read_bounds(reader, object_at(reader, meta, "bounds"), info.bounds);
+  read_bounds(reader, reader.object(meta, "bounds"), info.bounds);
   read_materials(reader, meta, info.materials);
   read_submeshes(reader, meta, info.submeshes);
   read_lods(reader, meta, info.lods);
-  const json& meshlets = object_at(reader, meta, "meshlets");
+  const json& meshlets = reader.object(meta, "meshlets");
   info.meshlet_count = reader.u32(meshlets, "count");
   info.meshlet_vertex_count = reader.u32(meshlets, "vertex_count");
   info.meshlet_triangle_count = reader.u32(meshlets, "triangle_count");
-  const json& stats = object_at(reader, meta, "stats");
+  const json& stats = reader.object(meta, "stats");
   info.stats.acmr_before = reader.f32(stats, "acmr_before");
   info.stats.acmr_after = reader.f32(stats, "acmr_after");
   info.stats.atvr_before = reader.f32(stats, "atvr_before");

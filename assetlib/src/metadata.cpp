@@ -73,6 +73,12 @@ const json& JsonReader::array(const json& obj, const char* key) {
   return v ? *v : empty;
 }
 
+const json& JsonReader::object(const json& obj, const char* key) {
+  static const json empty = json::object();
+  const json* v = find(obj, key, &json::is_object, "an object");
+  return v ? *v : empty;
+}
+
 void JsonReader::f32_array(const json& obj, const char* key, float* out, size_t count) {
   const json& values = array(obj, key);
   if (!ok()) return;

@@ -25,6 +25,15 @@ class JsonReader {
   float f32(const json& obj, const char* key);
   std::string string(const json& obj, const char* key);
   const json& array(const json& obj, const char* key);
+  const json& object(const json& obj, const char* key);
+  // A string key naming an enum value through `from_name`; Unknown (0) is an InvalidValue error.
+  template <typename Enum>
+  Enum named(const json& obj, const char* key, Enum (*from_name)(std::string_view)) {
+    std::string name = string(obj, key);
+    Enum value = ok() ? from_name(name) : Enum{};
+    if (ok() && value == Enum{}) fail(ErrorCode::InvalidValue, std::string("unknown ") + key + " '" + name + "'");
+    return value;
+  }
   void f32_array(const json& obj, const char* key, float* out, size_t count);
 
   void fail(ErrorCode code, const std::string& what);

@@ -73,13 +73,7 @@ Status read_texture_info(const AssetView& file, TextureInfo& info) {
   if (Status s = detail::parse_metadata(file, "TEXI", meta); !s) return s;
   detail::JsonReader reader("TEXI metadata");
   TextureInfo out;
-  std::string format = reader.string(meta, "format");
-  if (reader.ok()) {
-    out.format = texture_format_from_name(format);
-    if (out.format == TextureFormat::Unknown) {
-      reader.fail(ErrorCode::InvalidValue, "unknown texture format '" + format + "'");
-    }
-  }
+  out.format = reader.named(meta, "format", texture_format_from_name);
   out.width = reader.u32(meta, "width");
   out.height = reader.u32(meta, "height");
   out.total_size = reader.u64(meta, "total_size");
