@@ -9,3 +9,4 @@ bash scripts/configure.sh build -DCMAKE_BUILD_TYPE=Release
 cmake --build build
 build/asset-baker/asset-baker assets -o build/baked
 build/engine-sample/engine-sample build/baked --validate --screenshot build/screenshot.tx "$@"
+build/asset-baker/asset-baker export build/screenshot.tx -o build/screenshot.png

@@ -57,15 +57,16 @@ class FileReader {
   std::vector<std::byte> buffer_;
 };
 
-// Every VkBufferImageCopy the texture needs: the baked layout is the copy layout, so each level's
-// bufferOffset is its offset in the unpacked data and rows are tightly packed (rowLength 0).
-std::vector<VkBufferImageCopy> mip_copy_regions(const assetlib::TextureInfo& info) {
+// Every VkBufferImageCopy the texture needs from level `first` down: the baked layout is the copy
+// layout, so each level's bufferOffset is its offset in the unpacked data (counted from level
+// `first`, which unpack_texture_mips puts at 0) and rows are tightly packed (rowLength 0).
+std::vector<VkBufferImageCopy> mip_copy_regions(const assetlib::TextureInfo& info, uint32_t first) {
   std::vector<VkBufferImageCopy> regions;
-  for (uint32_t level = 0; level < info.mips.size(); ++level) {
+  for (uint32_t level = first; level < info.mips.size(); ++level) {
     const assetlib::TextureMip& mip = info.mips[level];
     VkBufferImageCopy region{};
-    region.bufferOffset = mip.offset;
-    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1};
+    region.bufferOffset = mip.offset - info.mips[first].offset;
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level - first, 0, 1};
     region.imageExtent = {mip.width, mip.height, 1};
     regions.push_back(region);
   }
@@ -88,8 +89,8 @@ VkDeviceSize slot_size_for(const assetlib::Manifest& manifest, const LoaderOptio
 
 class FolderLoader {
  public:
-  FolderLoader(const VulkanContext& ctx, UploadBatch& batch, fs::path folder, GpuScene& scene)
-      : ctx_(ctx), batch_(batch), folder_(std::move(folder)), scene_(scene) {}
+  FolderLoader(const VulkanContext& ctx, UploadBatch& batch, fs::path folder, GpuScene& scene, uint32_t skip_mips)
+      : ctx_(ctx), batch_(batch), folder_(std::move(folder)), scene_(scene), skip_mips_(skip_mips) {}
 
   void upload_white();
   std::optional<AssetTiming> load(const assetlib::ManifestEntry& entry, uint32_t id);
@@ -107,6 +108,7 @@ class FolderLoader {
   UploadBatch& batch_;
   fs::path folder_;
   GpuScene& scene_;
+  uint32_t skip_mips_;
   FileReader reader_;
 };
 
@@ -192,23 +194,28 @@ AssetTiming FolderLoader::load_texture(const assetlib::ManifestEntry& entry, uin
   check_raw_size(entry, path, info.total_size);
   check_texture_format(info, path);
 
-  auto mip_levels = static_cast<uint32_t>(info.mips.size());
+  // Skipped levels are neither read from the blob nor decompressed: the image simply starts smaller.
+  auto first = std::min(skip_mips_, static_cast<uint32_t>(info.mips.size()) - 1);
+  auto mip_levels = static_cast<uint32_t>(info.mips.size()) - first;
+  const assetlib::TextureMip& top = info.mips[first];
   ImageDesc desc{static_cast<VkFormat>(assetlib::texture_format_vk(info.format)),
-                 {info.width, info.height}, mip_levels,
+                 {top.width, top.height}, mip_levels,
                  VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                  VK_IMAGE_ASPECT_COLOR_BIT};
   GpuImage image(ctx_, desc, entry.name, scene_.memory.get());
 
-  StagingSpan span = batch_.reserve(info.total_size);
+  uint64_t unpacked = info.total_size - top.offset;
+  timing.unpacked_bytes = unpacked;
+  StagingSpan span = batch_.reserve(unpacked);
   start = Clock::now();
-  if (assetlib::Status s = assetlib::unpack_texture(info, view.blob.data(), view.blob.size(),
-                                                    span.data, span.size);
+  if (assetlib::Status s = assetlib::unpack_texture_mips(info, first, view.blob.data(), view.blob.size(),
+                                                         span.data, span.size);
       !s) {
     fail(path, s);
   }
   timing.unpack_ms = ms_since(start);
 
-  std::vector<VkBufferImageCopy> regions = mip_copy_regions(info);
+  std::vector<VkBufferImageCopy> regions = mip_copy_regions(info, first);
   batch_.begin_timing(span, id);
   batch_.copy_to_image(span, image.handle(), mip_levels, regions);
   batch_.end_timing(span);
@@ -281,7 +288,7 @@ LoadReport load_baked_folder(const VulkanContext& ctx, const fs::path& folder,
 
   scene.memory = std::make_unique<GpuMemoryArena>(ctx);
   UploadBatch batch(ctx, slot_size_for(manifest, options), options.staging_slots);
-  FolderLoader loader(ctx, batch, folder, scene);
+  FolderLoader loader(ctx, batch, folder, scene, options.skip_mips);
   loader.upload_white();
   LoadReport report;
   std::vector<uint32_t> ids;

@@ -17,6 +17,7 @@ class VulkanContext;
 struct LoaderOptions {
   VkDeviceSize staging_bytes = VkDeviceSize{64} << 20;  // whole ring; grows to fit the largest asset
   uint32_t staging_slots = 2;  // two: the CPU fills one while the GPU copies out of the other
+  uint32_t skip_mips = 0;      // low-memory setting: drop this many of each texture's largest levels
 };
 
 // Loads everything `<folder>/manifest.json` lists into `scene`; returns the per-asset timings.

@@ -34,6 +34,8 @@ options:
   --layout grid|authored  grid: each mesh centred in its own cell (default);
                           authored: meshes where the baked positions put them
   --staging-mb <n>        staging ring size in MiB (default 64; grows to fit the largest asset)
+  --skip-mips <n>         low-memory setting: leave out each texture's n largest mip levels
+                          (never its last); they are neither read nor decompressed
   --help                  this text
 
 exit status: 0 success, 1 error (the message names the file), 2 bad command line,
@@ -94,6 +96,7 @@ Options parse_options(int argc, char** argv) {
     else if (arg == "--frames") options.frames = parse_count(arg, value());
     else if (arg == "--size") parse_size(value(), options.render);
     else if (arg == "--layout") options.render.layout = parse_layout(value());
+    else if (arg == "--skip-mips") options.loader.skip_mips = parse_count(arg, value());
     else if (arg == "--staging-mb") options.loader.staging_bytes = VkDeviceSize{parse_count(arg, value())} << 20;
     else if (arg == "--window") throw UsageError{"--window: this build is headless only (no GLFW window mode)"};
     else if (arg.starts_with("-")) throw UsageError{"unknown option " + std::string(arg)};

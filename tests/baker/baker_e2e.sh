@@ -44,7 +44,7 @@ noop_rebuild)
   expect_line "$work/log" "baked 0, up to date $n, failed 0"
   after=$(cd "$work/out" && find . -type f ! -name '.assetlib-cache.json' -exec sha256sum {} + | sort)
   [ "$before" = "$after" ] || fail "a no-op rebuild changed outputs"
-  bake --force
+  bake --force --verify
   expect_line "$work/log" "baked $n, up to date 0"
   ;;
 edit_one_file)
