@@ -149,13 +149,13 @@ void resize_level(TextureFormat format, const std::byte* src, uint32_t sw,
     case TextureFormat::RGBA8_UNORM:
       stbir_resize_uint8_generic(reinterpret_cast<const unsigned char*>(src), w, h, 0,
                                  reinterpret_cast<unsigned char*>(dst), w2, h2, 0, 4,
-                                 STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_WRAP, STBIR_FILTER_DEFAULT,
+                                 STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_CLAMP, STBIR_FILTER_DEFAULT,
                                  STBIR_COLORSPACE_LINEAR, nullptr);
       break;
     case TextureFormat::RGBA16_UNORM:
       stbir_resize_uint16_generic(reinterpret_cast<const uint16_t*>(src), w, h, 0,
                                   reinterpret_cast<uint16_t*>(dst), w2, h2, 0, 4,
-                                  STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_WRAP, STBIR_FILTER_DEFAULT,
+                                  STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_CLAMP, STBIR_FILTER_DEFAULT,
                                   STBIR_COLORSPACE_LINEAR, nullptr);
       break;
     default:

@@ -105,59 +105,37 @@ void write_json_report(const fs::path& path, const Totals& t, double seconds, co
   if (assetlib::Status s = assetlib::write_file_atomically(path.string(), parts); !s) report.error(s.message);
 }
 
-}  // namespace
-
-int run_bake(const BakeOptions& options) {
-  auto start = std::chrono::steady_clock::now();
-  std::error_code ec;
-  if (!fs::is_directory(options.input, ec)) {
-    std::fprintf(stderr, "error: %s: not a folder\n", options.input.string().c_str());
-    return 2;
-  }
-  fs::path input = fs::weakly_canonical(options.input);
-
+// Input, configuration and output folder of a bake, resolved and checked.
+struct Setup {
+  fs::path input, output;
   BakeConfig config;
-  std::optional<fs::path> config_path = options.config ? options.config : find_config(input);
+};
+
+// Returns an error message, or "" when `setup` is ready.
+std::string resolve_setup(const BakeOptions& options, Setup& setup) {
+  std::error_code ec;
+  if (!fs::is_directory(options.input, ec)) return options.input.string() + ": not a folder";
+  setup.input = fs::weakly_canonical(options.input);
+  std::optional<fs::path> config_path = options.config ? options.config : find_config(setup.input);
   if (config_path) {
-    if (assetlib::Status s = load_config(*config_path, options.preset, config); !s) {
-      std::fprintf(stderr, "error: %s\n", s.message.c_str());
-      return 2;
-    }
+    if (assetlib::Status s = load_config(*config_path, options.preset, setup.config); !s) return s.message;
   } else if (!options.preset.empty()) {
-    std::fprintf(stderr, "error: --preset %s given but no baker.json found\n", options.preset.c_str());
-    return 2;
+    return "--preset " + options.preset + " given but no baker.json found";
   }
-  fs::path output = options.output ? *options.output
-                    : config.output ? fs::path(*config.output)
-                                    : fs::path(input.string() + "-baked");
+  fs::path output = options.output      ? *options.output
+                    : setup.config.output ? fs::path(*setup.config.output)
+                                          : fs::path(setup.input.string() + "-baked");
   fs::create_directories(output, ec);
-  if (ec) {
-    std::fprintf(stderr, "error: %s: cannot create output folder: %s\n", output.string().c_str(), ec.message().c_str());
-    return 2;
-  }
-  output = fs::weakly_canonical(output);
-  if (output == input) {
-    std::fprintf(stderr, "error: the output folder must differ from the input folder\n");
-    return 2;
-  }
+  if (ec) return output.string() + ": cannot create output folder: " + ec.message();
+  setup.output = fs::weakly_canonical(output);
+  if (setup.output == setup.input) return "the output folder must differ from the input folder";
+  return {};
+}
 
-  ProgressReport report(0, options.quiet, options.verbose);
-  for (const std::string& w : config.warnings) report.warning(w);
-  std::vector<Source> sources = scan_sources(input, output, report);
-  remove_stale_temporaries(output);
-  BakeCache old_cache = load_cache(output);
-
-  JobContext context(input, output, config, old_cache);
-  context.force = options.force;
-  context.verify = options.verify;
-  for (const Source& s : sources) {
-    if (s.kind == AssetKind::Texture) context.textures.insert(s.relative);
-  }
-
-  ProgressReport& progress = report;
-  progress.set_total(sources.size());
-  // Two sources that would write the same output (a.png, a.jpg): the first in path order wins.
-  std::vector<JobResult> results(sources.size());
+// Two sources that would write the same output (a.png, a.jpg): the first in path order bakes, the
+// others fail. Returns the indices of the sources to run.
+std::vector<size_t> claim_outputs(const std::vector<Source>& sources, std::vector<JobResult>& results,
+                                  ProgressReport& progress) {
   std::set<std::string> claimed;
   std::vector<size_t> to_run;
   for (size_t i = 0; i < sources.size(); ++i) {
@@ -165,13 +143,16 @@ int run_bake(const BakeOptions& options) {
       to_run.push_back(i);
       continue;
     }
-    results[i].outcome = Outcome::Failed;
     results[i].error = sources[i].relative + ": output " + sources[i].output + " is already produced by another source";
     progress.error(results[i].error);
     progress.step(sources[i].relative, to_string(Outcome::Failed));
   }
+  return to_run;
+}
 
-  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+// Runs the jobs on `jobs` threads, each taking the next source; one asset per thread in memory.
+void run_jobs(JobContext& context, const std::vector<Source>& sources, const std::vector<size_t>& to_run,
+              unsigned jobs, std::vector<JobResult>& results, ProgressReport& progress) {
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t k; (k = next.fetch_add(1)) < to_run.size();) {
@@ -186,11 +167,14 @@ int run_bake(const BakeOptions& options) {
   for (unsigned t = 1; t < std::min<size_t>(jobs, to_run.size()); ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& t : threads) t.join();
+}
 
-  // New cache and manifest: successes and up-to-date entries; failed and deleted sources leave.
+// The new cache and manifest hold the baked and up-to-date sources; outputs of deleted or now
+// failing sources are removed. Both files are written atomically, the manifest last.
+void finish_outputs(const Setup& setup, const std::vector<Source>& sources, const std::vector<JobResult>& results,
+                    const BakeCache& old_cache, JobContext& context, Totals& totals, ProgressReport& progress) {
   BakeCache cache;
   assetlib::Manifest manifest;
-  Totals totals;
   std::set<std::string> live_outputs;
   for (size_t i = 0; i < sources.size(); ++i) {
     const JobResult& r = results[i];
@@ -206,28 +190,57 @@ int run_bake(const BakeOptions& options) {
     manifest.assets.push_back({sources[i].relative, r.entry.type, r.entry.output, r.entry.output_hash,
                                r.entry.output_size, r.entry.raw_size});
   }
+  std::error_code ec;
   for (const auto& [source, entry] : old_cache.entries) {
-    if (live_outputs.count(entry.output)) continue;
-    if (fs::remove(output / entry.output, ec)) {
-      ++totals.removed;
-      bool still_there = std::any_of(sources.begin(), sources.end(), [&](const Source& s) { return s.relative == source; });
-      progress.info("removed " + entry.output + (still_there ? " (its source failed to bake)" : " (source deleted)"));
-    }
+    if (live_outputs.count(entry.output) || !fs::remove(setup.output / entry.output, ec)) continue;
+    ++totals.removed;
+    bool still_there = std::any_of(sources.begin(), sources.end(), [&](const Source& s) { return s.relative == source; });
+    progress.info("removed " + entry.output + (still_there ? " (its source failed to bake)" : " (source deleted)"));
   }
   cache.stamps = context.take_stamps();
-  if (assetlib::Status s = save_cache(output, cache); !s) progress.error(s.message);
+  if (assetlib::Status s = save_cache(setup.output, cache); !s) progress.error(s.message);
   std::string manifest_text = assetlib::write_manifest(manifest);
   const std::span<const std::byte> parts[] = {std::as_bytes(std::span(manifest_text))};
-  if (assetlib::Status s = assetlib::write_file_atomically((output / "manifest.json").string(), parts); !s) {
+  if (assetlib::Status s = assetlib::write_file_atomically((setup.output / "manifest.json").string(), parts); !s) {
     progress.error(s.message);
     ++totals.failed;
   }
+}
 
+}  // namespace
+
+int run_bake(const BakeOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  Setup setup;
+  if (std::string error = resolve_setup(options, setup); !error.empty()) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return 2;
+  }
+  ProgressReport progress(0, options.quiet, options.verbose);
+  for (const std::string& w : setup.config.warnings) progress.warning(w);
+  std::vector<Source> sources = scan_sources(setup.input, setup.output, progress);
+  remove_stale_temporaries(setup.output);
+  BakeCache old_cache = load_cache(setup.output);
+
+  JobContext context(setup.input, setup.output, setup.config, old_cache);
+  context.force = options.force;
+  context.verify = options.verify;
+  for (const Source& s : sources) {
+    if (s.kind == AssetKind::Texture) context.textures.insert(s.relative);
+  }
+  progress.set_total(sources.size());
+  std::vector<JobResult> results(sources.size());
+  std::vector<size_t> to_run = claim_outputs(sources, results, progress);
+  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  run_jobs(context, sources, to_run, jobs, results, progress);
+
+  Totals totals;
+  finish_outputs(setup, sources, results, old_cache, context, totals, progress);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!options.quiet) {
     std::printf("baked %zu, up to date %zu, failed %zu, removed %zu in %.2f s; %.1f MB read, %.1f MB written -> %s\n",
                 totals.baked, totals.up_to_date, totals.failed, totals.removed, seconds, double(totals.bytes_in) / 1e6,
-                double(totals.bytes_out) / 1e6, output.string().c_str());
+                double(totals.bytes_out) / 1e6, setup.output.string().c_str());
   }
   if (options.json_report) write_json_report(*options.json_report, totals, seconds, results, sources, progress);
   return totals.failed ? 1 : 0;
