@@ -133,17 +133,20 @@ std::string resolve_setup(const BakeOptions& options, Setup& setup) {
 }
 
 // Two sources that would write the same output (a.png, a.jpg): the first in path order bakes, the
-// others fail. Returns the indices of the sources to run.
+// others fail. So does a name that is not UTF-8: the manifest (JSON) could not name it. Returns the
+// indices of the sources to run.
 std::vector<size_t> claim_outputs(const std::vector<Source>& sources, std::vector<JobResult>& results,
                                   ProgressReport& progress) {
   std::set<std::string> claimed;
   std::vector<size_t> to_run;
   for (size_t i = 0; i < sources.size(); ++i) {
-    if (claimed.insert(sources[i].output).second) {
+    bool utf8 = is_utf8(sources[i].relative);
+    if (utf8 && claimed.insert(sources[i].output).second) {
       to_run.push_back(i);
       continue;
     }
-    results[i].error = sources[i].relative + ": output " + sources[i].output + " is already produced by another source";
+    results[i].error = sources[i].relative + (utf8 ? ": output " + sources[i].output + " is already produced by another source"
+                                                   : ": file name is not valid UTF-8; rename it");
     progress.error(results[i].error);
     progress.step(sources[i].relative, to_string(Outcome::Failed));
   }

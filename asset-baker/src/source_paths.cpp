@@ -69,6 +69,19 @@ std::string with_extension(std::string_view relative, std::string_view extension
   return out + std::string(extension);
 }
 
+bool is_utf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    auto c = static_cast<unsigned char>(text[i]);
+    size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    for (size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
 std::string lower_extension(std::string_view relative) {
   size_t dot = relative.rfind('.');
   size_t slash = relative.rfind('/');

@@ -26,6 +26,9 @@ std::optional<std::filesystem::path> inside_root(const std::filesystem::path& ro
 // `relative` with its extension replaced by `extension` ("a/b.png", ".tx" -> "a/b.tx").
 std::string with_extension(std::string_view relative, std::string_view extension);
 
+// True when `text` is well-formed UTF-8 (manifests and metadata are JSON, which must be).
+bool is_utf8(std::string_view text);
+
 // Lower-case extension with the dot (".png"), empty when there is none.
 std::string lower_extension(std::string_view relative);
 

@@ -2,13 +2,14 @@
 # End-to-end tests of the asset-baker binary on a temporary copy of assets/ and on ../shared/corpus.
 # Usage: baker_e2e.sh <asset-baker> <assets-dir> <corpus-dir> <case>
 set -euo pipefail
+export LC_ALL=C  # logs may hold file names that are not UTF-8
 
 baker=$1 assets=$2 corpus=$3 case=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/baker-e2e-$case.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 fail() { echo "FAIL [$case]: $*" >&2; exit 1; }
-expect_line() { grep -qE "$2" "$1" || { cat "$1" >&2; fail "expected /$2/ in $(basename "$1")"; }; }
+expect_line() { grep -aqE "$2" "$1" || { cat "$1" >&2; fail "expected /$2/ in $(basename "$1")"; }; }
 count_outputs() { find "$1" -name '*.tx' -o -name '*.mesh' | wc -l; }
 fresh_assets() { rm -rf "$work/src"; cp -r "$assets" "$work/src"; }
 # Bakes $work/src into $work/out; extra args pass through. Output in $work/log, exit code in $rc.
@@ -105,6 +106,8 @@ broken_files)
   cp "$corpus/tinyobjloader/models/invalid-relative-vertex-index.obj" "$work/src/models/"
   cp "$corpus/tinyobjloader/models/line-prim.obj" "$work/src/models/"
   printf 'garbage' >"$work/src/textures/zero.jpg"
+  cp "$work/src/textures/checker.png" "$work/src/textures/latin1-$(printf '\xe9').png"
+  cp "$work/src/textures/checker.png" "$work/src/textures/checker.tga"   # same output as checker.png
   bake -j2
   [ "$rc" = 1 ] || fail "broken files must give exit 1, got $rc"
   expect_line "$work/log" "error: textures/xcrn0g04.png: "
@@ -112,8 +115,10 @@ broken_files)
   expect_line "$work/log" "error: models/invalid-relative-vertex-index.obj: .*position"
   expect_line "$work/log" "error: models/line-prim.obj: no triangles"
   expect_line "$work/log" "error: textures/zero.jpg: "
-  n=$(( $(sources_in "$work/src") - 4 ))   # zero.jpg is not counted by sources_in
-  expect_line "$work/log" "baked $n, up to date 0, failed 5"
+  expect_line "$work/log" "error: textures/latin1-.*png: file name is not valid UTF-8"
+  expect_line "$work/log" "error: textures/checker.tga: output textures/checker.tx is already produced"
+  n=$(( $(sources_in "$work/src") - 5 ))   # zero.jpg and checker.tga are not counted by sources_in
+  expect_line "$work/log" "baked $n, up to date 0, failed 7"
   [ -f "$work/out/models/cube.mesh" ] || fail "good files not baked"
   "$baker" check "$work/out" || fail "check after partial failure"
   ;;
