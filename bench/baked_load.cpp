@@ -10,23 +10,28 @@
 namespace bench {
 namespace {
 
-bool unpack_texture_view(const assetlib::AssetView& view, StagingPair& staging) {
+bool unpack_texture_view(const assetlib::AssetView& view, StagingBuffers& staging) {
   assetlib::TextureInfo info;
   if (!assetlib::read_texture_info(view, info)) return false;
   std::byte* dst = staging.first.get(info.total_size);
   return bool(assetlib::unpack_texture(info, view.blob.data(), view.blob.size(), dst, info.total_size));
 }
 
-bool unpack_mesh_view(const assetlib::AssetView& view, StagingPair& staging) {
+bool unpack_mesh_view(const assetlib::AssetView& view, StagingBuffers& staging) {
   assetlib::MeshInfo info;
   if (!assetlib::read_mesh_info(view, info)) return false;
   std::byte* vertices = staging.first.get(info.vertex_buffer_size);
   std::byte* indices = staging.second.get(info.index_buffer_size);
-  return bool(assetlib::unpack_mesh(info, view.blob.data(), view.blob.size(), vertices, info.vertex_buffer_size,
-                                    indices, info.index_buffer_size));
+  if (!assetlib::unpack_mesh(info, view.blob.data(), view.blob.size(), vertices, info.vertex_buffer_size, indices,
+                             info.index_buffer_size)) {
+    return false;
+  }
+  if (info.meshlet_data_size == 0) return true;
+  std::byte* meshlets = staging.third.get(info.meshlet_data_size);
+  return bool(assetlib::unpack_meshlets(info, view.blob.data(), view.blob.size(), meshlets, info.meshlet_data_size));
 }
 
-bool unpack_view(const assetlib::AssetView& view, StagingPair& staging) {
+bool unpack_view(const assetlib::AssetView& view, StagingBuffers& staging) {
   if (assetlib::has_type(view, "TEXI")) return unpack_texture_view(view, staging);
   if (assetlib::has_type(view, "MESH")) return unpack_mesh_view(view, staging);
   return false;
@@ -34,22 +39,22 @@ bool unpack_view(const assetlib::AssetView& view, StagingPair& staging) {
 
 }  // namespace
 
-bool load_texture(const std::filesystem::path& path, StagingPair& staging) {
+bool load_texture(const std::filesystem::path& path, StagingBuffers& staging) {
   assetlib::AssetFile file;
   return assetlib::load_binaryfile(path.string(), file) && unpack_texture_view(file, staging);
 }
 
-bool load_mesh(const std::filesystem::path& path, StagingPair& staging) {
+bool load_mesh(const std::filesystem::path& path, StagingBuffers& staging) {
   assetlib::AssetFile file;
   return assetlib::load_binaryfile(path.string(), file) && unpack_mesh_view(file, staging);
 }
 
-bool load_asset(const std::filesystem::path& path, StagingPair& staging) {
+bool load_asset(const std::filesystem::path& path, StagingBuffers& staging) {
   assetlib::AssetFile file;
   return assetlib::load_binaryfile(path.string(), file) && unpack_view(file, staging);
 }
 
-bool load_asset_mapped(const std::filesystem::path& path, StagingPair& staging) {
+bool load_asset_mapped(const std::filesystem::path& path, StagingBuffers& staging) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st {};

@@ -27,6 +27,7 @@ bool describe(BakedAsset& asset, std::string& error) {
       return false;
     }
     asset.format = assetlib::texture_format_name(info.format);
+    asset.unpacked_bytes = info.total_size;
     int w = 0, h = 0, comp = 0;
     const std::string source = asset.source.string();
     if (stbi_info(source.c_str(), &w, &h, &comp)) {
@@ -41,6 +42,7 @@ bool describe(BakedAsset& asset, std::string& error) {
     return false;
   }
   asset.format = assetlib::vertex_format_name(info.vertex_format);
+  asset.unpacked_bytes = info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size;
   return true;
 }
 

@@ -17,7 +17,7 @@ struct BakedAsset {
   std::string format;              // texture format or vertex format
   uint64_t source_bytes = 0;
   uint64_t file_bytes = 0;         // baked file
-  uint64_t unpacked_bytes = 0;     // manifest raw_size
+  uint64_t unpacked_bytes = 0;     // every section a loader unpacks (= manifest raw_size without meshlets)
   uint64_t decoded_source_bytes = 0;  // images: width * height * 4 * bytes per channel from stb
   int source_bytes_per_channel = 1;   // images: 1, 2 (16-bit) or 4 (float, .hdr)
 };

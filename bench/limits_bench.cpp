@@ -9,6 +9,7 @@
 #include <lz4.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -32,7 +33,7 @@ bool read_layout(const assetlib::AssetFile& file, Layout& out) {
   }
   assetlib::MeshInfo info;
   if (!assetlib::read_mesh_info(file, info)) return false;
-  out = {info.compression, info.chunks, info.vertex_buffer_size + info.index_buffer_size};
+  out = {info.compression, info.chunks, info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size};
   return true;
 }
 
@@ -70,7 +71,7 @@ bool read_whole(const std::string& path, std::byte* buffer, uint64_t size) {
 void bench_limits(const BakedTree& tree, const TimingPolicy& policy, std::vector<LimitsRecord>& out,
                   std::vector<std::string>& notes) {
   Progress progress("limits " + tree.label + " " + tree.variant, tree.assets.size());
-  StagingPair staging;
+  StagingBuffers staging;
   Staging reference, dst, file_buffer;
   size_t done = 0;
   for (const BakedAsset& a : tree.assets) {
@@ -82,13 +83,22 @@ void bench_limits(const BakedTree& tree, const TimingPolicy& policy, std::vector
       notes.push_back("error: " + tree.label + "/" + a.name + ": cannot read the baked file; limits skipped");
       continue;
     }
-    uint64_t raw_stored = 0;
-    for (const assetlib::Chunk& c : layout.chunks) raw_stored += c.packed_size == c.raw_size ? c.raw_size : 0;
+    uint64_t raw_stored = 0, covered = 0;
+    for (const assetlib::Chunk& c : layout.chunks) {
+      raw_stored += c.packed_size == c.raw_size ? c.raw_size : 0;
+      covered = std::max(covered, c.raw_offset + c.raw_size);
+    }
+    if (covered != layout.unpacked) {
+      notes.push_back("error: " + tree.label + "/" + a.name + ": chunks cover " + std::to_string(covered) +
+                      " bytes, the metadata promises " + std::to_string(layout.unpacked) + "; limits skipped");
+      continue;
+    }
     std::byte* ref = reference.get(layout.unpacked);
     std::byte* out_bytes = dst.get(layout.unpacked);
     std::byte* read_bytes = file_buffer.get(a.file_bytes);
     staging.first.get(layout.unpacked);
     staging.second.get(layout.unpacked);
+    staging.third.get(layout.unpacked);
     if (!decode_chunks(layout, file.blob.data(), ref)) {
       notes.push_back("error: " + tree.label + "/" + a.name + ": LZ4 decode failed; limits skipped");
       continue;
@@ -118,7 +128,7 @@ void bench_codec_loads(const BakedTree& lz4, const BakedTree& hc, const TimingPo
   std::map<std::string, const BakedAsset*> hc_by_name;
   for (const BakedAsset& a : hc.assets) hc_by_name[a.name] = &a;
   Progress progress("LZ4 vs LZ4-HC load " + lz4.label, lz4.assets.size());
-  StagingPair staging;
+  StagingBuffers staging;
   size_t done = 0;
   for (const BakedAsset& a : lz4.assets) {
     progress.step(++done);

@@ -22,7 +22,7 @@ int load_all_main(int argc, char** argv) {
       continue;
     }
     for (const assetlib::ManifestEntry& e : manifest.assets) {
-      StagingPair buffers;  // fresh per asset, freed when the next one starts
+      StagingBuffers buffers;  // fresh per asset, freed when the next one starts
       if (!load_asset(dir / e.path, buffers)) {
         std::fprintf(stderr, "%s: load failed\n", (dir / e.path).c_str());
         ++failures;

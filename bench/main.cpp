@@ -166,6 +166,8 @@ int main(int argc, char** argv) {
     fs::create_directories(o.work_dir);
   }
   o.json_out = json_out;
+  std::fprintf(stderr, "work folder: %s%s\n", o.work_dir.c_str(),
+               temporary && !o.keep_work ? " (deleted at the end)" : "");
 
   Results r;
   r.machine = describe_machine();

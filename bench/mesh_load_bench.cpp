@@ -82,7 +82,7 @@ void bench_mesh_loads(const BakedTree& tree, const TimingPolicy& policy, std::ve
   size_t total = 0, done = 0;
   for (const BakedAsset& a : tree.assets) total += a.type == "MESH";
   Progress progress("mesh load " + tree.label + " " + tree.variant, total);
-  StagingPair staging;
+  StagingBuffers staging;
   for (const BakedAsset& a : tree.assets) {
     if (a.type != "MESH") continue;
     progress.step(++done);

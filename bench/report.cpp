@@ -219,8 +219,9 @@ std::string render_report(const Results& r) {
                       "stb decode", r.texture_loads);
   out << load_section("2. Mesh load",
                       "tinyobjloader `LoadObj` + building indexed PNCV_F32 vertex and uint32 index arrays (identical "
-                      "corners merged with a hash map; no normal generation, no material grouping, no optimisation) "
-                      "vs `load_binaryfile` + `read_mesh_info` + `unpack_mesh` into staging buffers.",
+                      "corners merged with a hash map; no normal or tangent generation, no material grouping, no "
+                      "optimisation) vs `load_binaryfile` + `read_mesh_info` + `unpack_mesh` (+ `unpack_meshlets` when "
+                      "baked with meshlets) into staging buffers, in the baker's default vertex format.",
                       "tinyobj + arrays", r.mesh_loads);
   out << limits_section(r);
   out << bake_section(r);

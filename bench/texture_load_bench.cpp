@@ -46,7 +46,7 @@ void bench_texture_loads(const BakedTree& tree, const TimingPolicy& policy, std:
   size_t total = 0, done = 0;
   for (const BakedAsset& a : tree.assets) total += a.type == "TEXI";
   Progress progress("texture load " + tree.label + " " + tree.variant, total);
-  StagingPair staging;
+  StagingBuffers staging;
   for (const BakedAsset& a : tree.assets) {
     if (a.type != "TEXI") continue;
     progress.step(++done);

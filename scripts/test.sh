@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 jobs=$(nproc)
 
-echo "== release build + tests"
-bash scripts/configure.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+echo "== Release build + tests"
+bash scripts/configure.sh build -DCMAKE_BUILD_TYPE=Release
 cmake --build build
 ctest --test-dir build --output-on-failure -j "$jobs"
 

@@ -1,5 +1,6 @@
 #include "bake_job.h"
 
+#include "asset_unpack_check.h"
 #include "bake_mesh.h"
 #include "bake_texture.h"
 #include "content_hash.h"
@@ -63,28 +64,12 @@ bool up_to_date(JobContext& context, const CacheEntry& old, const std::string& o
   return out && out->size == old.output_size;
 }
 
-// Loads the file back and unpacks it completely: what --verify promises.
-Status verify_output(const fs::path& path) {
-  assetlib::AssetFile file;
-  if (Status s = assetlib::load_binaryfile(path.string(), file); !s) return s;
-  if (assetlib::has_type(file, "TEXI")) {
-    assetlib::TextureInfo info;
-    if (Status s = assetlib::read_texture_info(file, info); !s) return s;
-    std::vector<std::byte> pixels(info.total_size);
-    return assetlib::unpack_texture(info, file.blob.data(), file.blob.size(), pixels.data(), pixels.size());
-  }
-  assetlib::MeshInfo info;
-  if (Status s = assetlib::read_mesh_info(file, info); !s) return s;
-  std::vector<std::byte> vb(info.vertex_buffer_size), ib(info.index_buffer_size);
-  return assetlib::unpack_mesh(info, file.blob.data(), file.blob.size(), vb.data(), vb.size(), ib.data(), ib.size());
-}
-
 Status bake_source(JobContext& context, const std::string& relative, AssetKind kind, const BakeSettings& settings,
                    std::span<const std::byte> bytes, assetlib::AssetFile& out, CacheEntry& entry,
                    std::vector<std::string>& warnings) {
   if (kind == AssetKind::Texture) {
     entry.type = "TEXI";
-    return bake_texture(bytes, relative, settings, out, warnings);
+    return bake_texture(bytes, relative, settings, out, warnings, context.threads_per_job);
   }
   entry.type = "MESH";
   MeshInputs inputs;
@@ -108,13 +93,13 @@ Status bake_source(JobContext& context, const std::string& relative, AssetKind k
   return bake_mesh(text, relative, inputs, settings, out, warnings);
 }
 
-uint64_t raw_size_of(const assetlib::AssetFile& file) {
+uint64_t unpacked_size(const assetlib::AssetFile& file) {
   if (assetlib::has_type(file, "TEXI")) {
     assetlib::TextureInfo info;
     return assetlib::read_texture_info(file, info) ? info.total_size : 0;
   }
   assetlib::MeshInfo info;
-  return assetlib::read_mesh_info(file, info) ? info.vertex_buffer_size + info.index_buffer_size : 0;
+  return assetlib::read_mesh_info(file, info) ? assetlib::mesh_unpacked_size(info) : 0;
 }
 
 JobResult bake_one(JobContext& context, const std::string& relative, AssetKind kind, const std::string& output) {
@@ -155,13 +140,16 @@ JobResult bake_one(JobContext& context, const std::string& relative, AssetKind k
   fs::create_directories(target.parent_path(), ec);
   if (Status s = assetlib::save_binaryfile(target.string(), file); !s) return fail(s);
   if (context.verify) {
-    if (Status s = verify_output(target); !s) return fail(Status::error(s.code, relative + ": --verify: " + s.message));
+    UnpackedAsset written;
+    if (Status s = unpack_whole_asset(target.string(), written); !s) {
+      return fail(Status::error(s.code, relative + ": --verify: " + s.message));
+    }
   }
   uint64_t out_hash = 0;
   if (!hash_file(target.string(), out_hash)) return fail(Status::error(ErrorCode::IoError, target.string() + ": cannot re-read"));
   entry.output_hash = hash_string(out_hash);
   entry.output_size = fs::file_size(target, ec);
-  entry.raw_size = raw_size_of(file);
+  entry.raw_size = unpacked_size(file);
   result.outcome = Outcome::Baked;
   return result;
 }

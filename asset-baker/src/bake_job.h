@@ -37,6 +37,7 @@ class JobContext {
   const BakeCache& previous;
   bool force = false;
   bool verify = false;
+  unsigned threads_per_job = 1;    // inner parallelism (block compression) each job may use
   std::set<std::string> textures;  // root-relative paths of every texture source in this bake
 
   // Content hash of a root-relative file, reusing the previous run's when size and mtime match.

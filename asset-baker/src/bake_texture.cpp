@@ -214,7 +214,7 @@ TextureRole role_from_name(const std::string& relative_path) {
 
 Status bake_texture(std::span<const std::byte> source, const std::string& relative_path,
                     const BakeSettings& settings, assetlib::AssetFile& out,
-                    std::vector<std::string>& warnings) {
+                    std::vector<std::string>& warnings, unsigned threads) {
   DecodedImage image;
   if (Status s = decode(source, relative_path, image); !s) return s;
   TextureRole role = settings.texture.role == TextureRole::Auto ? role_from_name(relative_path)
@@ -273,7 +273,7 @@ Status bake_texture(std::span<const std::byte> source, const std::string& relati
     std::vector<std::byte> encoded(blocks.total_size);
     for (size_t i = 0; i < info.mips.size(); ++i) {
       compress_level(final_format, reinterpret_cast<const uint8_t*>(chain.data() + info.mips[i].offset),
-                     info.mips[i].width, info.mips[i].height, encoded.data() + blocks.mips[i].offset);
+                     info.mips[i].width, info.mips[i].height, encoded.data() + blocks.mips[i].offset, threads);
     }
     return assetlib::pack_texture(blocks, encoded.data(), encoded.size(), out, settings.pack);
   }

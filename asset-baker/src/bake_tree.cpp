@@ -153,6 +153,15 @@ std::vector<size_t> claim_outputs(const std::vector<Source>& sources, std::vecto
   return to_run;
 }
 
+// Big sources go first, so that the longest bakes do not end up last on one worker while the
+// others idle. Outputs do not depend on the order.
+void largest_first(const fs::path& input, const std::vector<Source>& sources, std::vector<size_t>& to_run) {
+  std::vector<uintmax_t> sizes(sources.size(), 0);
+  std::error_code ec;
+  for (size_t i : to_run) sizes[i] = fs::file_size(input / sources[i].relative, ec);
+  std::stable_sort(to_run.begin(), to_run.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
+}
+
 // Runs the jobs on `jobs` threads, each taking the next source; one asset per thread in memory.
 void run_jobs(JobContext& context, const std::vector<Source>& sources, const std::vector<size_t>& to_run,
               unsigned jobs, std::vector<JobResult>& results, ProgressReport& progress) {
@@ -234,7 +243,10 @@ int run_bake(const BakeOptions& options) {
   progress.set_total(sources.size());
   std::vector<JobResult> results(sources.size());
   std::vector<size_t> to_run = claim_outputs(sources, results, progress);
-  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  unsigned jobs = options.jobs ? options.jobs : cores;
+  context.threads_per_job = std::max(1u, cores / jobs);
+  largest_first(setup.input, sources, to_run);
   run_jobs(context, sources, to_run, jobs, results, progress);
 
   Totals totals;

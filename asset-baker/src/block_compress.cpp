@@ -137,7 +137,8 @@ void decode_block(TextureFormat format, const uint8_t* b, uint8_t texels[16][4])
 
 bool is_block_format(TextureFormat format) { return assetlib::texture_block_size(format) == 4; }
 
-void compress_level(TextureFormat format, const uint8_t* rgba, uint32_t width, uint32_t height, std::byte* dst) {
+void compress_level(TextureFormat format, const uint8_t* rgba, uint32_t width, uint32_t height, std::byte* dst,
+                    unsigned threads) {
   uint32_t blocks_x = (width + 3) / 4, blocks_y = (height + 3) / 4;
   size_t bytes = block_bytes(format);
   auto encode_rows = [&](uint32_t first, uint32_t last) {
@@ -150,7 +151,7 @@ void compress_level(TextureFormat format, const uint8_t* rgba, uint32_t width, u
   };
   // Threads only pay off on large levels; each takes a contiguous band of block rows, so the
   // output is the same whatever the thread count.
-  uint32_t threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  threads = std::clamp(threads, 1u, 16u);
   if (uint64_t(blocks_x) * blocks_y < 4096) threads = 1;
   std::vector<std::thread> pool;
   uint32_t band = (blocks_y + threads - 1) / threads;

@@ -13,10 +13,11 @@ namespace baker {
 bool is_block_format(assetlib::TextureFormat format);
 
 // Encodes a `width` x `height` RGBA8 level into `dst` (texture_level_size(format, ...) bytes).
-// Edge blocks repeat the last row/column. Large levels are split over threads by block rows.
-// BC4 takes the red channel, BC5 red and green.
+// Edge blocks repeat the last row/column. Large levels are split over up to `threads` threads by
+// block rows; the output does not depend on the thread count. BC4 takes the red channel, BC5 red
+// and green.
 void compress_level(assetlib::TextureFormat format, const uint8_t* rgba, uint32_t width, uint32_t height,
-                    std::byte* dst);
+                    std::byte* dst, unsigned threads = 1);
 
 // Decodes a BCn level back to RGBA8 (`rgba` holds width * height * 4 bytes). BC4 gives grey,
 // BC5 gives (x, y, reconstructed z) as a normal map would be sampled.

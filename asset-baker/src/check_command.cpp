@@ -1,5 +1,6 @@
 #include "check_command.h"
 
+#include "asset_unpack_check.h"
 #include "bake_cache.h"
 #include "content_hash.h"
 
@@ -16,34 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using assetlib::Status;
-
-// Loads and fully unpacks one asset; returns its unpacked size through `raw`.
-Status unpack_everything(const std::string& path, const std::string& type, uint64_t& raw,
-                         std::vector<std::string>* texture_refs) {
-  assetlib::AssetFile file;
-  if (Status s = assetlib::load_binaryfile(path, file); !s) return s;
-  if (std::string(file.type, 4) != type) {
-    return Status::error(assetlib::ErrorCode::UnknownType, path + ": type " + std::string(file.type, 4) +
-                                                               ", manifest says " + type);
-  }
-  if (type == "TEXI") {
-    assetlib::TextureInfo info;
-    if (Status s = assetlib::read_texture_info(file, info); !s) return s;
-    std::vector<std::byte> pixels(info.total_size);
-    raw = info.total_size;
-    return assetlib::unpack_texture(info, file.blob.data(), file.blob.size(), pixels.data(), pixels.size());
-  }
-  assetlib::MeshInfo info;
-  if (Status s = assetlib::read_mesh_info(file, info); !s) return s;
-  for (const auto& m : info.materials) {
-    for (const std::string* ref : {&m.base_color_texture, &m.normal_texture}) {
-      if (!ref->empty()) texture_refs->push_back(*ref);
-    }
-  }
-  std::vector<std::byte> vb(info.vertex_buffer_size), ib(info.index_buffer_size);
-  raw = info.vertex_buffer_size + info.index_buffer_size;
-  return assetlib::unpack_mesh(info, file.blob.data(), file.blob.size(), vb.data(), vb.size(), ib.data(), ib.size());
-}
 
 }  // namespace
 
@@ -69,14 +42,14 @@ int run_check(const fs::path& baked_dir, bool quiet) {
       problems.push_back(path + ": content hash differs from the manifest");
       continue;
     }
-    uint64_t raw = 0;
-    std::vector<std::string> refs;
-    if (Status s = unpack_everything(path, e.type, raw, &refs); !s) {
+    UnpackedAsset asset;
+    if (Status s = unpack_whole_asset(path, asset); !s) {
       problems.push_back(s.message.find(path) == std::string::npos ? path + ": " + s.message : s.message);
       continue;
     }
-    if (raw != e.raw_size) problems.push_back(path + ": unpacked size differs from the manifest");
-    for (const std::string& ref : refs) {
+    if (asset.type != e.type) problems.push_back(path + ": type " + asset.type + ", manifest says " + e.type);
+    if (asset.raw_size != e.raw_size) problems.push_back(path + ": unpacked size differs from the manifest");
+    for (const std::string& ref : asset.texture_refs) {
       const assetlib::ManifestEntry* target = assetlib::find_asset(manifest, ref);
       if (!target || target->type != "TEXI") problems.push_back(path + ": material texture '" + ref + "' is not in the manifest");
     }

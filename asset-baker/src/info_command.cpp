@@ -102,7 +102,7 @@ bool describe(const fs::path& path, const fs::path& sources, json& out, uint64_t
       if ((s = assetlib::read_mesh_info(file, info))) {
         out["mesh"] = mesh_json(info);
         out["compression"] = info.compression == assetlib::Compression::LZ4 ? "LZ4" : "None";
-        raw = info.vertex_buffer_size + info.index_buffer_size;
+        raw = assetlib::mesh_unpacked_size(info);
       }
     }
   }

@@ -40,7 +40,10 @@ void ProgressReport::step(const std::string& name, const std::string& what) {
   ++done_;
   last_name_ = name;
   if (!tty_ && !quiet_ && (what != "up to date" || verbose_)) {
-    print_line("[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + what + " " + name, false);
+    // snprintf rather than a chain of string '+': GCC 12 at -O3 warns falsely on the latter (PR105651).
+    char counter[48];
+    std::snprintf(counter, sizeof counter, "[%zu/%zu] ", done_, total_);
+    print_line(counter + what + " " + name, false);
   }
   draw_bar();
 }

@@ -167,8 +167,7 @@ Status read_mesh_info(const AssetView& file, MeshInfo& info) {
                                         std::to_string(out.vertex_stride) + " bytes");
   }
   if (Status s = check_ranges(out, "MESH metadata"); !s) return s;
-  detail::read_chunk_table(reader, meta, out.vertex_buffer_size + out.index_buffer_size + out.meshlet_data_size,
-                           file.blob.size(), out.compression, out.chunks);
+  detail::read_chunk_table(reader, meta, mesh_unpacked_size(out), file.blob.size(), out.compression, out.chunks);
   if (!reader.ok()) return reader.status();
   info = std::move(out);
   return {};

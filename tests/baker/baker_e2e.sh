@@ -69,7 +69,7 @@ config_rules)
   cat >"$work/src/baker.json" <<'JSON'
 { "settings": { "compression": "LZ4" },
   "rules": [ { "match": "textures/ui/**", "settings": { "mips": false } },
-             { "match": "*.obj", "settings": { "vertex_format": "P32N8C8V16" } } ],
+             { "match": "*.obj", "settings": { "vertex_format": "P32N8C8V16", "meshlets": true, "lod_count": 2 } } ],
   "presets": { "release": { "settings": { "lz4_hc_level": 9 }, "output": "release-out" } },
   "surprise": 1 }
 JSON
@@ -79,8 +79,9 @@ JSON
   expect_line "$work/log" "unknown key 'surprise'"
   expect_line "$work/log" "baked 5, up to date 6"
   expect_line "$work/log" "baked textures/ui/button.png"
-  "$baker" info "$work/out/models/cube.mesh" >"$work/info"
-  expect_line "$work/info" "mesh P32N8C8V16"
+  "$baker" info "$work/out/models/sphere_smooth.mesh" >"$work/info"
+  expect_line "$work/info" "mesh P32N8C8V16, .* 2 LODs, [0-9]+ meshlets"
+  "$baker" check "$work/out" >/dev/null || fail "check after a bake with meshlets and LODs"
   set +e; "$baker" "$work/src" --preset release >"$work/log" 2>&1; rc=$?; set -e
   [ "$rc" = 0 ] || { cat "$work/log"; fail "preset bake"; }
   [ -f "$work/src/release-out/manifest.json" ] || fail "preset output folder not used"

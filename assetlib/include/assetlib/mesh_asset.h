@@ -174,6 +174,12 @@ struct MeshInfo {
   std::vector<Chunk> chunks;        // blob layout: vertices, indices, meshlet data
 };
 
+// Unpacked bytes of every section: vertex buffer + index buffer + meshlet data (the manifest's
+// raw_size).
+inline uint64_t mesh_unpacked_size(const MeshInfo& info) {
+  return info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size;
+}
+
 // Bounds of the positions (first three floats of each vertex) of `vertex_count` vertices.
 MeshBounds compute_mesh_bounds(const void* vertices, uint32_t vertex_count, uint32_t stride);
 
