@@ -9,6 +9,7 @@ packages=(
   libstb-dev libtinyobjloader-dev libcli11-dev libmeshoptimizer-dev
   catch2 libbenchmark-dev
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers
+  libglfw3-dev xvfb xauth
   clang libclang-rt-14-dev
 )
 

@@ -6,22 +6,12 @@
 namespace sample {
 namespace {
 
-Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-Vec3 operator*(Vec3 a, float s) { return {a.x * s, a.y * s, a.z * s}; }
-float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-float length(Vec3 a) { return std::sqrt(dot(a, a)); }
-Vec3 normalize(Vec3 a) { return a * (1.0f / length(a)); }
-Vec3 cross(Vec3 a, Vec3 b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
 Vec3 to_vec3(const float v[3]) { return {v[0], v[1], v[2]}; }
 Vec3 min(Vec3 a, Vec3 b) { return {std::min(a.x, b.x), std::min(a.y, b.y), std::min(a.z, b.z)}; }
 Vec3 max(Vec3 a, Vec3 b) { return {std::max(a.x, b.x), std::max(a.y, b.y), std::max(a.z, b.z)}; }
 
 // A degenerate mesh (a single point) still gets a size, a cell and a camera distance.
 constexpr float kMinRadius = 1e-3f;
-constexpr float kFovY = 45.0f * 3.14159265f / 180.0f;
 // Three-quarter view from above, front and right: shows tops and two sides of most things.
 const Vec3 kViewDirection = normalize(Vec3{0.6f, 0.55f, 1.0f});
 
@@ -114,13 +104,13 @@ std::vector<Box> placed_boxes(const std::vector<GpuMesh>& meshes,
   return boxes;
 }
 
-Mat4 frame_camera(const std::vector<Box>& boxes, float aspect) {
+CameraFit fit_camera(const std::vector<Box>& boxes, float aspect) {
   Box all = boxes.empty() ? Box{{-1, -1, -1}, {1, 1, 1}} : union_of(boxes);
   Vec3 target = (all.lo + all.hi) * 0.5f;
   Vec3 side = normalize(cross(kViewDirection * -1.0f, Vec3{0, 1, 0}));
   Vec3 up = cross(side, kViewDirection * -1.0f);
   // A little margin so nothing touches the image border.
-  float tan_y = std::tan(kFovY / 2) * 0.92f;
+  float tan_y = std::tan(kCameraFovY / 2) * 0.92f;
   float tan_x = tan_y * aspect;
 
   // Each corner needs the eye at least this far back along the view direction to be in view;
@@ -143,11 +133,16 @@ Mat4 frame_camera(const std::vector<Box>& boxes, float aspect) {
       }
     }
   }
-  Vec3 eye = target + kViewDirection * distance;
   float near_plane = std::max(nearest * 0.5f, distance * 1e-4f);
   float far_plane = farthest * 1.5f + kMinRadius;
-  return multiply(perspective(kFovY, aspect, near_plane, far_plane),
-                  look_at(eye, target, Vec3{0, 1, 0}));
+  return {target, kViewDirection, distance, near_plane, far_plane};
+}
+
+Mat4 frame_camera(const std::vector<Box>& boxes, float aspect) {
+  CameraFit fit = fit_camera(boxes, aspect);
+  Vec3 eye = fit.target + fit.direction * fit.distance;
+  return multiply(perspective(kCameraFovY, aspect, fit.near_plane, fit.far_plane),
+                  look_at(eye, fit.target, Vec3{0, 1, 0}));
 }
 
 }  // namespace sample

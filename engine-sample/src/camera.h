@@ -4,6 +4,7 @@
 
 #include "gpu_scene.h"
 
+#include <cmath>
 #include <vector>
 
 namespace sample {
@@ -11,6 +12,17 @@ namespace sample {
 struct Vec3 {
   float x = 0, y = 0, z = 0;
 };
+
+// The few vector operations the cameras need (this one and orbit_camera.h).
+inline Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+inline Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+inline Vec3 operator*(Vec3 a, float s) { return {a.x * s, a.y * s, a.z * s}; }
+inline float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline float length(Vec3 a) { return std::sqrt(dot(a, a)); }
+inline Vec3 normalize(Vec3 a) { return a * (1.0f / length(a)); }
+inline Vec3 cross(Vec3 a, Vec3 b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
 
 // Column-major, as GLSL reads a mat4 from push constants.
 struct Mat4 {
@@ -45,8 +57,24 @@ struct Box {
 std::vector<Box> placed_boxes(const std::vector<GpuMesh>& meshes,
                               const std::vector<Placement>& placements);
 
-// View-projection of a camera looking down at the boxes from the front right, as close as it can
-// be with every corner of every box in view.
+// Vertical field of view of every camera in the sample.
+inline constexpr float kCameraFovY = 45.0f * 3.14159265f / 180.0f;
+
+// A camera looking at `target` from `distance` away along `direction` (unit, target to eye), with
+// the depth range that holds what it frames.
+struct CameraFit {
+  Vec3 target;
+  Vec3 direction;
+  float distance = 1;
+  float near_plane = 0.1f;
+  float far_plane = 10;
+};
+
+// Looking down at the boxes from the front right, as close as it can be with every corner of
+// every box in view.
+CameraFit fit_camera(const std::vector<Box>& boxes, float aspect);
+
+// View-projection of fit_camera(boxes, aspect).
 Mat4 frame_camera(const std::vector<Box>& boxes, float aspect);
 
 }  // namespace sample

@@ -8,19 +8,32 @@
 #include "screenshot.h"
 #include "vulkan_context.h"
 
+#if ENGINE_SAMPLE_HAS_WINDOW
+#include "glfw_window.h"
+#include "window_app.h"
+#endif
+
 #include <charconv>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace {
 
+#if ENGINE_SAMPLE_HAS_WINDOW
+constexpr bool kHasWindow = true;
+#else
+constexpr bool kHasWindow = false;
+#endif
+
 constexpr const char* kUsage = R"(usage: engine-sample <baked-dir> [options]
 
 Loads every texture and mesh that <baked-dir>/manifest.json lists onto the GPU (read, unpack
 straight into a mapped staging buffer, copy), renders the meshes offscreen with their
-materials' textures, and prints per-asset sizes and timings. Headless: no window, no surface.
+materials' textures, and prints per-asset sizes and timings. Headless unless --window: no
+window, no surface, no display needed.
 
 options:
   --device <n|name>       Vulkan device by index or name substring (default: the best GPU,
@@ -28,7 +41,7 @@ options:
   --validate              enable VK_LAYER_KHRONOS_validation and print every message and their
                           count; any message makes the exit status 3
   --screenshot <file.tx>  save the last frame as an RGBA8 .tx texture through assetlib
-  --frames <n>            frames to render and time (default 1)
+  --frames <n>            frames to render and time (default 1; with --window: until closed)
   --json <file>           write the load table, totals and frame timings as JSON
   --size <w>x<h>          render size (default 1280x720)
   --layout grid|authored  grid: each mesh centred in its own cell (default);
@@ -36,6 +49,8 @@ options:
   --staging-mb <n>        staging ring size in MiB (default 64; grows to fit the largest asset)
   --skip-mips <n>         low-memory setting: leave out each texture's n largest mip levels
                           (never its last); they are neither read nor decompressed
+  --window                show the scene in a window instead: drag to orbit, wheel to zoom,
+                          Esc to quit; needs a display and a build with GLFW
   --help                  this text
 
 exit status: 0 success, 1 error (the message names the file), 2 bad command line,
@@ -51,9 +66,10 @@ struct Options {
   std::string device;
   bool validate = false;
   bool help = false;
+  bool window = false;
   std::string screenshot;
   std::string json;
-  uint32_t frames = 1;
+  std::optional<uint32_t> frames;  // headless default 1; a window without it runs until closed
   sample::RenderOptions render;
   sample::LoaderOptions loader;
 };
@@ -98,30 +114,43 @@ Options parse_options(int argc, char** argv) {
     else if (arg == "--layout") options.render.layout = parse_layout(value());
     else if (arg == "--skip-mips") options.loader.skip_mips = parse_count(arg, value());
     else if (arg == "--staging-mb") options.loader.staging_bytes = VkDeviceSize{parse_count(arg, value())} << 20;
-    else if (arg == "--window") throw UsageError{"--window: this build is headless only (no GLFW window mode)"};
+    else if (arg == "--window") options.window = true;
     else if (arg.starts_with("-")) throw UsageError{"unknown option " + std::string(arg)};
     else if (options.baked_dir.empty()) options.baked_dir = arg;
     else throw UsageError{"more than one baked folder given: " + std::string(arg)};
   }
   if (!options.help && options.baked_dir.empty()) throw UsageError{"no baked folder given"};
+  if (options.window && !kHasWindow) {
+    throw UsageError{"--window: this engine-sample was built without GLFW (install libglfw3-dev "
+                     "and reconfigure); it can only render headless"};
+  }
+  if (options.window && !options.screenshot.empty()) {
+    throw UsageError{"--screenshot is for headless runs; it cannot be combined with --window"};
+  }
   return options;
+}
+
+// The part both modes share: the device line, then every asset onto the GPU and the load table.
+sample::RunSummary load_scene(const sample::VulkanContext& ctx, const Options& options,
+                              sample::GpuScene& scene) {
+  std::printf("device: %s\n", ctx.device_description().c_str());
+  std::fflush(stdout);
+  sample::RunSummary summary;
+  summary.device = ctx.device_description();
+  summary.load = sample::load_baked_folder(ctx, options.baked_dir, options.loader, scene);
+  sample::print_load_table(summary.load, stdout);
+  return summary;
 }
 
 // Everything that touches the GPU lives in this scope, so the device and instance are destroyed
 // (and the validation layer has reported any leak) before the caller reads the message count.
-sample::RunSummary run(const Options& options, sample::ValidationCounter& counter) {
-  sample::VulkanContext ctx({options.validate, options.device, &counter});
-  std::printf("device: %s\n", ctx.device_description().c_str());
-  std::fflush(stdout);
-
-  sample::RunSummary summary;
-  summary.device = ctx.device_description();
+sample::RunSummary run_headless(const Options& options, sample::ValidationCounter& counter) {
+  sample::VulkanContext ctx({options.validate, options.device, &counter, std::nullopt});
   sample::GpuScene scene;
-  summary.load = sample::load_baked_folder(ctx, options.baked_dir, options.loader, scene);
-  sample::print_load_table(summary.load, stdout);
+  sample::RunSummary summary = load_scene(ctx, options, scene);
 
   sample::OffscreenRenderer renderer(ctx, scene, options.render);
-  summary.frames = renderer.render_frames(options.frames);
+  summary.frames = renderer.render_frames(options.frames.value_or(1));
   sample::print_frame_timings(summary.frames, stdout);
   if (!options.screenshot.empty()) {
     sample::save_screenshot(options.screenshot, renderer.color_format(), renderer.extent(),
@@ -132,6 +161,27 @@ sample::RunSummary run(const Options& options, sample::ValidationCounter& counte
                 renderer.color_format() == VK_FORMAT_R8G8B8A8_SRGB ? "RGBA8_SRGB" : "RGBA8_UNORM");
   }
   return summary;
+}
+
+#if ENGINE_SAMPLE_HAS_WINDOW
+// The same load, then frames in a window. The window comes first because the instance needs its
+// surface extensions, and goes last, after the context has destroyed the surface on it.
+sample::RunSummary run_in_window(const Options& options, sample::ValidationCounter& counter) {
+  sample::GlfwWindow window(options.render.width, options.render.height, "engine-sample");
+  sample::VulkanContext ctx({options.validate, options.device, &counter, window.present_options()});
+  sample::GpuScene scene;
+  sample::RunSummary summary = load_scene(ctx, options, scene);
+  summary.frames = sample::run_window(ctx, scene, window, {options.render.layout, options.frames});
+  sample::print_frame_timings(summary.frames, stdout);
+  return summary;
+}
+#endif
+
+sample::RunSummary run(const Options& options, sample::ValidationCounter& counter) {
+#if ENGINE_SAMPLE_HAS_WINDOW
+  if (options.window) return run_in_window(options, counter);
+#endif
+  return run_headless(options, counter);
 }
 
 }  // namespace
@@ -146,6 +196,7 @@ int main(int argc, char** argv) {
   }
   if (options.help) {
     std::fputs(kUsage, stdout);
+    if (!kHasWindow) std::fputs("\nThis build has no GLFW, so --window is unavailable.\n", stdout);
     return 0;
   }
 

@@ -81,9 +81,40 @@ std::vector<VkVertexInputAttributeDescription> vertex_attributes(assetlib::Verte
   return out;
 }
 
+// Viewport and scissor: baked into the pipeline for a fixed extent, dynamic state without one.
+// The create infos point into the object itself, so it stays where it was made.
+struct ViewportState {
+  explicit ViewportState(std::optional<VkExtent2D> extent) : fixed(extent.has_value()) {
+    VkExtent2D size = extent.value_or(VkExtent2D{1, 1});
+    viewport = {0, 0, static_cast<float>(size.width), static_cast<float>(size.height), 0, 1};
+    scissor = {{0, 0}, size};
+    info.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO;
+    info.viewportCount = 1;
+    info.pViewports = fixed ? &viewport : nullptr;
+    info.scissorCount = 1;
+    info.pScissors = fixed ? &scissor : nullptr;
+    dynamic.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO;
+    dynamic.dynamicStateCount = 2;
+    dynamic.pDynamicStates = kDynamicStates;
+  }
+  ViewportState(const ViewportState&) = delete;
+  ViewportState& operator=(const ViewportState&) = delete;
+
+  const VkPipelineDynamicStateCreateInfo* dynamic_info() const { return fixed ? nullptr : &dynamic; }
+
+  static constexpr VkDynamicState kDynamicStates[] = {VK_DYNAMIC_STATE_VIEWPORT,
+                                                      VK_DYNAMIC_STATE_SCISSOR};
+  bool fixed;
+  VkViewport viewport{};
+  VkRect2D scissor{};
+  VkPipelineViewportStateCreateInfo info{};
+  VkPipelineDynamicStateCreateInfo dynamic{};
+};
+
 }  // namespace
 
-MeshPipelines::MeshPipelines(const VulkanContext& ctx, VkRenderPass render_pass, VkExtent2D extent)
+MeshPipelines::MeshPipelines(const VulkanContext& ctx, VkRenderPass render_pass,
+                             std::optional<VkExtent2D> extent)
     : ctx_(ctx), render_pass_(render_pass), extent_(extent) {
   try {
     vertex_shader_ = create_shader(ctx, kVertexSpirv, "mesh.vert");
@@ -144,16 +175,7 @@ VkPipeline MeshPipelines::build(assetlib::VertexFormat format) const {
   assembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
   assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
 
-  // The target never changes size, so viewport and scissor are baked in, not dynamic.
-  VkViewport viewport{0, 0, static_cast<float>(extent_.width), static_cast<float>(extent_.height),
-                      0, 1};
-  VkRect2D scissor{{0, 0}, extent_};
-  VkPipelineViewportStateCreateInfo viewport_state{};
-  viewport_state.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO;
-  viewport_state.viewportCount = 1;
-  viewport_state.pViewports = &viewport;
-  viewport_state.scissorCount = 1;
-  viewport_state.pScissors = &scissor;
+  ViewportState viewport(extent_);
 
   VkPipelineRasterizationStateCreateInfo raster{};
   raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO;
@@ -187,11 +209,12 @@ VkPipeline MeshPipelines::build(assetlib::VertexFormat format) const {
   info.pStages = stages;
   info.pVertexInputState = &vertex_input;
   info.pInputAssemblyState = &assembly;
-  info.pViewportState = &viewport_state;
+  info.pViewportState = &viewport.info;
   info.pRasterizationState = &raster;
   info.pMultisampleState = &multisample;
   info.pDepthStencilState = &depth;
   info.pColorBlendState = &blend;
+  info.pDynamicState = viewport.dynamic_info();
   info.layout = layout_;
   info.renderPass = render_pass_;
   info.subpass = 0;

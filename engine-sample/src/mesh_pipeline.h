@@ -8,6 +8,7 @@
 #include <vulkan/vulkan.h>
 
 #include <map>
+#include <optional>
 
 namespace sample {
 
@@ -24,7 +25,11 @@ static_assert(sizeof(PushConstants) == 112, "must match the GLSL block and fit 1
 
 class MeshPipelines {
  public:
-  MeshPipelines(const VulkanContext& ctx, VkRenderPass render_pass, VkExtent2D extent);
+  // With an `extent`, viewport and scissor are baked into the pipelines (a target that never
+  // changes size); without one they are dynamic state, so a window can resize without new
+  // pipelines, and the recorder sets them before drawing.
+  MeshPipelines(const VulkanContext& ctx, VkRenderPass render_pass,
+                std::optional<VkExtent2D> extent);
   ~MeshPipelines();
   MeshPipelines(const MeshPipelines&) = delete;
   MeshPipelines& operator=(const MeshPipelines&) = delete;
@@ -41,7 +46,7 @@ class MeshPipelines {
 
   const VulkanContext& ctx_;
   VkRenderPass render_pass_;
-  VkExtent2D extent_;
+  std::optional<VkExtent2D> extent_;
   VkShaderModule vertex_shader_ = VK_NULL_HANDLE;
   VkShaderModule fragment_shader_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

@@ -5,59 +5,27 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <limits>
 #include <string>
 
 namespace sample {
 namespace {
 
-// Linear values; the sRGB target encodes them on store.
-constexpr VkClearColorValue kBackground = {{0.02f, 0.025f, 0.035f, 1.0f}};
-// A key light from above, left and in front of the camera, plus some ambient.
-constexpr float kLight[4] = {0.33f, -0.80f, -0.50f, 0.25f};
-
-bool has_features(const VulkanContext& ctx, VkFormat format, VkFormatFeatureFlags features) {
-  VkFormatProperties properties{};
-  vkGetPhysicalDeviceFormatProperties(ctx.physical_device(), format, &properties);
-  return (properties.optimalTilingFeatures & features) == features;
-}
-
 // sRGB first: the shader works in linear light and the screenshot is saved as RGBA8_SRGB, which
 // is how it should be displayed. Every device supports one of the two.
 VkFormat choose_color_format(const VulkanContext& ctx) {
   VkFormatFeatureFlags needed = VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT;
   for (VkFormat format : {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_R8G8B8A8_UNORM}) {
-    if (has_features(ctx, format, needed)) return format;
+    if (has_format_features(ctx, format, needed)) return format;
   }
   throw SampleError("no RGBA8 colour attachment format on this device");
-}
-
-VkFormat choose_depth_format(const VulkanContext& ctx) {
-  for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32,
-                          VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT,
-                          VK_FORMAT_D16_UNORM}) {
-    if (has_features(ctx, format, VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)) return format;
-  }
-  throw SampleError("no depth attachment format on this device");
-}
-
-VkImageAspectFlags depth_aspect(VkFormat format) {
-  bool stencil = format == VK_FORMAT_D24_UNORM_S8_UINT || format == VK_FORMAT_D32_SFLOAT_S8_UINT;
-  VkImageAspectFlags aspect = VK_IMAGE_ASPECT_DEPTH_BIT;
-  if (stencil) aspect |= VK_IMAGE_ASPECT_STENCIL_BIT;
-  return aspect;
-}
-
-VkIndexType index_type(const assetlib::MeshInfo& info) {
-  return info.index_size == 2 ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
 }
 
 }  // namespace
 
 OffscreenRenderer::OffscreenRenderer(const VulkanContext& ctx, const GpuScene& scene,
                                      const RenderOptions& options)
-    : ctx_(ctx), scene_(scene), extent_{options.width, options.height} {
+    : ctx_(ctx), extent_{options.width, options.height} {
   const VkPhysicalDeviceLimits& limits = ctx.properties().limits;
   if (extent_.width == 0 || extent_.height == 0 || extent_.width > limits.maxFramebufferWidth ||
       extent_.height > limits.maxFramebufferHeight) {
@@ -72,7 +40,10 @@ OffscreenRenderer::OffscreenRenderer(const VulkanContext& ctx, const GpuScene& s
     create_framebuffer();
     pipelines_ = std::make_unique<MeshPipelines>(ctx, render_pass_, extent_);
     textures_ = std::make_unique<TextureBindings>(ctx, scene, pipelines_->set_layout());
-    build_draws(options.layout);
+    // The scene as every render path draws it; the camera frames it for this target's aspect.
+    draws_ = build_scene_draws(scene, *pipelines_, *textures_, options.layout);
+    float aspect = static_cast<float>(extent_.width) / static_cast<float>(extent_.height);
+    view_proj_ = frame_camera(draws_.boxes, aspect);
     cmd_ = ctx.allocate_command_buffer();
     fence_ = ctx.create_fence(false);
   } catch (...) {
@@ -180,69 +151,6 @@ void OffscreenRenderer::create_framebuffer() {
   vk_check(vkCreateFramebuffer(ctx_.device(), &info, nullptr, &framebuffer_), "vkCreateFramebuffer");
 }
 
-// Resolves materials to descriptor sets once, so a frame only replays the list.
-void OffscreenRenderer::build_draws(SceneLayout layout) {
-  std::vector<Placement> placements = place_meshes(scene_.meshes, layout);
-  float aspect = static_cast<float>(extent_.width) / static_cast<float>(extent_.height);
-  view_proj_ = frame_camera(placed_boxes(scene_.meshes, placements), aspect);
-  if (scene_.meshes.empty()) std::fprintf(stderr, "warning: no meshes to draw\n");
-
-  const assetlib::MeshMaterial fallback_material;
-  for (size_t i = 0; i < scene_.meshes.size(); ++i) {
-    const GpuMesh& mesh = scene_.meshes[i];
-    VkPipeline pipeline = pipelines_->pipeline_for(mesh.info.vertex_format);
-    for (const assetlib::Submesh& sub : mesh.info.submeshes) {
-      if (sub.index_count == 0) continue;
-      const assetlib::MeshMaterial& material = sub.material < mesh.info.materials.size()
-                                                   ? mesh.info.materials[sub.material]
-                                                   : fallback_material;
-      std::string user = "mesh '" + mesh.name + "' material '" + material.name + "'";
-      textures_->check(material.normal_texture, user, "normal_texture");
-      Draw draw;
-      draw.mesh = &mesh;
-      draw.pipeline = pipeline;
-      draw.texture = textures_->for_texture(material.base_color_texture, user);
-      draw.first_index = sub.first_index;
-      draw.index_count = sub.index_count;
-      std::copy(std::begin(material.base_color), std::end(material.base_color), draw.base_color);
-      draw.placement = placements[i];
-      draws_.push_back(draw);
-    }
-  }
-}
-
-void OffscreenRenderer::record_draws(VkCommandBuffer cmd) const {
-  VkPipeline bound_pipeline = VK_NULL_HANDLE;
-  const GpuMesh* bound_mesh = nullptr;
-  for (const Draw& draw : draws_) {
-    if (draw.pipeline != bound_pipeline) {
-      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, draw.pipeline);
-      bound_pipeline = draw.pipeline;
-    }
-    if (draw.mesh != bound_mesh) {
-      VkBuffer vertices = draw.mesh->vertices.handle();
-      VkDeviceSize offset = 0;
-      vkCmdBindVertexBuffers(cmd, 0, 1, &vertices, &offset);
-      vkCmdBindIndexBuffer(cmd, draw.mesh->indices.handle(), 0, index_type(draw.mesh->info));
-      bound_mesh = draw.mesh;
-    }
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_->layout(), 0, 1,
-                            &draw.texture, 0, nullptr);
-    PushConstants push{};
-    push.view_proj = view_proj_;
-    push.offset[0] = draw.placement.offset.x;
-    push.offset[1] = draw.placement.offset.y;
-    push.offset[2] = draw.placement.offset.z;
-    push.offset[3] = draw.placement.scale;
-    std::copy(std::begin(draw.base_color), std::end(draw.base_color), push.base_color);
-    std::copy(std::begin(kLight), std::end(kLight), push.light);
-    vkCmdPushConstants(cmd, pipelines_->layout(),
-                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof push,
-                       &push);
-    vkCmdDrawIndexed(cmd, draw.index_count, 1, draw.first_index, 0, 0);
-  }
-}
-
 void OffscreenRenderer::record_readback(VkCommandBuffer cmd) const {
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
@@ -269,7 +177,7 @@ void OffscreenRenderer::record_frame(VkCommandBuffer cmd, bool read_back) const 
   vk_check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer(frame)");
 
   VkClearValue clears[2]{};
-  clears[0].color = kBackground;
+  clears[0].color = kSceneBackground;
   clears[1].depthStencil = {1.0f, 0};
   VkRenderPassBeginInfo pass{};
   pass.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
@@ -279,7 +187,7 @@ void OffscreenRenderer::record_frame(VkCommandBuffer cmd, bool read_back) const 
   pass.clearValueCount = 2;
   pass.pClearValues = clears;
   vkCmdBeginRenderPass(cmd, &pass, VK_SUBPASS_CONTENTS_INLINE);
-  record_draws(cmd);
+  record_scene_draws(cmd, draws_, pipelines_->layout(), view_proj_);
   vkCmdEndRenderPass(cmd);
   if (read_back) record_readback(cmd);
   vk_check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer(frame)");
@@ -290,8 +198,8 @@ FrameTimings OffscreenRenderer::render_frames(uint32_t count) {
   timings.frames = count;
   timings.width = extent_.width;
   timings.height = extent_.height;
-  timings.draws = draws_.size();
-  for (const Draw& draw : draws_) timings.triangles += draw.index_count / 3;
+  timings.draws = draws_.draws.size();
+  timings.triangles = draws_.triangles();
   timings.min_ms = count ? std::numeric_limits<double>::max() : 0.0;
 
   double total_ms = 0;

@@ -8,6 +8,7 @@
 #include "gpu_scene.h"
 #include "load_report.h"
 #include "mesh_pipeline.h"
+#include "scene_draws.h"
 #include "texture_bindings.h"
 
 #include <vulkan/vulkan.h>
@@ -44,28 +45,14 @@ class OffscreenRenderer {
   VkExtent2D extent() const { return extent_; }
 
  private:
-  // One vkCmdDrawIndexed: a submesh with its material.
-  struct Draw {
-    const GpuMesh* mesh = nullptr;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    VkDescriptorSet texture = VK_NULL_HANDLE;
-    uint32_t first_index = 0;
-    uint32_t index_count = 0;
-    float base_color[4] = {1, 1, 1, 1};
-    Placement placement;
-  };
-
   void create_targets();
   void create_render_pass();
   void create_framebuffer();
-  void build_draws(SceneLayout layout);
   void record_frame(VkCommandBuffer cmd, bool read_back) const;
-  void record_draws(VkCommandBuffer cmd) const;
   void record_readback(VkCommandBuffer cmd) const;
   void destroy() noexcept;
 
   const VulkanContext& ctx_;
-  const GpuScene& scene_;
   VkExtent2D extent_;
   VkFormat color_format_ = VK_FORMAT_UNDEFINED;
   VkFormat depth_format_ = VK_FORMAT_UNDEFINED;
@@ -76,7 +63,7 @@ class OffscreenRenderer {
   VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
   std::unique_ptr<MeshPipelines> pipelines_;
   std::unique_ptr<TextureBindings> textures_;
-  std::vector<Draw> draws_;
+  SceneDrawList draws_;
   Mat4 view_proj_;
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;

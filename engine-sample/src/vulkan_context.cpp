@@ -93,30 +93,58 @@ void require_loader_version() {
 struct Candidate {
   VkPhysicalDevice handle = VK_NULL_HANDLE;
   VkPhysicalDeviceProperties properties{};
-  std::optional<uint32_t> queue_family;  // first family with graphics (which implies transfer)
+  // First family with graphics (which implies transfer) and, with a surface, present support.
+  std::optional<uint32_t> queue_family;
   uint32_t timestamp_valid_bits = 0;
   std::string unusable;                  // why it cannot be used, empty if it can
 };
 
-Candidate describe(VkPhysicalDevice device) {
-  Candidate c;
-  c.handle = device;
-  vkGetPhysicalDeviceProperties(device, &c.properties);
+bool has_device_extension(VkPhysicalDevice device, const char* name) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, extensions.data());
+  return std::any_of(extensions.begin(), extensions.end(), [&](const VkExtensionProperties& e) {
+    return std::string_view(e.extensionName) == name;
+  });
+}
+
+// Headless (no surface) every family can "present"; a failed query counts as no support.
+bool can_present(VkPhysicalDevice device, uint32_t family, VkSurfaceKHR surface) {
+  if (!surface) return true;
+  VkBool32 supported = VK_FALSE;
+  return vkGetPhysicalDeviceSurfaceSupportKHR(device, family, surface, &supported) == VK_SUCCESS &&
+         supported == VK_TRUE;
+}
+
+// One queue does everything, so the family must do graphics and, in window mode, present too.
+// (Devices that present only from a separate family are reported as unusable.)
+void choose_queue_family(VkPhysicalDevice device, VkSurfaceKHR surface, Candidate& c) {
   uint32_t count = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
   std::vector<VkQueueFamilyProperties> families(count);
   vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
   for (uint32_t i = 0; i < count; ++i) {
-    if (families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) {
+    if ((families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) && can_present(device, i, surface)) {
       c.queue_family = i;
       c.timestamp_valid_bits = families[i].timestampValidBits;
-      break;
+      return;
     }
   }
+}
+
+Candidate describe(VkPhysicalDevice device, VkSurfaceKHR surface) {
+  Candidate c;
+  c.handle = device;
+  vkGetPhysicalDeviceProperties(device, &c.properties);
+  choose_queue_family(device, surface, c);
   if (c.properties.apiVersion < kRequiredApiVersion) {
     c.unusable = "supports Vulkan " + version_string(c.properties.apiVersion) + ", 1.2 is needed";
+  } else if (surface && !has_device_extension(device, VK_KHR_SWAPCHAIN_EXTENSION_NAME)) {
+    c.unusable = "lacks VK_KHR_swapchain, which the window needs";
   } else if (!c.queue_family) {
-    c.unusable = "has no graphics queue";
+    c.unusable = surface ? "has no graphics queue that can present to the window"
+                         : "has no graphics queue";
   }
   return c;
 }
@@ -178,6 +206,9 @@ size_t select_candidate(const std::vector<Candidate>& candidates, const std::str
 VulkanContext::VulkanContext(const ContextOptions& options) {
   try {
     create_instance(options);
+    create_messenger(options);
+    // The surface exists before the device is chosen: only a device that can present to it will do.
+    if (options.present) surface_ = options.present->create_surface(instance_);
     choose_physical_device(options.device_selector);
     create_device();
   } catch (...) {
@@ -191,7 +222,9 @@ VulkanContext::~VulkanContext() { destroy(); }
 void VulkanContext::create_instance(const ContextOptions& options) {
   require_loader_version();
   std::vector<const char*> layers;
+  // Surface extensions in window mode only: a headless instance must not depend on a display.
   std::vector<const char*> extensions;
+  if (options.present) extensions = options.present->instance_extensions;
   VkDebugUtilsMessengerCreateInfoEXT debug_info{};
   if (options.validate) {
     if (!options.counter) throw SampleError("internal: --validate needs a message counter");
@@ -221,15 +254,17 @@ void VulkanContext::create_instance(const ContextOptions& options) {
   info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   info.ppEnabledExtensionNames = extensions.data();
   vk_check(vkCreateInstance(&info, nullptr, &instance_), "vkCreateInstance");
+}
 
-  if (options.validate) {
-    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
-    if (!create) throw SampleError("--validate: vkCreateDebugUtilsMessengerEXT is missing");
-    vk_check(create(instance_, &debug_info, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
-    set_object_name_ = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
-        vkGetInstanceProcAddr(instance_, "vkSetDebugUtilsObjectNameEXT"));
-  }
+void VulkanContext::create_messenger(const ContextOptions& options) {
+  if (!options.validate) return;
+  VkDebugUtilsMessengerCreateInfoEXT debug_info = messenger_info(options.counter);
+  auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+  if (!create) throw SampleError("--validate: vkCreateDebugUtilsMessengerEXT is missing");
+  vk_check(create(instance_, &debug_info, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+  set_object_name_ = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
+      vkGetInstanceProcAddr(instance_, "vkSetDebugUtilsObjectNameEXT"));
 }
 
 void VulkanContext::choose_physical_device(const std::string& selector) {
@@ -242,7 +277,7 @@ void VulkanContext::choose_physical_device(const std::string& selector) {
     throw SampleError("no Vulkan device found (for a CPU device: apt-get install mesa-vulkan-drivers)");
   }
   std::vector<Candidate> candidates;
-  for (VkPhysicalDevice d : devices) candidates.push_back(describe(d));
+  for (VkPhysicalDevice d : devices) candidates.push_back(describe(d, surface_));
   size_t index = select_candidate(candidates, selector);
 
   const Candidate& chosen = candidates[index];
@@ -266,6 +301,7 @@ void VulkanContext::create_device() {
   queue_info.pQueuePriorities = &priority;
 
   // Headless: no swapchain extension, and no feature is required, so any 1.2 device qualifies.
+  // A window adds VK_KHR_swapchain (choose_physical_device made sure the device has it).
   // BC textures are enabled where the device has them; the loader reports baked BC textures
   // as unusable where it does not.
   VkPhysicalDeviceFeatures supported{};
@@ -277,6 +313,11 @@ void VulkanContext::create_device() {
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue_info;
   info.pEnabledFeatures = &enabled_features_;
+  const char* swapchain_extension = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+  if (surface_) {
+    info.enabledExtensionCount = 1;
+    info.ppEnabledExtensionNames = &swapchain_extension;
+  }
   vk_check(vkCreateDevice(physical_device_, &info, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
 
@@ -294,6 +335,11 @@ void VulkanContext::destroy() noexcept {
     if (command_pool_) vkDestroyCommandPool(device_, command_pool_, nullptr);
     vkDestroyDevice(device_, nullptr);
     device_ = VK_NULL_HANDLE;
+  }
+  // After the device (whose swapchains used it), before the instance that made it.
+  if (surface_) {
+    vkDestroySurfaceKHR(instance_, surface_, nullptr);
+    surface_ = VK_NULL_HANDLE;
   }
   if (messenger_) {
     auto destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(

@@ -6,7 +6,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace sample {
 
@@ -17,10 +20,19 @@ struct ValidationCounter {
   std::atomic<uint32_t> messages{0};
 };
 
+// What presenting to a window needs, from the windowing library (GLFW in --window mode). Only a
+// window run passes it: a headless run asks for no surface extension, no VK_KHR_swapchain, no
+// present support, and so works on a machine without any display.
+struct PresentOptions {
+  std::vector<const char*> instance_extensions;  // the surface extensions the window system needs
+  std::function<VkSurfaceKHR(VkInstance)> create_surface;  // called once, right after the instance
+};
+
 struct ContextOptions {
   bool validate = false;             // enable VK_LAYER_KHRONOS_validation + debug messenger
   std::string device_selector;       // index or case-insensitive name substring; empty: best
   ValidationCounter* counter = nullptr;  // required when validate is set
+  std::optional<PresentOptions> present;  // window mode only
 };
 
 class VulkanContext {
@@ -32,7 +44,10 @@ class VulkanContext {
 
   VkPhysicalDevice physical_device() const { return physical_device_; }
   VkDevice device() const { return device_; }
+  // The one queue: graphics and transfer, and in window mode also present to surface().
   VkQueue queue() const { return queue_; }
+  // The window's surface, owned by the context (it outlives the device); null when headless.
+  VkSurfaceKHR surface() const { return surface_; }
   VkCommandPool command_pool() const { return command_pool_; }
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
@@ -58,12 +73,14 @@ class VulkanContext {
 
  private:
   void create_instance(const ContextOptions& options);
+  void create_messenger(const ContextOptions& options);
   void choose_physical_device(const std::string& selector);
   void create_device();
   void destroy() noexcept;
 
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  VkSurfaceKHR surface_ = VK_NULL_HANDLE;
   PFN_vkSetDebugUtilsObjectNameEXT set_object_name_ = nullptr;
   VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
   VkPhysicalDeviceProperties properties_{};
