@@ -1,5 +1,7 @@
 #include "offscreen_renderer.h"
 
+#include "render_pass.h"
+
 #include "vk_check.h"
 #include "vulkan_context.h"
 
@@ -84,29 +86,6 @@ void OffscreenRenderer::create_targets() {
 }
 
 void OffscreenRenderer::create_render_pass() {
-  VkAttachmentDescription attachments[2]{};
-  attachments[0].format = color_format_;
-  attachments[0].samples = VK_SAMPLE_COUNT_1_BIT;
-  attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  attachments[0].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  attachments[0].stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-  attachments[0].stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  attachments[0].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  // Ends ready for the readback copy, so no barrier of our own is needed before it.
-  attachments[0].finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-  attachments[1] = attachments[0];
-  attachments[1].format = depth_format_;
-  attachments[1].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  attachments[1].finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
-
-  VkAttachmentReference color_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-  VkAttachmentReference depth_ref{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
-  VkSubpassDescription subpass{};
-  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-  subpass.colorAttachmentCount = 1;
-  subpass.pColorAttachments = &color_ref;
-  subpass.pDepthStencilAttachment = &depth_ref;
-
   VkSubpassDependency dependencies[2]{};
   // In: the previous frame's readback copy and depth writes finish before this frame clears.
   dependencies[0].srcSubpass = VK_SUBPASS_EXTERNAL;
@@ -127,15 +106,10 @@ void OffscreenRenderer::create_render_pass() {
   dependencies[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
   dependencies[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
 
-  VkRenderPassCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO;
-  info.attachmentCount = 2;
-  info.pAttachments = attachments;
-  info.subpassCount = 1;
-  info.pSubpasses = &subpass;
-  info.dependencyCount = 2;
-  info.pDependencies = dependencies;
-  vk_check(vkCreateRenderPass(ctx_.device(), &info, nullptr, &render_pass_), "vkCreateRenderPass");
+  // Colour ends ready for the readback copy, so no barrier of our own is needed before it.
+  render_pass_ = create_color_depth_render_pass(ctx_, color_format_, depth_format_,
+                                                VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dependencies,
+                                                "vkCreateRenderPass");
 }
 
 void OffscreenRenderer::create_framebuffer() {

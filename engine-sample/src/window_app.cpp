@@ -3,6 +3,7 @@
 #include "glfw_window.h"
 #include "mesh_pipeline.h"
 #include "orbit_camera.h"
+#include "render_pass.h"
 #include "scene_draws.h"
 #include "swapchain.h"
 #include "texture_bindings.h"
@@ -33,29 +34,6 @@ float aspect_of(VkExtent2D extent) {
 }
 
 VkRenderPass create_window_render_pass(const VulkanContext& ctx, VkFormat color, VkFormat depth) {
-  VkAttachmentDescription attachments[2]{};
-  attachments[0].format = color;
-  attachments[0].samples = VK_SAMPLE_COUNT_1_BIT;
-  attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  attachments[0].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  attachments[0].stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-  attachments[0].stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  attachments[0].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  // Ends ready to present: the render pass does the transition, no barrier of our own.
-  attachments[0].finalLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-  attachments[1] = attachments[0];
-  attachments[1].format = depth;
-  attachments[1].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  attachments[1].finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
-
-  VkAttachmentReference color_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-  VkAttachmentReference depth_ref{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
-  VkSubpassDescription subpass{};
-  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-  subpass.colorAttachmentCount = 1;
-  subpass.pColorAttachments = &color_ref;
-  subpass.pDepthStencilAttachment = &depth_ref;
-
   // The colour transition waits for the acquire semaphore (whose wait stage is colour output),
   // and the depth image, shared by the frames in flight, for the previous frame's depth writes.
   VkSubpassDependency dependency{};
@@ -70,17 +48,9 @@ VkRenderPass create_window_render_pass(const VulkanContext& ctx, VkFormat color,
                              VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
                              VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
 
-  VkRenderPassCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO;
-  info.attachmentCount = 2;
-  info.pAttachments = attachments;
-  info.subpassCount = 1;
-  info.pSubpasses = &subpass;
-  info.dependencyCount = 1;
-  info.pDependencies = &dependency;
-  VkRenderPass pass = VK_NULL_HANDLE;
-  vk_check(vkCreateRenderPass(ctx.device(), &info, nullptr, &pass), "vkCreateRenderPass(window)");
-  return pass;
+  // Colour ends ready to present: the render pass does the transition, no barrier of our own.
+  return create_color_depth_render_pass(ctx, color, depth, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, {&dependency, 1},
+                                        "vkCreateRenderPass(window)");
 }
 
 VkSemaphore create_semaphore(const VulkanContext& ctx) {

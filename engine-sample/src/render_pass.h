@@ -1,0 +1,20 @@
+// The one render pass shape this sample uses, offscreen and in a window: a colour and a depth
+// attachment, both cleared, one subpass.
+#pragma once
+
+#include "vulkan_context.h"
+
+#include <vulkan/vulkan.h>
+
+#include <span>
+
+namespace sample {
+
+// Colour ends in `color_final_layout` (TRANSFER_SRC for a readback, PRESENT_SRC for a swapchain),
+// so the render pass does the transition; `dependencies` order it against what comes before and
+// after. Depth is not stored. `what` names the pass in errors.
+VkRenderPass create_color_depth_render_pass(const VulkanContext& ctx, VkFormat color, VkFormat depth,
+                                            VkImageLayout color_final_layout,
+                                            std::span<const VkSubpassDependency> dependencies, const char* what);
+
+}  // namespace sample
