@@ -32,6 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (size_t i = 0; i < manifest.assets.size(); ++i) {
     const ManifestEntry& e = manifest.assets[i];
     FUZZ_CHECK(is_safe_relative_path(e.path), "accepted paths stay inside the folder");
+    // "C:/x" or "C:x" is not inside the manifest's folder on Windows (finding F8).
+    FUZZ_CHECK(!(e.path.size() >= 2 && e.path[1] == ':'), "no drive-letter paths");
     FUZZ_CHECK(e.type.size() == 4, "4-char type");
     if (i > 0) FUZZ_CHECK(manifest.assets[i - 1].name < e.name, "sorted, unique names");
     const ManifestEntry* found = find_asset(manifest, e.name);

@@ -7,7 +7,8 @@
 #                -DASSETLIB_SANITIZE=fuzzer-no-link,address,undefined, with target `fuzzers` built
 #   targets      default: fuzz_asset fuzz_manifest fuzz_image_import fuzz_obj_import
 #
-# Seeds come from fuzz/make_seeds.sh (made into <build-dir>/fuzz-seeds when missing). Each target's
+# Seeds come from fuzz/make_seeds.sh (made into <build-dir>/fuzz-seeds when missing) and from
+# fuzz/regressions/<target>/ (every past finding runs first: a regression fails at once). Each target's
 # working corpus is <build-dir>/fuzz-corpus/<target>/ and grows from run to run; findings are written
 # to <build-dir>/fuzz-artifacts/<target>/ and full logs to <build-dir>/fuzz-logs/<target>.log.
 # Prints executions, exec/s, coverage (cov = covered edges, ft = features, from libFuzzer's last
@@ -46,7 +47,8 @@ for t in "${targets[@]}"; do
   [ -f "$root/fuzz/$t.dict" ] && dict=(-dict="$root/fuzz/$t.dict")
   before=$(find "$artifacts" -type f | wc -l)
   "$build/fuzz/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-    -artifact_prefix="$artifacts/" "${dict[@]}" "$corpus" "$build/fuzz-seeds/$t" >"$log" 2>&1
+    -artifact_prefix="$artifacts/" "${dict[@]}" "$corpus" "$build/fuzz-seeds/$t" "$root/fuzz/regressions/$t" \
+    >"$log" 2>&1
   rc=$?
   after=$(find "$artifacts" -type f | wc -l)
 

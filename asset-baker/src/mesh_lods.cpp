@@ -26,7 +26,8 @@ void build_lods(const std::vector<Vertex_PNCVT_F32>& vertices, const std::vector
       std::vector<uint32_t>& dst = simplified[s];
       dst.resize(src.size());
       float error = 0;
-      size_t target = std::max<size_t>(3, src.size() / 2 / 3 * 3);
+      // A submesh already simplified away (or to one triangle) stays as it is.
+      size_t target = std::min(src.size(), std::max<size_t>(3, src.size() / 2 / 3 * 3));
       dst.resize(meshopt_simplify(dst.data(), src.data(), src.size(), positions, vertices.size(),
                                   sizeof(Vertex_PNCVT_F32), target, kMaxError, 0, &error));
       meshopt_optimizeVertexCache(dst.data(), dst.data(), dst.size(), vertices.size());

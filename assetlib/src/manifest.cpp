@@ -18,7 +18,9 @@ bool by_name(const ManifestEntry& a, const ManifestEntry& b) { return a.name < b
 }  // namespace
 
 bool is_safe_relative_path(std::string_view path) {
-  if (path.empty() || path.front() == '/' || path.find('\\') != std::string_view::npos ||
+  // "C:/x" and "C:x" are absolute (or drive-relative) on Windows: never inside the folder.
+  bool drive = path.size() >= 2 && path[1] == ':';
+  if (path.empty() || drive || path.front() == '/' || path.find('\\') != std::string_view::npos ||
       path.find('\0') != std::string_view::npos) {
     return false;
   }

@@ -7,6 +7,7 @@
 #include "mesh_metadata.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace assetlib {
@@ -192,6 +193,10 @@ Status pack_mesh(const MeshInfo& info_in, const void* vertices, size_t vertices_
     return Status::error(ErrorCode::InvalidArgument, "pack_mesh: a meshlet lies outside its arrays or limits");
   }
   info.bounds = compute_mesh_bounds(vertices, info.vertex_count, info.vertex_stride);
+  // Finite positions can still be so far apart that the box or sphere overflows a float.
+  if (!std::isfinite(info.bounds.radius)) {
+    return Status::error(ErrorCode::InvalidArgument, "pack_mesh: positions too large: the bounds overflow a float");
+  }
   for (Submesh& sub : info.submeshes) {
     sub.bounds = detail::indexed_bounds(vertices, info.vertex_stride, indices, info.index_size, sub.first_index,
                                         sub.index_count);

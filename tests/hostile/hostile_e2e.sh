@@ -4,7 +4,7 @@
 #   non_utf8_names   file, folder, .mtl and texture names that are not UTF-8
 #   hostile_sources  empty, truncated, lying and huge-header files, a FIFO, a folder named x.png,
 #                    symlink loops, .mtl paths leaving the root: errors, no crash, no hang
-#   memory_cap       header-only images announcing large sizes, under `ulimit -v`: refused without
+#   memory_cap       header-only images announcing large sizes, under `ulimit -v 1.5 GiB`: refused without
 #                    allocating what the headers announce (skipped in sanitizer builds)
 # Every case: exit 1 (not a crash, not a hang), each broken source named with a reason, `check`
 # passes on the output, and a second bake changes nothing.
@@ -84,14 +84,9 @@ non_utf8_names)
   expect_line "$work/log" "error: models/m.*sh\.obj: .*UTF-8"
   [ -f "$work/out/textures/checker.tx" ] && [ -f "$work/out/textures/ok-$(printf '\xc3\xa9').tx" ] || fail "valid names not baked"
   [ -f "$work/out/models/m.mesh" ] || { cat "$work/log"; fail "models/m.obj (UTF-8 name, non-UTF-8 references) not baked"; }
-  # The mesh may only name textures that are in the manifest, byte for byte (check verifies it).
+  # The mesh may only name textures that are in the manifest, byte for byte: check verifies it
+  # (a reference to textures/caf\xe9.png must not be stored as "textures/caf\ufffd.png").
   check_output
-  "$baker" info --json "$work/out/models/m.mesh" >"$work/info.json" || fail "info on the mesh"
-  python3 - "$work/info.json" <<'PY' || fail "the mesh names a texture that is not in the bake"
-import json, sys
-text = open(sys.argv[1], encoding="utf-8").read()
-assert "\ufffd" not in text or "ok-" in text, "a mangled (U+FFFD) texture name was stored"
-PY
   second_bake_is_noop
   ;;
 hostile_sources)
@@ -139,7 +134,7 @@ memory_cap)
   write_headers "$work/src/m16384" 16384 16384
   budget_kib=$((base_kib + 32 * 1024))
   set +e
-  ( ulimit -v $((3 * 1024 * 1024)); exec /usr/bin/time -f '%M' -o "$work/rss" timeout 300 "$baker" "$work/src" -o "$work/out" -j1 ) \
+  ( ulimit -v $((1536 * 1024)); exec /usr/bin/time -f '%M' -o "$work/rss" timeout 300 "$baker" "$work/src" -o "$work/out" -j1 ) \
     >"$work/log" 2>&1
   rc=$?
   set -e

@@ -115,7 +115,12 @@ TEST_CASE("images that stop after their header are refused, in every format") {
     Baked b = bake(bytes, "short/" + name, quick());
     require_refused(b, "short/" + name);
   }
-  // Half of the pixel data.
+}
+
+// FINDING F6, second half: a ratio cap refuses headers that announce far more than the file holds,
+// but a raw (uncompressed) image cut in half still decodes, its missing rows zero. Silent loss of
+// data: a truncated file must be refused (the decoder ran out of bytes).
+TEST_CASE("raw images whose pixel data is cut short are refused, not baked with zeros") {
   for (const auto& [name, bytes] : all_formats(64, 64, Bytes(64 * 64 * 3 / 2, 0x40))) {
     if (name == "x.png" || name == "x.gif" || name == "rle.tga" || name == "x.pgm") continue;  // data not raw
     Baked b = bake(bytes, "half/" + name, quick());

@@ -43,7 +43,8 @@ std::string write_manifest(const Manifest& manifest);
 // The entry named `name`, or nullptr.
 const ManifestEntry* find_asset(const Manifest& manifest, std::string_view name);
 
-// True when `path` is relative, '/'-separated, and has no empty, "." or ".." component.
+// True when `path` is relative, '/'-separated, has no drive letter ("C:") and no empty, "." or
+// ".." component.
 bool is_safe_relative_path(std::string_view path);
 
 }  // namespace assetlib
