@@ -7,6 +7,7 @@
 #include "texture_quality.h"
 
 #include <catch2/catch.hpp>
+#include <stb/stb_image_write.h>
 
 using namespace assetlib;
 using baker::TextureRole;
@@ -158,4 +159,29 @@ TEST_CASE("BCn decoders invert the encoders on flat blocks") {
     baker::decompress_level(f, blocks.data(), 8, 8, back.data());
     for (size_t i = 0; i < rgba.size(); ++i) CHECK(std::abs(int(back[i]) - int(rgba[i])) <= 2);
   }
+}
+
+TEST_CASE(".hdr sources become RGBA16_SFLOAT half floats, linear, values above 1 kept") {
+  // A 16x8 Radiance file made in memory: a horizontal ramp from 0 to 4 (HDR range).
+  std::vector<float> rgb(16 * 8 * 3);
+  for (size_t i = 0; i < rgb.size(); ++i) rgb[i] = float((i / 3) % 16) * 0.25f;
+  std::vector<std::byte> hdr;
+  auto append = [](void* context, void* data, int size) {
+    auto out = static_cast<std::vector<std::byte>*>(context);
+    out->insert(out->end(), static_cast<std::byte*>(data), static_cast<std::byte*>(data) + size);
+  };
+  REQUIRE(stbi_write_hdr_to_func(append, &hdr, 16, 8, 3, rgb.data()));
+  AssetFile file;
+  std::vector<std::string> warnings;
+  REQUIRE(baker::bake_texture(hdr, "sky.hdr", {}, file, warnings).ok());
+  TextureInfo info;
+  REQUIRE(read_texture_info(file, info).ok());
+  CHECK(info.format == TextureFormat::RGBA16_SFLOAT);
+  check_full_chain(info, 16, 8);
+  std::vector<uint16_t> halves(info.total_size / 2);
+  REQUIRE(unpack_texture(info, file.blob.data(), file.blob.size(), halves.data(), info.total_size).ok());
+  // Texel 15 of row 0 holds 3.75: half 0x4380. Alpha is 1.0: 0x3C00.
+  CHECK(halves[15 * 4] == 0x4380);
+  CHECK(halves[15 * 4 + 3] == 0x3C00);
+  CHECK(halves[0] == 0);
 }
