@@ -1,21 +1,34 @@
 // Runs a fuzz target's entry point over files, without libFuzzer: the regression test of each
 // target in normal and sanitizer builds. Usage: <target>_replay <file-or-folder>...
 // Folders are walked recursively in sorted order; README.md and dot files are skipped. Each path is
-// printed before it runs, so a crash names its input. Exit 0 when every input ran; a finding aborts.
+// printed before it runs, so a crash names its input. An input running longer than
+// $FUZZ_REPLAY_TIMEOUT seconds (default 30, like libFuzzer's -timeout) is a hang: reported, aborted.
+// Exit 0 when every input ran; a finding aborts.
 #include <algorithm>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace fs = std::filesystem;
 
 namespace {
+
+void on_alarm(int) {
+  const char message[] = "replay: TIMEOUT: the input above ran too long (a hang)\n";
+  ssize_t ignored = write(2, message, sizeof message - 1);
+  (void)ignored;
+  std::abort();
+}
 
 bool skipped(const fs::path& p) {
   std::string name = p.filename().string();
@@ -41,6 +54,9 @@ int main(int argc, char** argv) {
     }
   }
   std::sort(inputs.begin(), inputs.end());
+  const char* limit = std::getenv("FUZZ_REPLAY_TIMEOUT");
+  unsigned seconds = limit ? unsigned(std::strtoul(limit, nullptr, 10)) : 30;
+  std::signal(SIGALRM, on_alarm);
   for (const fs::path& path : inputs) {
     std::printf("replay %s\n", path.c_str());
     std::fflush(stdout);
@@ -48,7 +64,9 @@ int main(int argc, char** argv) {
     std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     // An exact-size heap copy, as libFuzzer passes it: reading past the input is a finding.
     std::vector<uint8_t> data(bytes.begin(), bytes.end());
+    alarm(seconds);
     LLVMFuzzerTestOneInput(data.data(), data.size());
+    alarm(0);
   }
   std::printf("replayed %zu inputs, no finding\n", inputs.size());
   return 0;

@@ -1,5 +1,7 @@
 #include "bake_cache.h"
 
+#include "source_paths.h"
+
 #include <assetlib/asset_file.h>
 
 #include <nlohmann/json.hpp>
@@ -12,9 +14,22 @@ namespace {
 
 using nlohmann::json;
 
+// JSON holds only UTF-8, but an .mtl may name a file whose name is not: such a path is stored as
+// its bytes, so that it reads back as the same path and the dependency still matches.
+json path_to_json(const std::string& path) {
+  if (is_utf8(path)) return path;
+  return std::vector<uint8_t>(path.begin(), path.end());
+}
+
+std::string path_from_json(const json& j) {
+  if (j.is_string()) return j.get<std::string>();
+  std::vector<uint8_t> bytes = j.get<std::vector<uint8_t>>();
+  return std::string(bytes.begin(), bytes.end());
+}
+
 json entry_to_json(const CacheEntry& e) {
   json deps = json::array();
-  for (const Dependency& d : e.deps) deps.push_back({d.path, d.state});
+  for (const Dependency& d : e.deps) deps.push_back({path_to_json(d.path), d.state});
   return {{"kind", e.kind},           {"output", e.output},           {"settings", e.settings},
           {"source_hash", e.source_hash}, {"deps", deps},              {"type", e.type},
           {"output_hash", e.output_hash}, {"output_size", e.output_size}, {"raw_size", e.raw_size}};
@@ -26,7 +41,7 @@ CacheEntry entry_from_json(const json& j) {
   e.output = j.at("output").get<std::string>();
   e.settings = j.at("settings").get<std::string>();
   e.source_hash = j.at("source_hash").get<std::string>();
-  for (const json& d : j.at("deps")) e.deps.push_back({d.at(0).get<std::string>(), d.at(1).get<std::string>()});
+  for (const json& d : j.at("deps")) e.deps.push_back({path_from_json(d.at(0)), d.at(1).get<std::string>()});
   e.type = j.at("type").get<std::string>();
   e.output_hash = j.at("output_hash").get<std::string>();
   e.output_size = j.at("output_size").get<uint64_t>();

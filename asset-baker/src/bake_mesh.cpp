@@ -93,9 +93,11 @@ Status bake_mesh(std::string_view obj_text, const std::string& relative_path, co
     index_data = indices16.data();
   }
   std::vector<std::byte> vertex_bytes = encode_vertices(vertices, info.vertex_format);
-  return assetlib::pack_mesh(info, vertex_bytes.data(), vertex_bytes.size(), index_data,
-                             indices.size() * info.index_size, out, settings.pack,
-                             info.meshlet_count ? &meshlets : nullptr);
+  Status packed = assetlib::pack_mesh(info, vertex_bytes.data(), vertex_bytes.size(), index_data,
+                                      indices.size() * info.index_size, out, settings.pack,
+                                      info.meshlet_count ? &meshlets : nullptr);
+  if (!packed) return Status::error(packed.code, relative_path + ": " + packed.message);
+  return packed;
 }
 
 }  // namespace baker

@@ -1,6 +1,7 @@
 #include "bake_texture.h"
 
 #include "block_compress.h"
+#include "image_preflight.h"
 
 #include <meshoptimizer.h>
 #include <stb/stb_image.h>
@@ -71,6 +72,7 @@ Status decode(std::span<const std::byte> source, const std::string& name, Decode
                          name + ": " + std::to_string(w) + "x" + std::to_string(h) +
                              " is outside the 1.." + std::to_string(kMaxSourceDimension) + " limit");
   }
+  if (Status s = preflight_image(source, name, uint32_t(w), uint32_t(h)); !s) return s;
   void* pixels = nullptr;
   if (stbi_is_hdr_from_memory(data, len)) {
     out.bytes_per_channel = 4;

@@ -48,17 +48,24 @@ std::vector<Source> scan_sources(const fs::path& root, const fs::path& exclude, 
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     const fs::directory_entry& entry = *it;
-    if (entry.is_directory() && fs::equivalent(entry.path(), exclude, ec)) {
+    // Error-code overloads throughout: a symlink loop or a vanished file is a warning, not a throw.
+    std::error_code entry_ec;
+    bool directory = entry.is_directory(entry_ec);
+    if (directory && fs::equivalent(entry.path(), exclude, entry_ec)) {
       it.disable_recursion_pending();
       continue;
     }
     std::string relative = entry.path().lexically_relative(root).generic_string();
-    if (entry.is_symlink() && !inside_root(root, relative)) {
-      report.warning(relative + ": symlink leads outside the input folder; not followed");
-      if (entry.is_directory()) it.disable_recursion_pending();
-      continue;
+    if (entry.is_symlink(entry_ec)) {
+      bool resolves = fs::exists(entry.path(), entry_ec);
+      if (!resolves || !inside_root(root, relative)) {
+        report.warning(relative + (resolves ? ": symlink leads outside the input folder; not followed"
+                                            : ": symlink is broken or loops; not followed"));
+        if (directory) it.disable_recursion_pending();
+        continue;
+      }
     }
-    if (!entry.is_regular_file()) continue;
+    if (!entry.is_regular_file(entry_ec)) continue;
     std::optional<AssetKind> kind = kind_of(relative);
     if (!kind) {
       report.verbose("skipped " + relative + " (not a supported source)");

@@ -62,6 +62,10 @@ std::string texture_reference(const std::string& folder, const std::string& name
     warnings.push_back(obj_path + ": texture " + why);
     return {};
   }
+  if (!is_utf8(*path)) {  // asset metadata is JSON, which holds only UTF-8: the name could not match
+    warnings.push_back(obj_path + ": texture name '" + *path + "' is not valid UTF-8; material left untextured");
+    return {};
+  }
   if (!inputs.texture_exists || !inputs.texture_exists(*path)) {
     warnings.push_back(obj_path + ": texture '" + *path + "' not found; material left untextured");
     return {};
@@ -200,6 +204,35 @@ Vertex_PNCVT_F32 make_vertex(const tinyobj::attrib_t& a, const tinyobj::index_t&
   return v;
 }
 
+// tinyobjloader parses face indices with an atoi that wraps: "f 1 2 4294967299" would become a
+// valid triangle. Indices of faces, lines and points must fit in an int, checked on the text first.
+Status check_index_widths(std::string_view text, const std::string& relative_path) {
+  size_t line_number = 0;
+  for (size_t start = 0; start < text.size(); ++line_number) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    size_t at = line.find_first_not_of(" \t");
+    if (at == std::string_view::npos || line.size() < at + 2 || std::string_view("flp").find(line[at]) == std::string_view::npos ||
+        (line[at + 1] != ' ' && line[at + 1] != '\t')) {
+      continue;
+    }
+    for (size_t i = at + 1; i < line.size();) {
+      size_t digits = line.find_first_of("0123456789", i);
+      if (digits == std::string_view::npos) break;
+      size_t stop = std::min(line.find_first_not_of("0123456789", digits), line.size());
+      std::string_view number = line.substr(digits, stop - digits);
+      number.remove_prefix(std::min(number.find_first_not_of('0'), number.size()));
+      if (number.size() > 10 || (number.size() == 10 && number > "2147483647")) {
+        return Status::error(ErrorCode::InvalidValue, relative_path + ": line " + std::to_string(line_number + 1) +
+                                                          ": index " + std::string(number) + " does not fit in 32 bits");
+      }
+      i = stop;
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Status import_obj(std::string_view obj_text, const std::string& relative_path, const MeshInputs& inputs,
@@ -207,6 +240,7 @@ Status import_obj(std::string_view obj_text, const std::string& relative_path, c
   tinyobj::attrib_t attrib;
   std::vector<tinyobj::shape_t> shapes;
   std::vector<tinyobj::material_t> materials;
+  if (Status s = check_index_widths(obj_text, relative_path); !s) return s;
   std::string warn, err;
   std::istringstream stream{std::string(obj_text)};
   RootedMaterialReader reader(relative_path, inputs, warnings);

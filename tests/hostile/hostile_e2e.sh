@@ -85,6 +85,7 @@ non_utf8_names)
   [ -f "$work/out/textures/checker.tx" ] && [ -f "$work/out/textures/ok-$(printf '\xc3\xa9').tx" ] || fail "valid names not baked"
   [ -f "$work/out/models/m.mesh" ] || { cat "$work/log"; fail "models/m.obj (UTF-8 name, non-UTF-8 references) not baked"; }
   # The mesh may only name textures that are in the manifest, byte for byte: check verifies it
+  # (finding F7), and a .mtl with a non-UTF-8 name must not make the mesh rebake each time (F11)
   # (a reference to textures/caf\xe9.png must not be stored as "textures/caf\ufffd.png").
   check_output
   second_bake_is_noop
@@ -101,13 +102,19 @@ hostile_sources)
   write_headers "$work/src/limit" 16385 16
   mkdir "$work/src/weird/folder.png"                      # a folder with an image name
   mkfifo "$work/src/weird/fifo.png"                       # reading it would block for ever
-  ln -s loop.obj "$work/src/weird/loop.obj"               # a symlink to itself
+  ln -s loop.obj "$work/src/weird/loop.obj"               # a symlink to itself (finding F10)
   ln -s /dev/zero "$work/src/weird/zero.png"              # outside the root, endless
   ln -s ../weird "$work/src/weird/cycle"                  # a folder cycle
   printf 'mtllib ../../../../../../etc/passwd\nmtllib /etc/shadow\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' >"$work/src/models/escape.obj"
   printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n' >"$work/src/models/range.obj"
   printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -9\n' >"$work/src/models/negative.obj"
   python3 -c "import random,sys; sys.stdout.buffer.write(random.Random(7).randbytes(300000))" >"$work/src/models/noise.obj"
+  # F13: a truncated RLE scanline made stb_image loop for ever. On its own, with a short time limit.
+  mkdir -p "$work/hdr"
+  printf '#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 8\n\x02\x02\x00\x08' >"$work/hdr/hang.hdr"
+  set +e; timeout 30 "$baker" "$work/hdr" -o "$work/hdr-out" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" != 124 ] || fail "the baker hung on a truncated HDR file (finding F13 in docs/robustness.md)"
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "a truncated HDR file must fail: exit 1 expected, got $rc"; }
   bake -j2
   [ "$rc" = 1 ] || { cat "$work/log"; fail "broken sources must give exit 1, got $rc"; }
   for f in textures/empty.png models/empty.obj textures/truncated.png textures/huge_IDAT.png huge/hdr_only.png \

@@ -351,7 +351,7 @@ TEST_CASE("manifest paths that could leave the folder are refused") {
   CHECK(read_path("..a/b..tx").ok());  // dots inside names are fine
 }
 
-// FINDING F8: on Windows, "C:/x" and "C:x" are not relative to the manifest's folder. The baker's
+// FINDING F8 (fixed in manifest.cpp): on Windows, "C:/x" and "C:x" are not relative to the manifest's folder. The baker's
 // own path check (source_paths.cpp) already treats "X:" as absolute; the loader's does not.
 TEST_CASE("manifest paths with a drive letter are refused like absolute paths") {
   for (const char* bad : {"C:/Windows/win.ini", "C:x.tx", "d:/assets/a.tx"}) {

@@ -9,6 +9,7 @@
 
 #include <assetlib/assetlib.h>
 #include <stb/stb_image.h>
+#include <stb/stb_image_write.h>
 
 #include <catch2/catch.hpp>
 
@@ -107,6 +108,86 @@ TEST_CASE("image headers beyond 16384 on a side are refused before decoding, in 
   }
 }
 
+namespace {
+
+void append_written(void* context, void* data, int size) {
+  auto* out = static_cast<Bytes*>(context);
+  out->insert(out->end(), static_cast<uint8_t*>(data), static_cast<uint8_t*>(data) + size);
+}
+
+// A PSD whose rows are PackBits literal packets (one per row, so width <= 128).
+Bytes psd_rle(uint32_t width, uint32_t height, const Bytes& planes) {
+  Bytes b = hostile::psd_rgb(width, height, {});
+  b[b.size() - 1] = 1;  // compression: RLE
+  for (uint32_t row = 0; row < 3 * height; ++row) hostile::put_be16(b, uint16_t(width + 1));
+  for (uint32_t row = 0; row < 3 * height; ++row) {
+    b.push_back(uint8_t(width - 1));
+    b.insert(b.end(), planes.begin() + long(row * width), planes.begin() + long((row + 1) * width));
+  }
+  return b;
+}
+
+}  // namespace
+
+// The other side of the checks below: complete files, raw and compressed, in every container the
+// preflight walks, must be accepted and decode exactly as stb_image decodes them.
+TEST_CASE("complete images in every format are accepted and bake exactly what stb_image decodes") {
+  const int w = 13, h = 7;  // odd sizes: BMP rows need padding, RLE runs cross rows
+  Bytes rgb(size_t(w * h * 3));
+  for (size_t i = 0; i < rgb.size(); ++i) rgb[i] = uint8_t(i % 7 < 4 ? 200 : i * 37);  // runs and noise
+  std::vector<float> radiance(rgb.begin(), rgb.end());
+  std::vector<std::pair<std::string, Bytes>> files;
+  auto written = [&](const std::string& name, auto write) {
+    Bytes out;
+    REQUIRE(write(&out) != 0);
+    files.emplace_back(name, out);
+  };
+  written("w.png", [&](Bytes* o) { return stbi_write_png_to_func(append_written, o, w, h, 3, rgb.data(), w * 3); });
+  written("w.bmp", [&](Bytes* o) { return stbi_write_bmp_to_func(append_written, o, w, h, 3, rgb.data()); });
+  written("w.jpg", [&](Bytes* o) { return stbi_write_jpg_to_func(append_written, o, w, h, 3, rgb.data(), 90); });
+  written("rle.tga", [&](Bytes* o) { return stbi_write_tga_to_func(append_written, o, w, h, 3, rgb.data()); });
+  written("rle.hdr", [&](Bytes* o) { return stbi_write_hdr_to_func(append_written, o, w, h, 1, radiance.data()); });
+  written("flat.hdr", [&](Bytes* o) { return stbi_write_hdr_to_func(append_written, o, 4, h, 1, radiance.data()); });
+  Bytes padded;  // 24-bit BMP rows are 4-byte aligned
+  for (int y = 0; y < h; ++y) {
+    padded.insert(padded.end(), rgb.begin() + y * w * 3, rgb.begin() + (y + 1) * w * 3);
+    padded.insert(padded.end(), size_t((4 - w * 3 % 4) % 4), 0);
+  }
+  files.emplace_back("padded.bmp", hostile::bmp24(w, h, padded));
+  padded.resize(padded.size() - size_t((4 - w * 3 % 4) % 4));
+  files.emplace_back("last-row-unpadded.bmp", hostile::bmp24(w, h, padded));
+  files.emplace_back("raw.tga", hostile::tga24(w, h, rgb));
+  files.emplace_back("w.ppm", hostile::pnm("P6", w, h, 255, rgb));
+  files.emplace_back("w.pgm", hostile::pnm("P5", w, h, 255, Bytes(rgb.begin(), rgb.begin() + w * h)));
+  files.emplace_back("raw.psd", hostile::psd_rgb(w, h, rgb));
+  files.emplace_back("rle.psd", psd_rle(w, h, rgb));
+  files.emplace_back("w.gif", hostile::file_bytes(hostile::corpus("obj2gltf/specs/data/box-complex-material/ambient.gif")));
+  for (const auto& [name, bytes] : files) {
+    Baked b = bake(bytes, name, quick());
+    INFO(name << ": " << b.status.message);
+    REQUIRE(b.status.ok());
+    int sw = 0, sh = 0, comp = 0;
+    if (name.ends_with(".hdr")) {
+      CHECK(b.info.format == TextureFormat::RGBA16_SFLOAT);
+      continue;
+    }
+    std::unique_ptr<stbi_uc, void (*)(void*)> expected(
+        stbi_load_from_memory(bytes.data(), int(bytes.size()), &sw, &sh, &comp, 4), stbi_image_free);
+    REQUIRE(expected);
+    REQUIRE(b.info.width == uint32_t(sw));
+    REQUIRE(b.info.height == uint32_t(sh));
+    REQUIRE(b.unpacked.size() == size_t(sw) * size_t(sh) * 4);
+    CHECK(std::memcmp(b.unpacked.data(), expected.get(), b.unpacked.size()) == 0);
+  }
+  // Where the last byte is needed (pixel data, or the PNG's IEND checksum), one byte less is refused:
+  // the checks are exact, not approximate. (BMPs ending in row padding and JPEG/GIF are not.)
+  for (const auto& [name, bytes] : files) {
+    if (name == "w.bmp" || name == "padded.bmp" || name == "w.jpg" || name == "w.gif") continue;
+    Baked b = bake(Bytes(bytes.begin(), bytes.end() - 1), name, quick());
+    require_refused(b, name);
+  }
+}
+
 // FINDING F6 (docs/robustness.md): stb_image 2.27 reports success for BMP, TGA, PSD, PNM, HDR and
 // GIF files that end right after their header; the baker then bakes zeros or uninitialised heap
 // memory as a texture of the announced size. A file that cannot hold its pixels must be refused.
@@ -194,9 +275,25 @@ TEST_CASE("a PNG chunk claiming more bytes than the file holds is refused withou
   CHECK(message.find("outofmem") == std::string::npos);  // refused, not failed to allocate 2 GiB
 }
 
-// FINDING F2: stb_image 2.27 expands the channels of a 16-bit PNM with its 8-bit routine, so the
-// baker reads twice the decoded buffer (a heap-buffer-overflow under ASan, garbage texels otherwise).
-TEST_CASE("16-bit PNM images keep their 16-bit values") {
+// FINDING F13: stb_image's HDR loader reads a truncated RLE scanline as an endless run of zero-length
+// packets (CVE-2021-42715, fixed in stb_image 2.28, not in Debian's copy): a 49-byte file hangs the
+// baker for ever. The child gets 20 seconds.
+TEST_CASE("a truncated RLE scanline in an HDR file does not hang the baker") {
+  hostile::Bytes bytes = hostile::hdr(8, 1, {0x02, 0x02, 0x00, 0x08});
+  hostile::ChildResult r = hostile::run_in_child([&] {
+    alarm(20);
+    Baked b = bake(bytes, "hang.hdr", quick());
+    return b.status.ok() ? 1 : 0;
+  });
+  CHECK(r.exited);  // not killed by the alarm
+  CHECK(r.status == 0);
+}
+
+// FINDING F2 (fixed by refusing them): stb_image 2.27 expands the channels of a 16-bit PNM with its
+// 8-bit routine and leaves the samples big-endian, so the baker read twice the decoded buffer (a
+// heap-buffer-overflow under ASan, garbage texels otherwise). A 16-bit PNM must either keep its
+// values exactly or be refused with a clear error.
+TEST_CASE("16-bit PNM images keep their 16-bit values or are refused") {
   baker::BakeSettings data = quick();
   data.texture.role = baker::TextureRole::Data;
   Bytes rgb;  // 2x2, big-endian samples
@@ -204,27 +301,33 @@ TEST_CASE("16-bit PNM images keep their 16-bit values") {
   for (uint16_t s : samples) hostile::put_be16(rgb, s);
   Baked b = bake(hostile::pnm("P6", 2, 2, 65535, rgb), "wide.ppm", data);
   INFO(b.status.message);
-  REQUIRE(b.status.ok());
-  REQUIRE(b.info.format == TextureFormat::RGBA16_UNORM);
-  std::vector<uint16_t> texels(16);
-  std::memcpy(texels.data(), b.unpacked.data(), 32);
-  for (size_t i = 0; i < 4; ++i) {
-    INFO("texel " << i);
-    CHECK(texels[i * 4 + 0] == samples[i * 3 + 0]);
-    CHECK(texels[i * 4 + 1] == samples[i * 3 + 1]);
-    CHECK(texels[i * 4 + 2] == samples[i * 3 + 2]);
-    CHECK(texels[i * 4 + 3] == 65535);
+  if (!b.status) {
+    require_refused(b, "wide.ppm");
+  } else {
+    REQUIRE(b.info.format == TextureFormat::RGBA16_UNORM);
+    std::vector<uint16_t> texels(16);
+    std::memcpy(texels.data(), b.unpacked.data(), 32);
+    for (size_t i = 0; i < 4; ++i) {
+      INFO("texel " << i);
+      CHECK(texels[i * 4 + 0] == samples[i * 3 + 0]);
+      CHECK(texels[i * 4 + 1] == samples[i * 3 + 1]);
+      CHECK(texels[i * 4 + 2] == samples[i * 3 + 2]);
+      CHECK(texels[i * 4 + 3] == 65535);
+    }
   }
   Bytes grey;
   for (uint16_t s : {uint16_t(1), uint16_t(65000), uint16_t(300), uint16_t(40000)}) hostile::put_be16(grey, s);
   Baked g = bake(hostile::pnm("P5", 2, 2, 65535, grey), "wide.pgm", data);
   INFO(g.status.message);
-  REQUIRE(g.status.ok());
-  std::vector<uint16_t> gt(16);
-  std::memcpy(gt.data(), g.unpacked.data(), 32);
-  CHECK(gt[4] == 65000);
-  CHECK(gt[5] == 65000);
-  CHECK(gt[7] == 65535);
+  if (!g.status) {
+    require_refused(g, "wide.pgm");
+  } else {
+    std::vector<uint16_t> gt(16);
+    std::memcpy(gt.data(), g.unpacked.data(), 32);
+    CHECK(gt[4] == 65000);
+    CHECK(gt[5] == 65000);
+    CHECK(gt[7] == 65535);
+  }
 }
 
 TEST_CASE("palette, grey, grey+alpha, 16-bit and interlaced PNGs decode to what stb_image decodes") {
