@@ -13,6 +13,8 @@
 # to <build-dir>/fuzz-artifacts/<target>/ and full logs to <build-dir>/fuzz-logs/<target>.log.
 # Prints executions, exec/s, coverage (cov = covered edges, ft = features, from libFuzzer's last
 # status line), corpus size and peak RSS per target, and writes them to <build-dir>/fuzz-summary.tsv.
+# FUZZ_SEED=<n> fixes libFuzzer's random seed (scripts/test.sh does, so that CI runs are reproducible);
+# unset, each run explores differently. The seed is printed.
 # Exit status: 0 when no target found anything, 1 otherwise, 2 on usage errors.
 set -uo pipefail
 
@@ -36,23 +38,25 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 summary=$build/fuzz-summary.tsv
-printf 'target\tseconds\texecs\texecs_per_s\tcov\tft\tcorpus\tpeak_rss_mb\tresult\n' >"$summary"
+printf 'target\tseed\tseconds\texecs\texecs_per_s\tcov\tft\tcorpus\tpeak_rss_mb\tresult\n' >"$summary"
 failed=()
 for t in "${targets[@]}"; do
   corpus=$build/fuzz-corpus/$t
   artifacts=$build/fuzz-artifacts/$t
   log=$build/fuzz-logs/$t.log
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
-  dict=()
-  [ -f "$root/fuzz/$t.dict" ] && dict=(-dict="$root/fuzz/$t.dict")
+  options=()
+  [ -f "$root/fuzz/$t.dict" ] && options+=(-dict="$root/fuzz/$t.dict")
+  [ -n "${FUZZ_SEED:-}" ] && options+=(-seed="$FUZZ_SEED")
   before=$(find "$artifacts" -type f | wc -l)
   "$build/fuzz/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-    -artifact_prefix="$artifacts/" "${dict[@]}" "$corpus" "$build/fuzz-seeds/$t" "$root/fuzz/regressions/$t" \
+    -artifact_prefix="$artifacts/" "${options[@]}" "$corpus" "$build/fuzz-seeds/$t" "$root/fuzz/regressions/$t" \
     >"$log" 2>&1
   rc=$?
   after=$(find "$artifacts" -type f | wc -l)
 
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  seed=$(sed -n 's/^INFO: Seed: *//p' "$log" | head -n 1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
   rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -n 1)
   status_line=$(grep -E '^#[0-9]+.*cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1)
@@ -64,9 +68,9 @@ for t in "${targets[@]}"; do
     result=FINDING
     failed+=("$t")
   fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "$seconds" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "${seed:-?}" "$seconds" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" \
     "${corp:-?}" "${rss:-?}" "$result" >>"$summary"
-  printf '%-18s %4ss  execs %-10s (%s/s)  cov %-6s ft %-7s corpus %-6s peak RSS %s MB  %s\n' "$t" "$seconds" \
+  printf '%-18s seed %-10s %4ss  execs %-10s (%s/s)  cov %-6s ft %-7s corpus %-6s peak RSS %s MB  %s\n' "$t" "${seed:-?}" "$seconds" \
     "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "${rss:-?}" "$result"
   if [ "$result" != ok ]; then
     echo "---- $t: exit $rc; last lines of $log:"

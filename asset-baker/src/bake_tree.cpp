@@ -210,10 +210,11 @@ void finish_outputs(const Setup& setup, const std::vector<Source>& sources, cons
                                r.entry.output_size, r.entry.raw_size});
   }
   std::error_code ec;
-  for (const auto& [source, entry] : old_cache.entries) {
+  for (const auto& [old_source, entry] : old_cache.entries) {
     if (live_outputs.count(entry.output) || !fs::remove(setup.output / entry.output, ec)) continue;
     ++totals.removed;
-    bool still_there = std::any_of(sources.begin(), sources.end(), [&](const Source& s) { return s.relative == source; });
+    const std::string& relative = old_source;  // clang 14 cannot capture a structured binding
+    bool still_there = std::any_of(sources.begin(), sources.end(), [&](const Source& s) { return s.relative == relative; });
     progress.info("removed " + entry.output + (still_there ? " (its source failed to bake)" : " (source deleted)"));
   }
   cache.stamps = context.take_stamps();

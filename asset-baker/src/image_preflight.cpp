@@ -74,6 +74,47 @@ Status check_png(std::span<const std::byte> source, const std::string& name, uin
   return check_ratio(name, pixels, idat, kMaxPngPixelsPerByte);
 }
 
+// stb_image 2.27 decodes a scan with Huffman tables its (uninitialised) decoder state never
+// received, reading through garbage offsets (fixed in 2.28): every table a scan uses must have
+// been defined by a DHT segment before it. Marker segments are walked; entropy-coded data after
+// a scan is skipped up to the next marker.
+Status check_jpeg(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
+  Reader r(source, 2);
+  bool defined[2][4] = {};  // [DC/AC][table]
+  while (r.left() >= 4) {
+    if (r.u8() != 0xff) continue;  // entropy-coded data, or fill
+    uint8_t marker = r.u8();
+    while (marker == 0xff && r.left() > 0) marker = r.u8();             // fill bytes
+    if (marker == 0x00 || (marker >= 0xd0 && marker <= 0xd7)) continue;  // stuffing, RSTn
+    if (marker == 0xd9) break;                                          // EOI
+    uint64_t length_at = r.pos();
+    uint64_t segment_end = length_at + r.be16();
+    if (marker == 0xc4) {
+      while (r.pos() + 17 <= segment_end) {
+        uint8_t q = r.u8();
+        uint64_t count = 0;
+        for (int length = 0; length < 16; ++length) count += r.u8();
+        if (count > 256) return refuse(name, "a JPEG Huffman table has " + std::to_string(count) + " codes (at most 256)");
+        if ((q >> 4) <= 1 && (q & 15) <= 3) defined[q >> 4][q & 15] = true;
+        r.skip(count);
+      }
+    } else if (marker == 0xda) {
+      uint8_t components = r.u8();
+      Reader after(source, r.pos() + 2u * components);
+      uint8_t spectral_start = after.u8(), spectral_end = after.u8(), approximation = after.u8();
+      for (uint8_t c = 0; c < components; ++c) {
+        r.skip(1);
+        uint8_t tables = r.u8();
+        bool dc_used = spectral_start == 0 && (approximation >> 4) == 0;
+        bool missing = (dc_used && !defined[0][(tables >> 4) & 3]) || (spectral_end > 0 && !defined[1][tables & 3]);
+        if (missing) return refuse(name, "a JPEG scan uses a Huffman table that was never defined (corrupt file)");
+      }
+    }
+    r = Reader(source, segment_end);
+  }
+  return check_ratio(name, pixels, source.size(), kMaxPixelsPerByte);
+}
+
 // Walks GIF sub-blocks: a length byte, that many bytes, until a zero length. Returns the data bytes,
 // or nothing when the chain runs past the file.
 bool skip_gif_sub_blocks(Reader& r, uint64_t& data_bytes) {
@@ -271,7 +312,7 @@ Status preflight_image(std::span<const std::byte> source, const std::string& nam
                        uint32_t height) {
   uint64_t pixels = uint64_t(width) * height;
   if (starts_with(source, "\x89PNG\r\n\x1a\n")) return check_png(source, name, pixels);
-  if (starts_with(source, "\xff\xd8")) return check_ratio(name, pixels, source.size(), kMaxPixelsPerByte);
+  if (starts_with(source, "\xff\xd8")) return check_jpeg(source, name, pixels);
   if (starts_with(source, "GIF8")) return check_gif(source, name, pixels);
   if (starts_with(source, "BM")) return check_bmp(source, name, width, height);
   if (starts_with(source, "8BPS")) return check_psd(source, name, pixels);

@@ -97,6 +97,15 @@ struct Triangle {
 
 bool in_range(int index, size_t count) { return index >= 0 && size_t(index) < count; }
 
+// Bounds, normals and meshlet cones square coordinates: beyond 1e18 a float overflows, and
+// meshoptimizer asserts on the infinities (found by fuzzing). No real model comes near.
+constexpr float kMaxCoordinate = 1e18f;
+
+bool reasonable_position(const tinyobj::attrib_t& attrib, int index) {
+  const float* p = &attrib.vertices[3 * size_t(index)];
+  return std::fabs(p[0]) <= kMaxCoordinate && std::fabs(p[1]) <= kMaxCoordinate && std::fabs(p[2]) <= kMaxCoordinate;
+}
+
 // Positions out of range make a face meaningless: an error. A normal or UV index pointing nowhere
 // (files that reference attributes they never wrote) is dropped with one warning, and the bake
 // generates normals / zero UVs as for a file without them.
@@ -122,6 +131,10 @@ Status collect_triangles(const tinyobj::attrib_t& attrib, const std::vector<tiny
           return Status::error(ErrorCode::InvalidValue, path + ": face " + std::to_string(f) + " of '" + shape.name +
                                                             "' uses position " + std::to_string(idx.vertex_index + 1) +
                                                             " of " + std::to_string(positions));
+        }
+        if (!reasonable_position(attrib, idx.vertex_index)) {
+          return Status::error(ErrorCode::InvalidValue, path + ": position " + std::to_string(idx.vertex_index + 1) +
+                                                            " is not finite or lies beyond +-1e18");
         }
         if (idx.normal_index != -1 && !in_range(idx.normal_index, normals)) dropped = true, idx.normal_index = -1;
         if (idx.texcoord_index != -1 && !in_range(idx.texcoord_index, uvs)) dropped = true, idx.texcoord_index = -1;
