@@ -28,8 +28,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 stage "ThreadSanitizer build + concurrency stress test"
 bash scripts/configure.sh build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASSETLIB_SANITIZE=thread \
   -DASSETLIB_BUILD_SAMPLE=OFF
-cmake --build build-tsan --target hostile-concurrency
-ctest --test-dir build-tsan --output-on-failure -R '^hostile\.concurrency$'
+cmake --build build-tsan --target hostile-concurrency hostile-tsan-canary
+ctest --test-dir build-tsan --output-on-failure -R '^hostile\.(concurrency|tsan_canary)$'
 
 fuzz_seconds=${FUZZ_SECONDS:-60}
 if [ "$fuzz_seconds" != 0 ]; then
