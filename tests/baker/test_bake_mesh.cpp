@@ -193,7 +193,7 @@ TEST_CASE("tangents are unit length and orthogonal to the normal where there are
   }
 }
 
-TEST_CASE("LODs shrink, stay in range and keep the source's bounds; meshlets cover LOD 0 once") {
+TEST_CASE("LODs shrink, stay in range and keep the source's bounds, and meshlets cover LOD 0 once") {
   baker::BakeSettings settings;
   settings.mesh.lod_count = 3;
   settings.mesh.meshlets = true;

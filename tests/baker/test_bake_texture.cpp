@@ -114,7 +114,7 @@ TEST_CASE("non-power-of-two textures block-compress with padded edge blocks") {
   CHECK(b.psnr >= 30.0);
 }
 
-TEST_CASE("16-bit data keeps 16 bits; 16-bit colour is rounded to 8 with a warning") {
+TEST_CASE("16-bit data keeps 16 bits and 16-bit colour is rounded to 8 with a warning") {
   baker::BakeSettings data;
   data.texture.role = TextureRole::Data;
   Baked wide = bake(test::corpus("stb/tests/pngsuite/16bit/basn2c16.png"), "basn2c16.png", data);
