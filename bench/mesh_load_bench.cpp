@@ -1,7 +1,6 @@
 #include "mesh_load_bench.h"
 
-#include "baked_load.h"
-#include "progress.h"
+#include "load_comparison.h"
 
 #include <assetlib/mesh_asset.h>
 
@@ -79,33 +78,14 @@ bool obj_to_arrays(const std::string& path, const std::string& folder) {
 
 void bench_mesh_loads(const BakedTree& tree, const TimingPolicy& policy, std::vector<LoadComparison>& out,
                       std::vector<std::string>& notes) {
-  size_t total = 0, done = 0;
-  for (const BakedAsset& a : tree.assets) total += a.type == "MESH";
-  Progress progress("mesh load " + tree.label + " " + tree.variant, total);
-  StagingBuffers staging;
-  for (const BakedAsset& a : tree.assets) {
-    if (a.type != "MESH") continue;
-    progress.step(++done);
-    if (!warm_page_cache(a.source) || !warm_page_cache(a.baked)) {
-      notes.push_back(tree.label + "/" + a.name + ": cannot read; mesh load skipped");
-      continue;
-    }
-    std::string source = a.source.string(), folder = a.source.parent_path().string() + "/";
-    std::string baked = a.baked.string();
-    const std::function<bool()> sides[] = {
-        [&] { return obj_to_arrays(source, folder); },
-        [&] { return load_mesh(baked, staging); },
-    };
-    std::vector<Timing> t = measure_side_by_side(sides, policy);
-    if (!t[0].ok || !t[1].ok) {
-      // The source decoder refusing a file the baker took is a note; assetlib failing is an error.
-      notes.push_back((t[0].failed ? "" : "error: ") + tree.label + "/" + a.name + ": " +
-                      (t[0].failed ? "tinyobjloader" : "baked load") + " failed; mesh load skipped");
-      continue;
-    }
-    out.push_back({tree.label, tree.variant, a.name, a.format, a.source_bytes, a.file_bytes, a.unpacked_bytes,
-                   t[0].median, t[1].median});
-  }
+  compare_loads(
+      tree, "MESH", "tinyobjloader",
+      [](const BakedAsset& a) -> SourceDecoder {
+        return [source = a.source.string(), folder = a.source.parent_path().string() + "/"] {
+          return obj_to_arrays(source, folder);
+        };
+      },
+      policy, out, notes);
 }
 
 }  // namespace bench

@@ -1,7 +1,6 @@
 #include "texture_load_bench.h"
 
-#include "baked_load.h"
-#include "progress.h"
+#include "load_comparison.h"
 
 #include <stb/stb_image.h>
 
@@ -43,33 +42,9 @@ std::function<bool()> stb_decode(const std::string& path, const std::string& bak
 
 void bench_texture_loads(const BakedTree& tree, const TimingPolicy& policy, std::vector<LoadComparison>& out,
                          std::vector<std::string>& notes) {
-  size_t total = 0, done = 0;
-  for (const BakedAsset& a : tree.assets) total += a.type == "TEXI";
-  Progress progress("texture load " + tree.label + " " + tree.variant, total);
-  StagingBuffers staging;
-  for (const BakedAsset& a : tree.assets) {
-    if (a.type != "TEXI") continue;
-    progress.step(++done);
-    if (!warm_page_cache(a.source) || !warm_page_cache(a.baked)) {
-      notes.push_back(tree.label + "/" + a.name + ": cannot read; texture load skipped");
-      continue;
-    }
-    staging.first.get(a.unpacked_bytes);
-    std::string baked_path = a.baked.string();
-    const std::function<bool()> sides[] = {
-        stb_decode(a.source.string(), a.format),
-        [&] { return load_texture(baked_path, staging); },
-    };
-    std::vector<Timing> t = measure_side_by_side(sides, policy);
-    if (!t[0].ok || !t[1].ok) {
-      // The source decoder refusing a file the baker took is a note; assetlib failing is an error.
-      notes.push_back((t[0].failed ? "" : "error: ") + tree.label + "/" + a.name + ": " +
-                      (t[0].failed ? "stb_image" : "baked load") + " failed; texture load skipped");
-      continue;
-    }
-    out.push_back({tree.label, tree.variant, a.name, a.format, a.source_bytes, a.file_bytes, a.unpacked_bytes,
-                   t[0].median, t[1].median});
-  }
+  compare_loads(
+      tree, "TEXI", "stb_image", [](const BakedAsset& a) { return stb_decode(a.source.string(), a.format); }, policy,
+      out, notes);
 }
 
 }  // namespace bench

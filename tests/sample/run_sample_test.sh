@@ -20,16 +20,8 @@ if [[ $# -lt 4 || $# -gt 7 ]]; then
 fi
 baker=$1 sample=$2 source_dir=$3 work=$4 checker=${5:-} compare=${6:-} reference=${7:-}
 
-fail() {
-  echo "FAIL: $*" >&2
-  for log in "$work"/bake.log "$work"/sample.out "$work"/sample.err; do
-    [[ -s $log ]] && { echo "--- $log" >&2; cat "$log" >&2; }
-  done
-  exit 1
-}
-
-rm -rf "$work"
-mkdir -p "$work"
+logs=("$work"/bake.log "$work"/sample.out "$work"/sample.err)
+source "$(dirname "$0")/sample_test_common.sh"
 
 # 1. Bake.
 if [[ $baker == none ]]; then

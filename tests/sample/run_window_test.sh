@@ -15,16 +15,8 @@ fi
 baker=$1 sample=$2 source_dir=$3 work=$4 xvfb_run=$5
 frames=30
 
-fail() {
-  echo "FAIL: $*" >&2
-  for log in "$work"/bake.log "$work"/window.out "$work"/window.err; do
-    [[ -s $log ]] && { echo "--- $log" >&2; cat "$log" >&2; }
-  done
-  exit 1
-}
-
-rm -rf "$work"
-mkdir -p "$work"
+logs=("$work"/bake.log "$work"/window.out "$work"/window.err)
+source "$(dirname "$0")/sample_test_common.sh"
 "$baker" "$source_dir" -o "$work/baked" >"$work/bake.log" 2>&1 || fail "asset-baker exited with $?"
 asset_count=$(grep -c '"type"' "$work/baked/manifest.json")
 
