@@ -100,7 +100,7 @@ Target bake_speedup(const Results& r) {
   t.value = speedup / double(r.jobs);
   t.met = t.value >= kSpeedupFraction && b->assets >= kSpeedupMinAssets;
   t.figure = ratio(speedup) + " with -j" + std::to_string(r.jobs) + " on " + std::to_string(r.machine.cores) +
-             " cores = " + fixed(t.value, 2) + " x N (" + seconds(one->median_wall()) + " -j1, " +
+             " cores = " + fixed(t.value, 3) + " x N (" + seconds(one->median_wall()) + " -j1, " +
              seconds(n->median_wall()) + " -j" + std::to_string(r.jobs) + ", " + b->label + ", " +
              std::to_string(b->assets) + " assets; bound from -j1 per-file times: " + ratio(b->bound_path_order) +
              " path order, " + ratio(b->bound_largest_first) + " largest first";
