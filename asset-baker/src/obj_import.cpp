@@ -218,7 +218,7 @@ Vertex_PNCVT_F32 make_vertex(const tinyobj::attrib_t& a, const tinyobj::index_t&
 }
 
 // tinyobjloader parses face indices with an atoi that wraps: "f 1 2 4294967299" would become a
-// valid triangle. Indices of faces, lines and points must fit in an int, checked on the text first.
+// valid triangle. Indices of faces, lines and points must fit in an int: checked on the text first.
 Status check_index_widths(std::string_view text, const std::string& relative_path) {
   size_t line_number = 0;
   for (size_t start = 0; start < text.size(); ++line_number) {
@@ -238,7 +238,7 @@ Status check_index_widths(std::string_view text, const std::string& relative_pat
       number.remove_prefix(std::min(number.find_first_not_of('0'), number.size()));
       if (number.size() > 10 || (number.size() == 10 && number > "2147483647")) {
         return Status::error(ErrorCode::InvalidValue, relative_path + ": line " + std::to_string(line_number + 1) +
-                                                          ": index " + std::string(number) + " does not fit in 32 bits");
+                                                          ": index " + std::string(number) + " is beyond 2147483647");
       }
       i = stop;
     }
