@@ -21,8 +21,8 @@ TextureRole role_from_name(const std::string& relative_path);
 
 // Decodes `source` (the bytes of the image at `relative_path`) and packs it into `out`.
 // Warnings (such as a 16-bit colour image reduced to 8 bits) are appended to `warnings`.
-// `threads` bounds the threads block compression may use (the baker gives each job its share of
-// the cores); it never changes the output.
+// `threads` bounds the threads block compression may use (the baker gives each job all cores);
+// it never changes the output.
 assetlib::Status bake_texture(std::span<const std::byte> source, const std::string& relative_path,
                               const BakeSettings& settings, assetlib::AssetFile& out,
                               std::vector<std::string>& warnings, unsigned threads = 1);
