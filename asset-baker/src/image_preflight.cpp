@@ -115,8 +115,8 @@ Status check_jpeg(std::span<const std::byte> source, const std::string& name, ui
   return check_ratio(name, pixels, source.size(), kMaxPixelsPerByte);
 }
 
-// Walks GIF sub-blocks: a length byte, that many bytes, until a zero length. Returns the data bytes,
-// or nothing when the chain runs past the file.
+// Walks GIF sub-blocks: a length byte, that many bytes, until a zero length. Counts the data bytes
+// in `data_bytes`; false when the chain runs past the file.
 bool skip_gif_sub_blocks(Reader& r, uint64_t& data_bytes) {
   data_bytes = 0;
   for (;;) {
