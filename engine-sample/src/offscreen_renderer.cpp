@@ -113,16 +113,8 @@ void OffscreenRenderer::create_render_pass() {
 }
 
 void OffscreenRenderer::create_framebuffer() {
-  VkImageView views[2] = {color_.view(), depth_.view()};
-  VkFramebufferCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
-  info.renderPass = render_pass_;
-  info.attachmentCount = 2;
-  info.pAttachments = views;
-  info.width = extent_.width;
-  info.height = extent_.height;
-  info.layers = 1;
-  vk_check(vkCreateFramebuffer(ctx_.device(), &info, nullptr, &framebuffer_), "vkCreateFramebuffer");
+  framebuffer_ = create_color_depth_framebuffer(ctx_, render_pass_, color_.view(), depth_.view(), extent_,
+                                                "vkCreateFramebuffer");
 }
 
 void OffscreenRenderer::record_readback(VkCommandBuffer cmd) const {

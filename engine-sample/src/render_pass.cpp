@@ -42,4 +42,20 @@ VkRenderPass create_color_depth_render_pass(const VulkanContext& ctx, VkFormat c
   return pass;
 }
 
+VkFramebuffer create_color_depth_framebuffer(const VulkanContext& ctx, VkRenderPass render_pass, VkImageView color,
+                                             VkImageView depth, VkExtent2D extent, const char* what) {
+  VkImageView views[2] = {color, depth};
+  VkFramebufferCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
+  info.renderPass = render_pass;
+  info.attachmentCount = 2;
+  info.pAttachments = views;
+  info.width = extent.width;
+  info.height = extent.height;
+  info.layers = 1;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  vk_check(vkCreateFramebuffer(ctx.device(), &info, nullptr, &framebuffer), what);
+  return framebuffer;
+}
+
 }  // namespace sample

@@ -17,4 +17,8 @@ VkRenderPass create_color_depth_render_pass(const VulkanContext& ctx, VkFormat c
                                             VkImageLayout color_final_layout,
                                             std::span<const VkSubpassDependency> dependencies, const char* what);
 
+// A framebuffer of `render_pass` over one colour and one depth view of `extent`.
+VkFramebuffer create_color_depth_framebuffer(const VulkanContext& ctx, VkRenderPass render_pass, VkImageView color,
+                                             VkImageView depth, VkExtent2D extent, const char* what);
+
 }  // namespace sample

@@ -1,5 +1,6 @@
 #include "swapchain.h"
 
+#include "render_pass.h"
 #include "scene_draws.h"
 #include "vk_check.h"
 #include "vulkan_context.h"
@@ -137,17 +138,8 @@ void Swapchain::add_image(VkImage image, VkRenderPass render_pass, uint32_t inde
   vk_check(vkCreateImageView(ctx_.device(), &view_info, nullptr, &out.view), "vkCreateImageView(swapchain)");
   ctx_.set_name(VK_OBJECT_TYPE_IMAGE_VIEW, out.view, name);
 
-  VkImageView attachments[2] = {out.view, depth_.view()};
-  VkFramebufferCreateInfo fb_info{};
-  fb_info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
-  fb_info.renderPass = render_pass;
-  fb_info.attachmentCount = 2;
-  fb_info.pAttachments = attachments;
-  fb_info.width = extent_.width;
-  fb_info.height = extent_.height;
-  fb_info.layers = 1;
-  vk_check(vkCreateFramebuffer(ctx_.device(), &fb_info, nullptr, &out.framebuffer),
-           "vkCreateFramebuffer(swapchain)");
+  out.framebuffer = create_color_depth_framebuffer(ctx_, render_pass, out.view, depth_.view(), extent_,
+                                                  "vkCreateFramebuffer(swapchain)");
 
   VkSemaphoreCreateInfo sem_info{};
   sem_info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO;
