@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <string_view>
 
 namespace baker {
 namespace {
@@ -46,16 +45,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-// stb_image 2.27 mis-decodes 16-bit PNM files: its 16-bit loader returns 8-bit channels and its
-// 8-bit loader then reads past that buffer (found by fuzzing, fuzz/regressions). Only PNG and PSD
-// deliver 16 bits as promised; other 16-bit files are refused before decoding.
-bool delivers_16_bit(std::span<const std::byte> source) {
-  auto starts_with = [&](std::string_view magic) {
-    return source.size() >= magic.size() && std::memcmp(source.data(), magic.data(), magic.size()) == 0;
-  };
-  return starts_with("\x89PNG") || starts_with("8BPS");
-}
-
 Status decode(std::span<const std::byte> source, const std::string& name, DecodedImage& out) {
   auto data = reinterpret_cast<const stbi_uc*>(source.data());
   if (source.size() > size_t(INT32_MAX)) {
@@ -78,10 +67,6 @@ Status decode(std::span<const std::byte> source, const std::string& name, Decode
     out.bytes_per_channel = 4;
     pixels = stbi_loadf_from_memory(data, len, &w, &h, &comp, 4);
   } else if (stbi_is_16_bit_from_memory(data, len)) {
-    if (!delivers_16_bit(source)) {
-      return Status::error(ErrorCode::InvalidValue,
-                           name + ": 16-bit images are supported as PNG or PSD only (stb_image mis-decodes others)");
-    }
     out.bytes_per_channel = 2;
     pixels = stbi_load_16_from_memory(data, len, &w, &h, &comp, 4);
   } else {

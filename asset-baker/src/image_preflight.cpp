@@ -256,7 +256,10 @@ Status check_pnm(std::span<const std::byte> source, const std::string& name, uin
       c = r.u8();
     }
   }
-  uint64_t needed = r.pos() + pixels * channels * (maxval > 255 ? 2 : 1);
+  // stb_image 2.27 expands a 16-bit PNM's channels with its 8-bit routine and then reads past its
+  // own buffer (found by fuzzing): PNG and PSD are the 16-bit formats it decodes correctly.
+  if (maxval > 255) return refuse(name, "16-bit PNM images are not supported (use PNG or PSD for 16 bits)");
+  uint64_t needed = r.pos() + pixels * channels;
   if (needed <= source.size()) return {};
   return truncated(name, "the PNM samples", needed, source.size());
 }

@@ -2,7 +2,7 @@
 //
 // stb_image 2.27 trusts headers: a file that stops after its header is decoded as zeros (BMP, TGA,
 // PSD, PNM, HDR, GIF), a PNG chunk claiming 2 GiB makes it allocate 2 GiB, and a truncated RLE
-// scanline in an HDR file makes it loop for ever. This walks the file's structure (without
+// scanline in an HDR file makes it loop for ever; a 16-bit PNM makes it read past its buffer. This walks the file's structure (without
 // decoding pixels) and refuses a file that cannot hold the pixels its header announces, so that
 // what the baker allocates is justified by the file (docs/robustness.md, "Baker").
 #pragma once
