@@ -1,7 +1,7 @@
-#include "limits_bench.h"
-
-#include "baked_load.h"
-#include "progress.h"
+// assetlib-bench, measurement 3: overhead against the machine's limits. Per baked file, the
+// stateless API and the same from a mapped file, against the least work that produces the same
+// unpacked bytes (LZ4 alone, memcpy) and against read() of the file.
+#include "bench.h"
 
 #include <assetlib/assetlib.h>
 
@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
-#include <map>
 
 namespace bench {
 namespace {
@@ -33,7 +32,8 @@ bool read_layout(const assetlib::AssetFile& file, Layout& out) {
   }
   assetlib::MeshInfo info;
   if (!assetlib::read_mesh_info(file, info)) return false;
-  out = {info.compression, info.chunks, info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size};
+  out = {info.compression, info.chunks,
+         info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size};
   return true;
 }
 
@@ -45,7 +45,8 @@ bool decode_chunks(const Layout& layout, const std::byte* blob, std::byte* dst) 
     char* out = reinterpret_cast<char*>(dst + c.raw_offset);
     if (c.packed_size == c.raw_size) {
       std::memcpy(out, in, c.raw_size);
-    } else if (LZ4_decompress_safe(in, out, int(c.packed_size), int(c.raw_size)) != int(c.raw_size)) {
+    } else if (LZ4_decompress_safe(in, out, int(c.packed_size), int(c.raw_size)) !=
+               int(c.raw_size)) {
       return false;
     }
   }
@@ -66,90 +67,82 @@ bool read_whole(const std::string& path, std::byte* buffer, uint64_t size) {
   return done == size;
 }
 
+// Unpacked bytes of the chunks stored raw, and how far the chunks reach into the unpacked bytes.
+struct ChunkCoverage {
+  uint64_t raw_stored = 0, covered = 0;
+};
+
+ChunkCoverage chunk_coverage(const Layout& layout) {
+  ChunkCoverage c;
+  for (const assetlib::Chunk& chunk : layout.chunks) {
+    c.raw_stored += chunk.packed_size == chunk.raw_size ? chunk.raw_size : 0;
+    c.covered = std::max(c.covered, chunk.raw_offset + chunk.raw_size);
+  }
+  return c;
+}
+
+// Destination buffers reused across the files of a tree, grown to the largest.
+struct LimitsBuffers {
+  StagingBuffers staging;
+  Staging reference, dst, file_buffer;
+};
+
+// Measures the five ways to produce the unpacked bytes of one baked file of `tree`, side by side,
+// into `out`. Returns why the file was skipped, or "" when it was measured.
+std::string measure_limits(const std::string& tree, const BakedAsset& a, const TimingPolicy& policy,
+                           LimitsBuffers& b, LimitsRecord& out) {
+  std::string path = a.baked.string();
+  assetlib::AssetFile file;
+  Layout layout;
+  if (!warm_page_cache(a.baked) || !assetlib::load_binaryfile(path, file) ||
+      !read_layout(file, layout)) {
+    return "cannot read the baked file; limits skipped";
+  }
+  const ChunkCoverage coverage = chunk_coverage(layout);
+  if (coverage.covered != layout.unpacked) {
+    return "chunks cover " + std::to_string(coverage.covered) + " bytes, the metadata promises " +
+           std::to_string(layout.unpacked) + "; limits skipped";
+  }
+  std::byte* ref = b.reference.get(layout.unpacked);
+  std::byte* out_bytes = b.dst.get(layout.unpacked);
+  std::byte* read_bytes = b.file_buffer.get(a.file_bytes);
+  b.staging.first.get(layout.unpacked);
+  b.staging.second.get(layout.unpacked);
+  b.staging.third.get(layout.unpacked);
+  if (!decode_chunks(layout, file.blob.data(), ref)) return "LZ4 decode failed; limits skipped";
+  const std::function<bool()> sides[] = {
+      [&] { return load_asset(path, b.staging); },
+      [&] { return load_asset_mapped(path, b.staging); },
+      [&] { return decode_chunks(layout, file.blob.data(), out_bytes); },
+      [&] {
+        std::memcpy(out_bytes, ref, layout.unpacked);
+        return true;
+      },
+      [&] { return read_whole(path, read_bytes, a.file_bytes); },
+  };
+  std::vector<Timing> t = measure_side_by_side(sides, policy);
+  if (!t[0].ok) return "a limits measurement failed; skipped";
+  out = {tree,        a.name,      a.type,      a.file_bytes, layout.unpacked, coverage.raw_stored,
+         t[0].median, t[1].median, t[2].median, t[3].median,  t[4].median};
+  return "";
+}
+
 }  // namespace
 
 void bench_limits(const BakedTree& tree, const TimingPolicy& policy, std::vector<LimitsRecord>& out,
                   std::vector<std::string>& notes) {
   Progress progress("limits " + tree.label + " " + tree.variant, tree.assets.size());
-  StagingBuffers staging;
-  Staging reference, dst, file_buffer;
+  LimitsBuffers buffers;
   size_t done = 0;
   for (const BakedAsset& a : tree.assets) {
     progress.step(++done);
-    std::string path = a.baked.string();
-    assetlib::AssetFile file;
-    Layout layout;
-    if (!warm_page_cache(a.baked) || !assetlib::load_binaryfile(path, file) || !read_layout(file, layout)) {
-      notes.push_back("error: " + tree.label + "/" + a.name + ": cannot read the baked file; limits skipped");
+    LimitsRecord record;
+    if (std::string skipped = measure_limits(tree.label, a, policy, buffers, record);
+        !skipped.empty()) {
+      notes.push_back("error: " + tree.label + "/" + a.name + ": " + skipped);
       continue;
     }
-    uint64_t raw_stored = 0, covered = 0;
-    for (const assetlib::Chunk& c : layout.chunks) {
-      raw_stored += c.packed_size == c.raw_size ? c.raw_size : 0;
-      covered = std::max(covered, c.raw_offset + c.raw_size);
-    }
-    if (covered != layout.unpacked) {
-      notes.push_back("error: " + tree.label + "/" + a.name + ": chunks cover " + std::to_string(covered) +
-                      " bytes, the metadata promises " + std::to_string(layout.unpacked) + "; limits skipped");
-      continue;
-    }
-    std::byte* ref = reference.get(layout.unpacked);
-    std::byte* out_bytes = dst.get(layout.unpacked);
-    std::byte* read_bytes = file_buffer.get(a.file_bytes);
-    staging.first.get(layout.unpacked);
-    staging.second.get(layout.unpacked);
-    staging.third.get(layout.unpacked);
-    if (!decode_chunks(layout, file.blob.data(), ref)) {
-      notes.push_back("error: " + tree.label + "/" + a.name + ": LZ4 decode failed; limits skipped");
-      continue;
-    }
-    const std::function<bool()> sides[] = {
-        [&] { return load_asset(path, staging); },
-        [&] { return load_asset_mapped(path, staging); },
-        [&] { return decode_chunks(layout, file.blob.data(), out_bytes); },
-        [&] {
-          std::memcpy(out_bytes, ref, layout.unpacked);
-          return true;
-        },
-        [&] { return read_whole(path, read_bytes, a.file_bytes); },
-    };
-    std::vector<Timing> t = measure_side_by_side(sides, policy);
-    if (!t[0].ok) {
-      notes.push_back("error: " + tree.label + "/" + a.name + ": a limits measurement failed; skipped");
-      continue;
-    }
-    out.push_back({tree.label, a.name, a.type, a.file_bytes, layout.unpacked, raw_stored, t[0].median, t[1].median,
-                   t[2].median, t[3].median, t[4].median});
-  }
-}
-
-void bench_codec_loads(const BakedTree& lz4, const BakedTree& hc, const TimingPolicy& policy,
-                       std::vector<CodecLoad>& out, std::vector<std::string>& notes) {
-  std::map<std::string, const BakedAsset*> hc_by_name;
-  for (const BakedAsset& a : hc.assets) hc_by_name[a.name] = &a;
-  Progress progress("LZ4 vs LZ4-HC load " + lz4.label, lz4.assets.size());
-  StagingBuffers staging;
-  size_t done = 0;
-  for (const BakedAsset& a : lz4.assets) {
-    progress.step(++done);
-    auto other = hc_by_name.find(a.name);
-    if (other == hc_by_name.end()) {
-      notes.push_back(lz4.label + "/" + a.name + ": missing from the LZ4-HC bake");
-      continue;
-    }
-    const BakedAsset& h = *other->second;
-    if (!warm_page_cache(a.baked) || !warm_page_cache(h.baked)) continue;
-    std::string fast = a.baked.string(), high = h.baked.string();
-    const std::function<bool()> sides[] = {
-        [&] { return load_asset(fast, staging); },
-        [&] { return load_asset(high, staging); },
-    };
-    std::vector<Timing> t = measure_side_by_side(sides, policy);
-    if (!t[0].ok) {
-      notes.push_back("error: " + lz4.label + "/" + a.name + ": LZ4 / LZ4-HC load failed");
-      continue;
-    }
-    out.push_back({lz4.label, a.name, a.type, a.file_bytes, h.file_bytes, a.unpacked_bytes, t[0].median, t[1].median});
+    out.push_back(std::move(record));
   }
 }
 

@@ -1,22 +1,14 @@
-// assetlib-bench: command line and the order of the measurements. docs/benchmarks.md explains
-// what is measured and how to read the figures.
-#include "bake_bench.h"
-#include "baked_tree.h"
-#include "limits_bench.h"
-#include "loader_rss.h"
-#include "machine.h"
-#include "mesh_load_bench.h"
-#include "options.h"
-#include "process.h"
-#include "report.h"
-#include "texture_load_bench.h"
-#include "timing.h"
+// assetlib-bench: the command line and the order of the measurements. bench.h lists the stages;
+// docs/benchmarks.md explains what is measured and how to read the figures.
+#include "bench.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 namespace bench {
@@ -29,17 +21,146 @@ bool fail(const std::string& message) {
   return false;
 }
 
+// --- The command line ---------------------------------------------------------------------------
+
+// What the command line gives besides BenchOptions: paths still to resolve.
+struct CommandLine {
+  std::string corpus = ASSETLIB_BENCH_CORPUS_DIR, assets = ASSETLIB_BENCH_ASSETS_DIR;
+  std::string baker = ASSETLIB_BENCH_BAKER;
+  std::string json_out, work;
+  double min_sample_ms = 2;
+};
+
+// Parses argv into `o` and `cl`. Returns an exit code when the program should stop here
+// (--help: 0, a usage error: CLI11's code), nothing to go on.
+std::optional<int> parse_command_line(int argc, char** argv, BenchOptions& o, CommandLine& cl) {
+  CLI::App app{
+      "assetlib-bench: load, unpack, bake and size benchmarks of assetlib against decoding the "
+      "sources "
+      "and against the machine's limits (docs/benchmarks.md)"};
+  o.jobs = std::max(1u, std::thread::hardware_concurrency());
+  app.add_option("--corpus", cl.corpus, "Third-party corpus to bake and measure besides assets/")
+      ->capture_default_str();
+  app.add_option("--assets", cl.assets, "The bundled asset folder")->capture_default_str();
+  app.add_option("--baker", cl.baker, "asset-baker executable")->capture_default_str();
+  app.add_option("--json", cl.json_out, "Write every figure to this JSON file");
+  app.add_flag("--quick", o.quick,
+               "assets/ only, one sample, one bake each: checks that everything runs (ctest)");
+  app.add_option("--samples", o.samples, "Timed samples per measurement; the median is reported")
+      ->capture_default_str();
+  app.add_option("--min-sample-ms", cl.min_sample_ms,
+                 "A sample repeats a call until it lasts this long")
+      ->capture_default_str();
+  app.add_option("--bake-reps", o.bake_repetitions, "Repetitions of the full and no-op bakes")
+      ->capture_default_str();
+  app.add_option("-j,--jobs", o.jobs, "N of the -jN bake (default: all cores)")
+      ->capture_default_str();
+  app.add_option("--hc-level", o.hc_level, "LZ4-HC level compared with fast LZ4")
+      ->capture_default_str();
+  app.add_option("--quiet-wait", o.quiet_wait,
+                 "Before each bake of a tree of 10 MB or more, wait up to this many seconds for "
+                 "other processes to "
+                 "leave the CPUs idle (0: do not wait)")
+      ->capture_default_str();
+  app.add_option("--work", cl.work,
+                 "Folder for bake outputs and logs (default: a temporary folder, deleted after)");
+  app.add_flag("--keep-work", o.keep_work, "Keep the work folder");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  // Quick mode (ctest): every code path once, as fast as possible, unless asked otherwise.
+  if (o.quick) {
+    if (!app.count("--samples")) o.samples = 1;
+    if (!app.count("--min-sample-ms")) cl.min_sample_ms = 0;
+    if (!app.count("--bake-reps")) o.bake_repetitions = 1;
+    if (!app.count("--quiet-wait")) o.quiet_wait = 0;
+  }
+  return std::nullopt;
+}
+
+// Resolves the paths of `cl` into `o` and checks them. False after printing why.
+bool resolve_paths(const CommandLine& cl, BenchOptions& o) {
+  o.min_sample_seconds = cl.min_sample_ms / 1000;
+  o.samples = std::max(1, o.samples);
+  o.bake_repetitions = std::max(1, o.bake_repetitions);
+  o.baker = fs::absolute(cl.baker);
+  o.json_out = cl.json_out;
+  std::error_code ec;
+  o.self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) {
+    std::fprintf(stderr, "error: cannot find this executable: %s\n", ec.message().c_str());
+    return false;
+  }
+  o.trees.push_back({"assets", fs::absolute(cl.assets)});
+  if (!o.quick) o.trees.push_back({"corpus", fs::weakly_canonical(fs::absolute(cl.corpus))});
+  for (const SourceTree& t : o.trees) {
+    if (!fs::is_directory(t.root)) {
+      std::fprintf(stderr, "error: %s: not a folder (%s)\n", t.root.c_str(), t.label.c_str());
+      return false;
+    }
+  }
+  if (!fs::is_regular_file(o.baker)) {
+    std::fprintf(stderr, "error: %s: asset-baker not found (--baker)\n", o.baker.c_str());
+    return false;
+  }
+  return true;
+}
+
+// Sets o.work_dir to `work`, or to a new temporary folder when `work` is empty. False after
+// printing why.
+bool make_work_dir(const std::string& work, BenchOptions& o) {
+  if (work.empty()) {
+    std::string pattern = (fs::temp_directory_path() / "assetlib-bench.XXXXXX").string();
+    if (!mkdtemp(pattern.data())) {
+      std::perror("mkdtemp");
+      return false;
+    }
+    o.work_dir = pattern;
+  } else {
+    o.work_dir = fs::absolute(work);
+    fs::create_directories(o.work_dir);
+  }
+  return true;
+}
+
+std::string quote_command(int argc, char** argv) {
+  std::string out = "assetlib-bench";
+  for (int i = 1; i < argc; ++i) out += std::string(" ") + argv[i];
+  return out;
+}
+
+// --- The run ------------------------------------------------------------------------------------
+
+// The settings of the run, echoed in the report's header and the JSON.
+Results start_results(const BenchOptions& o, const std::string& command) {
+  Results r;
+  r.machine = describe_machine();
+  r.command = command;
+  r.quick = o.quick;
+  r.samples = o.samples;
+  r.min_sample_seconds = o.min_sample_seconds;
+  r.bake_repetitions = o.bake_repetitions;
+  r.jobs = o.jobs;
+  r.hc_level = o.hc_level;
+  return r;
+}
+
 void add_sizes(const BakedTree& tree, std::vector<SizeRecord>& out) {
   for (const BakedAsset& a : tree.assets) {
-    out.push_back({tree.label, tree.variant, a.name, a.type, a.format, a.source_bytes, a.file_bytes, a.unpacked_bytes});
+    out.push_back({tree.label, tree.variant, a.name, a.type, a.format, a.source_bytes, a.file_bytes,
+                   a.unpacked_bytes});
   }
 }
 
-// Bakes every tree, measures, reports. False on an error that makes the figures incomplete.
-bool run(const BenchOptions& options, Results& r) {
-  double start = now_seconds();
-  std::string error;
+// Every tree baked in each variant the measurements compare, read back through its manifest.
+struct BakedVariants {
   std::vector<BakedTree> defaults, rgba8s, hcs;
+};
+
+bool bake_trees(const BenchOptions& options, Results& r, BakedVariants& baked) {
+  std::string error;
   for (const SourceTree& tree : options.trees) {
     std::fprintf(stderr, "bake %s (%s)\n", tree.label.c_str(), tree.root.c_str());
     TreeBake bake;
@@ -49,14 +170,25 @@ bool run(const BenchOptions& options, Results& r) {
         !read_baked_tree(tree.label, "hc", tree.root, bake.hc_dir, h, error)) {
       return fail(error);
     }
-    defaults.push_back(std::move(d));
-    hcs.push_back(std::move(h));
+    baked.defaults.push_back(std::move(d));
+    baked.hcs.push_back(std::move(h));
     if (!bake.rgba8_dir.empty()) {
-      if (!read_baked_tree(tree.label, "rgba8", tree.root, bake.rgba8_dir, v, error)) return fail(error);
-      rgba8s.push_back(std::move(v));
+      if (!read_baked_tree(tree.label, "rgba8", tree.root, bake.rgba8_dir, v, error))
+        return fail(error);
+      baked.rgba8s.push_back(std::move(v));
     }
     r.bakes.push_back(std::move(bake));
   }
+  return true;
+}
+
+// Bakes every tree, measures, judges the targets. False on an error that makes the figures
+// incomplete.
+bool run(const BenchOptions& options, Results& r) {
+  double start = now_seconds();
+  BakedVariants baked;
+  if (!bake_trees(options, r, baked)) return false;
+  const auto& [defaults, rgba8s, hcs] = baked;
 
   TimingPolicy policy;
   policy.samples = options.samples;
@@ -67,11 +199,13 @@ bool run(const BenchOptions& options, Results& r) {
   for (const BakedTree& t : defaults) bench_mesh_loads(t, policy, r.mesh_loads, r.notes);
   std::fprintf(stderr, "measure limits\n");
   for (const BakedTree& t : defaults) bench_limits(t, policy, r.limits, r.notes);
-  for (size_t i = 0; i < defaults.size(); ++i) bench_codec_loads(defaults[i], hcs[i], policy, r.codec_loads, r.notes);
+  for (size_t i = 0; i < defaults.size(); ++i)
+    bench_codec_loads(defaults[i], hcs[i], policy, r.codec_loads, r.notes);
 
   std::fprintf(stderr, "measure loader peak RSS\n");
   std::vector<std::string> dirs;
   for (const BakedTree& t : defaults) dirs.push_back(t.baked_root.string());
+  std::string error;
   if (!measure_loader_rss(options, dirs, r.loader, error)) return fail(error);
 
   for (const auto* trees : {&defaults, &rgba8s, &hcs}) {
@@ -83,10 +217,17 @@ bool run(const BenchOptions& options, Results& r) {
   return true;
 }
 
-std::string quote_command(int argc, char** argv) {
-  std::string out = "assetlib-bench";
-  for (int i = 1; i < argc; ++i) out += std::string(" ") + argv[i];
-  return out;
+// Prints the report and writes the JSON. False when the JSON cannot be written or a note is an
+// error (a baked file that failed to load or unpack).
+bool report(const BenchOptions& o, const Results& r) {
+  std::cout << render_report(r) << std::flush;
+  bool ok = true;
+  std::string error;
+  if (!o.json_out.empty() && !write_json(r, o.json_out, error)) ok = fail(error);
+  for (const std::string& n : r.notes) {
+    if (n.rfind("error:", 0) == 0) ok = false;
+  }
+  return ok;
 }
 
 }  // namespace
@@ -95,99 +236,23 @@ std::string quote_command(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace bench;
   namespace fs = std::filesystem;
-  // Child modes, started by the bench itself (process.h, loader_rss.h).
+  // Child modes, started by the bench itself (measure.h, bench.h).
   if (argc >= 2 && std::string(argv[1]) == "--measure-child") return launcher_main(argc, argv);
   if (argc >= 2 && std::string(argv[1]) == "--load-all") return load_all_main(argc, argv);
 
-  CLI::App app{"assetlib-bench: load, unpack, bake and size benchmarks of assetlib against decoding the sources "
-               "and against the machine's limits (docs/benchmarks.md)"};
   BenchOptions o;
-  std::string corpus = ASSETLIB_BENCH_CORPUS_DIR, assets = ASSETLIB_BENCH_ASSETS_DIR, baker = ASSETLIB_BENCH_BAKER;
-  std::string json_out, work;
-  double min_sample_ms = 2;
-  o.jobs = std::max(1u, std::thread::hardware_concurrency());
-  app.add_option("--corpus", corpus, "Third-party corpus to bake and measure besides assets/")->capture_default_str();
-  app.add_option("--assets", assets, "The bundled asset folder")->capture_default_str();
-  app.add_option("--baker", baker, "asset-baker executable")->capture_default_str();
-  app.add_option("--json", json_out, "Write every figure to this JSON file");
-  app.add_flag("--quick", o.quick, "assets/ only, one sample, one bake each: checks that everything runs (ctest)");
-  app.add_option("--samples", o.samples, "Timed samples per measurement; the median is reported")->capture_default_str();
-  app.add_option("--min-sample-ms", min_sample_ms, "A sample repeats a call until it lasts this long")
-      ->capture_default_str();
-  app.add_option("--bake-reps", o.bake_repetitions, "Repetitions of the full and no-op bakes")->capture_default_str();
-  app.add_option("-j,--jobs", o.jobs, "N of the -jN bake (default: all cores)")->capture_default_str();
-  app.add_option("--hc-level", o.hc_level, "LZ4-HC level compared with fast LZ4")->capture_default_str();
-  app.add_option("--quiet-wait", o.quiet_wait,
-                 "Before each bake of a tree of 10 MB or more, wait up to this many seconds for other processes to "
-                 "leave the CPUs idle (0: do not wait)")
-      ->capture_default_str();
-  app.add_option("--work", work, "Folder for bake outputs and logs (default: a temporary folder, deleted after)");
-  app.add_flag("--keep-work", o.keep_work, "Keep the work folder");
-  CLI11_PARSE(app, argc, argv);
-
-  if (o.quick) {
-    if (!app.count("--samples")) o.samples = 1;
-    if (!app.count("--min-sample-ms")) min_sample_ms = 0;
-    if (!app.count("--bake-reps")) o.bake_repetitions = 1;
-    if (!app.count("--quiet-wait")) o.quiet_wait = 0;
-  }
-  o.min_sample_seconds = min_sample_ms / 1000;
-  o.samples = std::max(1, o.samples);
-  o.bake_repetitions = std::max(1, o.bake_repetitions);
-  o.baker = fs::absolute(baker);
-  std::error_code ec;
-  o.self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) {
-    std::fprintf(stderr, "error: cannot find this executable: %s\n", ec.message().c_str());
-    return 2;
-  }
-  o.trees.push_back({"assets", fs::absolute(assets)});
-  if (!o.quick) o.trees.push_back({"corpus", fs::weakly_canonical(fs::absolute(corpus))});
-  for (const SourceTree& t : o.trees) {
-    if (!fs::is_directory(t.root)) {
-      std::fprintf(stderr, "error: %s: not a folder (%s)\n", t.root.c_str(), t.label.c_str());
-      return 2;
-    }
-  }
-  if (!fs::is_regular_file(o.baker)) {
-    std::fprintf(stderr, "error: %s: asset-baker not found (--baker)\n", o.baker.c_str());
-    return 2;
-  }
-  bool temporary = work.empty();
-  if (temporary) {
-    std::string pattern = (fs::temp_directory_path() / "assetlib-bench.XXXXXX").string();
-    if (!mkdtemp(pattern.data())) {
-      std::perror("mkdtemp");
-      return 2;
-    }
-    o.work_dir = pattern;
-  } else {
-    o.work_dir = fs::absolute(work);
-    fs::create_directories(o.work_dir);
-  }
-  o.json_out = json_out;
+  CommandLine cl;
+  if (std::optional<int> code = parse_command_line(argc, argv, o, cl)) return *code;
+  if (!resolve_paths(cl, o)) return 2;
+  const bool temporary = cl.work.empty();
+  if (!make_work_dir(cl.work, o)) return 2;
   std::fprintf(stderr, "work folder: %s%s\n", o.work_dir.c_str(),
                temporary && !o.keep_work ? " (deleted at the end)" : "");
 
-  Results r;
-  r.machine = describe_machine();
-  r.command = quote_command(argc, argv);
-  r.quick = o.quick;
-  r.samples = o.samples;
-  r.min_sample_seconds = o.min_sample_seconds;
-  r.bake_repetitions = o.bake_repetitions;
-  r.jobs = o.jobs;
-  r.hc_level = o.hc_level;
-  bool ok = run(o, r);
-  if (ok) {
-    std::cout << render_report(r) << std::flush;
-    std::string error;
-    if (!o.json_out.empty() && !write_json(r, o.json_out, error)) ok = fail(error);
-    for (const std::string& n : r.notes) {
-      if (n.rfind("error:", 0) == 0) ok = false;
-    }
-  }
+  Results r = start_results(o, quote_command(argc, argv));
+  bool ok = run(o, r) && report(o, r);
   if (temporary && !o.keep_work) {
+    std::error_code ec;
     fs::remove_all(o.work_dir, ec);
   } else {
     std::fprintf(stderr, "work folder kept: %s\n", o.work_dir.c_str());

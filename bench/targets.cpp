@@ -1,150 +1,196 @@
-// The five targets of the issue, each judged on the figures measured in this run.
+// assetlib-bench: the targets of targets.h judged on the figures of this run. Each function below
+// computes the figure one target is judged on and the text of its TARGET line; the thresholds and
+// the verdict come from the table.
+#include "targets.h"
 #include "report.h"
-#include "summary.h"
-#include "table.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace bench {
 namespace {
 
-constexpr double kLoadRatio = 50;        // baked loads at least 50x faster than decoding sources
-constexpr double kLz4Fraction = 0.85;    // load + unpack at least 85% of LZ4-only throughput
-constexpr double kNoopFraction = 0.02;   // no-op rebuild at most 2% of the full bake
-constexpr double kSpeedupFraction = 0.85;  // -jN at least 0.85 x N speed-up
-constexpr size_t kSpeedupMinAssets = 20;
-constexpr uint64_t kRssSlack = 64ull << 20;  // RSS budget: 4 x largest x jobs + 64 MiB
-constexpr uint64_t kLargeAsset = 1ull << 20;  // "real size" breakdown shown beside two targets
+// The figure a target is judged on.
+struct Figure {
+  bool valid =
+      false;  // measured, and the conditions of the target hold (enough assets, nothing rebaked)
+  double value = 0;
+  std::string text;  // the TARGET line after "met " / "missed "
+};
 
-Target load_vs_source(const Results& r) {
-  Target t{"load_vs_source", false, "", 0, kLoadRatio};
-  std::string figure;
+bool meets(const TargetSpec& spec, double value) {
+  switch (spec.need) {
+    case Need::AtLeast: return value >= spec.threshold;
+    case Need::AtMost: return value <= spec.threshold;
+    case Need::Below: return value < spec.threshold;
+  }
+  return false;
+}
+
+// "need >= 50.0x", "need <= 2.0%", "need >= 0.85 x N".
+std::string need(const TargetSpec& spec) {
+  std::string shown = spec.shown == Shown::Ratio     ? ratio(spec.threshold)
+                      : spec.shown == Shown::Percent ? percent(spec.threshold)
+                                                     : fixed(spec.threshold, 2) + " x N";
+  return std::string("need ") +
+         (spec.need == Need::AtLeast  ? ">= "
+          : spec.need == Need::AtMost ? "<= "
+                                      : "< ") +
+         shown;
+}
+
+// A `keep` for summarize(): the files of real size.
+constexpr auto real_size = [](const auto& x) { return x.unpacked_bytes >= kRealSizeBytes; };
+
+// "[files >= 1 MiB unpacked only: " ... "]": context beside a target, not judged.
+std::string real_size_context(const std::string& figures) {
+  if (figures.empty()) return "";
+  return " [files >= " + std::to_string(kRealSizeBytes >> 20) + " MiB unpacked only: " + figures +
+         "]";
+}
+
+// "textures 1.08x (default, 536 files), 1.00x (rgba8, 536 files)" over the loads `keep` accepts;
+// `worst` becomes the lowest median. `unit` follows the file count (" files" or "").
+std::string texture_medians(const Results& r, bool (*keep)(const LoadComparison&),
+                            const std::string& unit, double& worst) {
+  std::string out;
+  for (const std::string& variant : variants_of(r.texture_loads)) {
+    auto s = summarize<LoadSummary>(
+        r.texture_loads, [&](const LoadComparison& c) { return c.variant == variant && keep(c); });
+    if (!s.files) continue;
+    out += (out.empty() ? "textures " : ", ") + ratio(s.median_ratio()) + " (" + variant + ", " +
+           std::to_string(s.files) + unit + ")";
+    worst = worst < 0 ? s.median_ratio() : std::min(worst, s.median_ratio());
+  }
+  return out;
+}
+
+Figure load_vs_source(const Results& r, const TargetSpec& spec) {
   double worst = -1;
-  for (const std::string& variant : distinct(r.texture_loads, [](const LoadComparison& c) { return c.variant; })) {
-    LoadSummary s = summarize_loads(r.texture_loads, [&](const LoadComparison& c) { return c.variant == variant; });
-    figure += (figure.empty() ? "textures " : ", ") + ratio(s.median_ratio) + " (" + variant + ", " +
-              std::to_string(s.files) + " files)";
-    worst = worst < 0 ? s.median_ratio : std::min(worst, s.median_ratio);
-  }
-  if (figure.empty()) figure = "textures not measured";
-  LoadSummary m = summarize_loads(r.mesh_loads, [](const LoadComparison&) { return true; });
-  if (m.files) {
-    figure += "; meshes " + ratio(m.median_ratio) + " (" + std::to_string(m.files) + " files)";
-    worst = worst < 0 ? m.median_ratio : std::min(worst, m.median_ratio);
+  std::string text = texture_medians(r, everything, " files", worst);
+  if (text.empty()) text = "textures not measured";
+  auto meshes = summarize<LoadSummary>(r.mesh_loads, everything);
+  if (meshes.files) {
+    text += "; meshes " + ratio(meshes.median_ratio()) + " (" + std::to_string(meshes.files) +
+            " files)";
+    worst = worst < 0 ? meshes.median_ratio() : std::min(worst, meshes.median_ratio());
   } else {
-    figure += "; meshes not measured";
+    text += "; meshes not measured";
   }
-  t.value = std::max(worst, 0.0);
-  t.met = !r.texture_loads.empty() && m.files && t.value >= kLoadRatio;
-  // Context, not the target: the same medians over the assets of real size only.
-  std::string large;
-  auto big = [](const LoadComparison& c) { return c.unpacked_bytes >= kLargeAsset; };
-  for (const std::string& variant : distinct(r.texture_loads, [](const LoadComparison& c) { return c.variant; })) {
-    LoadSummary s = summarize_loads(r.texture_loads, [&](const LoadComparison& c) { return c.variant == variant && big(c); });
-    if (s.files) large += (large.empty() ? "textures " : ", ") + ratio(s.median_ratio) + " (" + variant + ", " +
-                          std::to_string(s.files) + ")";
+  double unused = -1;
+  std::string large = texture_medians(r, real_size, "", unused);
+  auto large_meshes = summarize<LoadSummary>(r.mesh_loads, real_size);
+  if (large_meshes.files) {
+    large += (large.empty() ? "" : ", ") + std::string("meshes ") +
+             ratio(large_meshes.median_ratio()) + " (" + std::to_string(large_meshes.files) + ")";
   }
-  LoadSummary mb = summarize_loads(r.mesh_loads, big);
-  if (mb.files) large += (large.empty() ? "" : ", ") + std::string("meshes ") + ratio(mb.median_ratio) + " (" +
-                         std::to_string(mb.files) + ")";
-  t.figure = figure + "; median of per-file ratios, need >= " + ratio(kLoadRatio) +
-             (large.empty() ? "" : " [files >= 1 MiB unpacked only: " + large + "]");
-  return t;
+  text += "; median of per-file ratios, " + need(spec) + real_size_context(large);
+  return {!r.texture_loads.empty() && meshes.files, std::max(worst, 0.0), text};
 }
 
-Target unpack_vs_lz4(const Results& r) {
-  Target t{"unpack_vs_lz4", false, "", 0, kLz4Fraction};
-  LimitsSummary s = summarize_limits(r.limits, [](const LimitsRecord&) { return true; });
-  t.value = s.load_vs_lz4();
-  t.met = s.files && t.value >= kLz4Fraction;
-  LimitsSummary big = summarize_limits(r.limits, [](const LimitsRecord& x) { return x.unpacked_bytes >= kLargeAsset; });
-  t.figure = "load_binaryfile + unpack " + percent(t.value) + " of LZ4-only throughput (" +
-             gbps(s.unpacked_bytes, s.load_unpack) + " vs " + gbps(s.unpacked_bytes, s.lz4_only) + " GB/s, " +
-             std::to_string(s.files) + " files, " + mib(s.unpacked_bytes) + " MiB unpacked); mapped file " +
-             percent(s.mapped_vs_lz4()) + "; need >= " + percent(kLz4Fraction);
-  if (big.files) {
-    t.figure += " [files >= 1 MiB unpacked only: " + percent(big.load_vs_lz4()) + ", mapped " +
-                percent(big.mapped_vs_lz4()) + ", " + std::to_string(big.files) + " files]";
+Figure unpack_vs_lz4(const Results& r, const TargetSpec& spec) {
+  auto s = summarize<LimitsSummary>(r.limits, everything);
+  auto large = summarize<LimitsSummary>(r.limits, real_size);
+  std::string text = "load_binaryfile + unpack " + percent(s.load_vs_lz4()) +
+                     " of LZ4-only throughput (" + gbps(s.unpacked_bytes, s.load_unpack) + " vs " +
+                     gbps(s.unpacked_bytes, s.lz4_only) + " GB/s, " + std::to_string(s.files) +
+                     " files, " + mib(s.unpacked_bytes) + " MiB unpacked); mapped file " +
+                     percent(s.mapped_vs_lz4()) + "; " + need(spec);
+  if (large.files) {
+    text += real_size_context(percent(large.load_vs_lz4()) + ", mapped " +
+                              percent(large.mapped_vs_lz4()) + ", " + std::to_string(large.files) +
+                              " files");
   }
-  return t;
+  return {s.files > 0, s.load_vs_lz4(), text};
 }
 
-Target noop_rebuild(const Results& r) {
-  Target t{"noop_rebuild", false, "", 0, kNoopFraction};
+Figure noop_rebuild(const Results& r, const TargetSpec& spec) {
   const TreeBake* b = main_bake(r);
   const BakeRun* full = b ? b->find("default", r.jobs, true) : nullptr;
   const BakeRun* noop = b ? b->find("default", r.jobs, false) : nullptr;
-  if (!full || !noop || full->median_wall() <= 0) {
-    t.figure = "not measured";
-    return t;
-  }
-  t.value = noop->median_wall() / full->median_wall();
-  t.met = t.value <= kNoopFraction && noop->baked == 0;
-  t.figure = percent(t.value) + " of the full bake (" + seconds(noop->median_wall()) + " no-op vs " +
-             seconds(full->median_wall()) + " full, -j" + std::to_string(r.jobs) + ", " + b->label + ", " +
-             std::to_string(b->assets) + " assets, " + std::to_string(noop->baked) + " rebaked); need <= " +
-             percent(kNoopFraction);
-  return t;
+  if (!full || !noop || full->median_wall() <= 0) return {false, 0, "not measured"};
+  double value = noop->median_wall() / full->median_wall();
+  std::string text = percent(value) + " of the full bake (" + seconds(noop->median_wall()) +
+                     " no-op vs " + seconds(full->median_wall()) + " full, -j" +
+                     std::to_string(r.jobs) + ", " + b->label + ", " + std::to_string(b->assets) +
+                     " assets, " + std::to_string(noop->baked) + " rebaked); " + need(spec);
+  return {noop->baked == 0, value, text};  // a no-op that rebakes anything is no no-op
 }
 
-Target bake_speedup(const Results& r) {
-  Target t{"bake_speedup", false, "", 0, kSpeedupFraction};
+Figure bake_speedup(const Results& r, const TargetSpec& spec) {
   const TreeBake* b = main_bake(r);
   const BakeRun* one = b ? b->find("default", 1, true) : nullptr;
   const BakeRun* n = b ? b->find("default", r.jobs, true) : nullptr;
-  if (!one || !n || r.jobs < 2 || n->median_wall() <= 0) {
-    t.figure = "not measured (needs -jN with N >= 2)";
-    return t;
-  }
+  if (!one || !n || r.jobs < 2 || n->median_wall() <= 0)
+    return {false, 0, "not measured (needs -jN with N >= 2)"};
+  const std::string jn = "-j" + std::to_string(r.jobs);
   double speedup = one->median_wall() / n->median_wall();
-  t.value = speedup / double(r.jobs);
-  t.met = t.value >= kSpeedupFraction && b->assets >= kSpeedupMinAssets;
-  t.figure = ratio(speedup) + " with -j" + std::to_string(r.jobs) + " on " + std::to_string(r.machine.cores) +
-             " cores = " + fixed(t.value, 3) + " x N (" + seconds(one->median_wall()) + " -j1, " +
-             seconds(n->median_wall()) + " -j" + std::to_string(r.jobs) + ", " + b->label + ", " +
-             std::to_string(b->assets) + " assets; bound from -j1 per-file times: " + ratio(b->bound_path_order) +
-             " path order, " + ratio(b->bound_largest_first) + " largest first";
-  if (n->median_wall() >= 0.5) {
-    t.figure += "; other processes used " + fixed(one->median_others(), 2) + " / " + fixed(n->median_others(), 2) +
-                " cores during -j1 / -j" + std::to_string(r.jobs);
+  double value = speedup / double(r.jobs);
+  std::string text = ratio(speedup) + " with " + jn + " on " + std::to_string(r.machine.cores) +
+                     " cores = " + fixed(value, 3) + " x N (" + seconds(one->median_wall()) +
+                     " -j1, " + seconds(n->median_wall()) + " " + jn + ", " + b->label + ", " +
+                     std::to_string(b->assets) +
+                     " assets; bound from -j1 per-file times: " + ratio(b->bound_path_order) +
+                     " path order, " + ratio(b->bound_largest_first) + " largest first";
+  if (n->median_wall() >= kMinWallForOthers) {
+    text += "; other processes used " + fixed(one->median_others(), 2) + " / " +
+            fixed(n->median_others(), 2) + " cores during -j1 / " + jn;
   }
-  t.figure += "); need >= " + fixed(kSpeedupFraction, 2) + " x N";
-  if (b->assets < kSpeedupMinAssets) {
-    t.figure += "; only " + std::to_string(b->assets) + " assets, the target needs 20+";
+  text += "); " + need(spec);
+  const bool enough_assets = b->assets >= kSpeedupMinAssets;
+  if (!enough_assets) {
+    text += "; only " + std::to_string(b->assets) + " assets, the target needs " +
+            std::to_string(kSpeedupMinAssets) + "+";
   }
-  return t;
+  return {enough_assets, value, text};
 }
 
-Target baker_rss(const Results& r) {
-  Target t{"baker_rss", false, "", 0, 1};
+Figure baker_rss(const Results& r, const TargetSpec&) {
   const TreeBake* b = main_bake(r);
-  if (!b || b->largest_decoded == 0) {
-    t.figure = "not measured";
-    return t;
-  }
+  if (!b || b->largest_decoded == 0) return {false, 0, "not measured"};
   std::string runs;
-  bool all_met = true;
-  double worst = 0;
+  double worst = 0;  // the highest peak / budget over the full bakes
   for (const BakeRun& run : b->runs) {
     if (!run.force) continue;
-    uint64_t budget = 4 * b->largest_decoded * run.jobs + kRssSlack;
+    uint64_t budget = kRssPerJob * b->largest_decoded * run.jobs + kRssSlack;
     uint64_t peak = run.max_peak_rss();
-    all_met = all_met && peak < budget;
     worst = std::max(worst, double(peak) / double(budget));
     runs += (runs.empty() ? "" : ", ") + run.what + " " + mib(peak) + " of " + mib(budget) + " MiB";
   }
-  t.value = worst;
-  t.met = all_met && !runs.empty();
-  t.figure = "peak RSS " + runs + " (budget 4 x " + mib(b->largest_decoded) + " MiB x jobs + 64 MiB; largest decoded: " +
-             b->largest_decoded_name + ", " + b->label + ")";
-  return t;
+  std::string text = "peak RSS " + runs + " (budget " + std::to_string(kRssPerJob) + " x " +
+                     mib(b->largest_decoded) + " MiB x jobs + " + std::to_string(kRssSlack >> 20) +
+                     " MiB; largest decoded: " + b->largest_decoded_name + ", " + b->label + ")";
+  return {!runs.empty(), worst, text};
+}
+
+// Which function computes the figure of which target of the table.
+struct FigureOf {
+  std::string_view target;
+  Figure (*compute)(const Results&, const TargetSpec&);
+};
+
+constexpr FigureOf kFigures[] = {
+    {"load_vs_source", load_vs_source}, {"unpack_vs_lz4", unpack_vs_lz4},
+    {"noop_rebuild", noop_rebuild},     {"bake_speedup", bake_speedup},
+    {"baker_rss", baker_rss},
+};
+
+Figure figure_of(const Results& r, const TargetSpec& spec) {
+  for (const FigureOf& f : kFigures) {
+    if (f.target == spec.name) return f.compute(r, spec);
+  }
+  return {false, 0, "no figure for this target in targets.cpp"};
 }
 
 }  // namespace
 
 void compute_targets(Results& results) {
-  results.targets = {load_vs_source(results), unpack_vs_lz4(results), noop_rebuild(results),
-                     bake_speedup(results), baker_rss(results)};
+  results.targets.clear();
+  for (const TargetSpec& spec : kTargets) {
+    Figure f = figure_of(results, spec);
+    results.targets.push_back(
+        {spec.name, f.valid && meets(spec, f.value), f.text, f.value, spec.threshold});
+  }
 }
 
 std::string target_line(const Target& target) {

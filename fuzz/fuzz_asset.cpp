@@ -1,6 +1,7 @@
 // Fuzz target 1: an asset file from memory, as a game loads it from a mod or a download.
 // parse_binaryfile -> read_texture_info / read_mesh_info -> unpack into buffers of exactly the
-// promised size (so AddressSanitizer sees any write past them), by every unpack entry point.
+// promised size (so AddressSanitizer sees any write past them), by every unpack entry point;
+// read_material_info and read_prefab_info, whose output must pack again.
 //
 // Each input is tried twice: as is (the container checks), and with its header lengths and
 // version repaired to match the input size, so mutations inside the JSON and the blob reach the
@@ -47,15 +48,18 @@ void exercise_texture(const AssetView& view) {
     return;
   }
   // Nothing may be allocated beyond what the file can justify.
-  FUZZ_CHECK(info.total_size <= kMaxExpansion * view.blob.size(), "unpacked size justified by the blob");
+  FUZZ_CHECK(info.total_size <= kMaxExpansion * view.blob.size(),
+             "unpacked size justified by the blob");
   FUZZ_CHECK(!info.mips.empty() && info.width >= 1 && info.height >= 1, "a texture has a level");
   FUZZ_CHECK(info.width <= 32768 && info.height <= 32768, "dimension cap");
   check_chunks(info.chunks, info.total_size, view.blob.size());
 
   auto all = exact_buffer(info.total_size);
-  Status whole = unpack_texture(info, view.blob.data(), view.blob.size(), all.get(), info.total_size);
+  Status whole =
+      unpack_texture(info, view.blob.data(), view.blob.size(), all.get(), info.total_size);
   if (info.total_size > 0) {
-    Status small = unpack_texture(info, view.blob.data(), view.blob.size(), all.get(), info.total_size - 1);
+    Status small =
+        unpack_texture(info, view.blob.data(), view.blob.size(), all.get(), info.total_size - 1);
     FUZZ_CHECK(small.code == ErrorCode::DestinationTooSmall, "a short destination is refused");
   }
   // The smallest levels alone, into a buffer of exactly their size.
@@ -68,8 +72,8 @@ void exercise_texture(const AssetView& view) {
     FUZZ_CHECK(std::memcmp(tail.get(), all.get() + info.mips[last].offset, size_t(tail_size)) == 0,
                "unpack_texture_mips agrees with unpack_texture");
   }
-  FUZZ_CHECK(unpack_texture_mips(info, uint32_t(info.mips.size()), view.blob.data(), view.blob.size(),
-                                 tail.get(), tail_size)
+  FUZZ_CHECK(unpack_texture_mips(info, uint32_t(info.mips.size()), view.blob.data(),
+                                 view.blob.size(), tail.get(), tail_size)
                      .code == ErrorCode::InvalidArgument,
              "a level past the chain is refused");
   // Chunk by chunk, in reverse order, into one shared destination.
@@ -97,7 +101,8 @@ void exercise_mesh(const AssetView& view) {
   }
   uint64_t total = info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size;
   FUZZ_CHECK(total <= kMaxExpansion * view.blob.size(), "unpacked size justified by the blob");
-  FUZZ_CHECK(info.vertex_buffer_size == uint64_t(info.vertex_count) * info.vertex_stride, "vertex size");
+  FUZZ_CHECK(info.vertex_buffer_size == uint64_t(info.vertex_count) * info.vertex_stride,
+             "vertex size");
   FUZZ_CHECK(info.vertex_stride == vertex_format_stride(info.vertex_format), "stride");
   FUZZ_CHECK(info.index_size == 2 || info.index_size == 4, "index size");
   check_chunks(info.chunks, total, view.blob.size());
@@ -110,17 +115,19 @@ void exercise_mesh(const AssetView& view) {
 
   auto vertices = exact_buffer(info.vertex_buffer_size);
   auto indices = exact_buffer(info.index_buffer_size);
-  Status u = unpack_mesh(info, view.blob.data(), view.blob.size(), vertices.get(), info.vertex_buffer_size,
-                         indices.get(), info.index_buffer_size);
+  Status u = unpack_mesh(info, view.blob.data(), view.blob.size(), vertices.get(),
+                         info.vertex_buffer_size, indices.get(), info.index_buffer_size);
   (void)u;
   if (info.vertex_buffer_size > 0) {
     Status small = unpack_mesh(info, view.blob.data(), view.blob.size(), vertices.get(),
                                info.vertex_buffer_size - 1, indices.get(), info.index_buffer_size);
-    FUZZ_CHECK(small.code == ErrorCode::DestinationTooSmall, "a short vertex destination is refused");
+    FUZZ_CHECK(small.code == ErrorCode::DestinationTooSmall,
+               "a short vertex destination is refused");
   }
   // Meshlets: unpacked data is checked against its arrays before anyone views it.
   auto meshlets = exact_buffer(info.meshlet_data_size);
-  Status m = unpack_meshlets(info, view.blob.data(), view.blob.size(), meshlets.get(), info.meshlet_data_size);
+  Status m = unpack_meshlets(info, view.blob.data(), view.blob.size(), meshlets.get(),
+                             info.meshlet_data_size);
   if (m && info.meshlet_count > 0) {
     MeshletView mv = meshlet_view(info, meshlets.get());
     uint64_t sum = 0;
@@ -135,19 +142,58 @@ void exercise_mesh(const AssetView& view) {
   }
 }
 
+// Metadata-only assets: whatever is accepted has a consistent structure and packs again to the
+// same metadata.
+void exercise_material(const AssetView& view) {
+  MaterialInfo info;
+  Status s = read_material_info(view, info);
+  if (!s) {
+    FUZZ_CHECK(!s.message.empty(), "errors carry a message");
+    return;
+  }
+  FUZZ_CHECK(view.blob.empty() && info.alpha_mode != AlphaMode::Unknown, "material structure");
+  AssetFile again;
+  FUZZ_CHECK(pack_material(info, again).ok(), "an accepted material packs again");
+  MaterialInfo reread;
+  FUZZ_CHECK(read_material_info(again, reread).ok() && reread.name == info.name,
+             "material round trip");
+}
+
+void exercise_prefab(const AssetView& view) {
+  PrefabInfo info;
+  Status s = read_prefab_info(view, info);
+  if (!s) {
+    FUZZ_CHECK(!s.message.empty(), "errors carry a message");
+    return;
+  }
+  std::vector<float> world(16 * info.nodes.size());
+  for (size_t i = 0; i < info.nodes.size(); ++i) {
+    const PrefabNode& n = info.nodes[i];
+    FUZZ_CHECK(n.parent >= -1 && n.parent < int32_t(i), "parents first");
+    FUZZ_CHECK(n.camera < int32_t(info.cameras.size()) && n.light < int32_t(info.lights.size()),
+               "camera and light indices");
+    prefab_local_matrix(n, &world[16 * i]);
+  }
+  AssetFile again;
+  FUZZ_CHECK(pack_prefab(info, again).ok(), "an accepted prefab packs again");
+}
+
 void exercise(std::span<const std::byte> bytes) {
   AssetView view;
   Status s = parse_binaryfile(bytes, view, "fuzz.bin");
   if (!s) {
     FUZZ_CHECK(s.code == ErrorCode::TruncatedHeader || s.code == ErrorCode::LengthMismatch ||
-                   s.code == ErrorCode::UnsupportedVersion,
-               "container errors");
+                   s.code == ErrorCode::UnsupportedVersion || s.code == ErrorCode::InvalidValue,
+               "container errors (InvalidValue: JSON over assetlib::kMaxJsonSize)");
     FUZZ_CHECK(fuzz::starts_with(s.message, "fuzz.bin"), "errors name the source");
     return;
   }
-  FUZZ_CHECK(kHeaderSize + view.json.size() + view.blob.size() == bytes.size(), "the view covers the file");
+  FUZZ_CHECK(kHeaderSize + view.json.size() + view.blob.size() == bytes.size(),
+             "the view covers the file");
   exercise_texture(view);
   exercise_mesh(view);
+  exercise_material(view);
+  exercise_prefab(view);
 }
 
 uint32_t get_u32(const std::byte* p) {

@@ -7,8 +7,9 @@
 // the input, so seeds are plain image files.
 #include "fuzz_common.h"
 
-#include "bake_texture.h"
-#include "texture_decode.h"
+#include "import/image_import.h"
+#include "texture/bake_texture.h"
+#include "texture/texture_readback.h"
 
 #include <assetlib/texture_asset.h>
 #include <stb/stb_image.h>
@@ -28,7 +29,7 @@ using namespace assetlib;
 // beyond the limits always go through: the baker must refuse them before decoding.
 constexpr uint64_t kFuzzMaxTexels = 512 * 512;
 
-const char* const kNames[] = {"fuzz/img.png", "fuzz/img_n.png", "fuzz/img_roughness.png",
+const char* const kNames[] = {"fuzz/img.png",    "fuzz/img_n.png",  "fuzz/img_roughness.png",
                               "fuzz/ui/img.png", "fuzz/img_ao.jpg", "fuzz/img.hdr"};
 
 }  // namespace
@@ -38,8 +39,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<std::byte> source(reinterpret_cast<const std::byte*>(data),
                                 reinterpret_cast<const std::byte*>(data) + size);
   int w = 0, h = 0, comp = 0;
-  bool known = size <= INT_MAX &&
-               stbi_info_from_memory(reinterpret_cast<const stbi_uc*>(source.data()), int(size), &w, &h, &comp);
+  bool known =
+      size <= INT_MAX && stbi_info_from_memory(reinterpret_cast<const stbi_uc*>(source.data()),
+                                               int(size), &w, &h, &comp);
+  // stb_image reports a top-down BMP's height as negative; the baker bakes such files.
+  if (h < 0 && h != INT_MIN) h = -h;
   bool within_limits = known && w > 0 && h > 0 && uint32_t(w) <= baker::kMaxSourceDimension &&
                        uint32_t(h) <= baker::kMaxSourceDimension;
   if (within_limits && uint64_t(w) * uint64_t(h) > kFuzzMaxTexels) return -1;
@@ -47,8 +51,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::Choices pick(fuzz::input_hash(data, size));
   std::string name = kNames[pick.take(sizeof(kNames) / sizeof(kNames[0]))];
   baker::BakeSettings settings;
-  const baker::TextureRole roles[] = {baker::TextureRole::Auto, baker::TextureRole::Color, baker::TextureRole::Normal,
-                                      baker::TextureRole::Data, baker::TextureRole::Ui};
+  const baker::TextureRole roles[] = {baker::TextureRole::Auto, baker::TextureRole::Color,
+                                      baker::TextureRole::Normal, baker::TextureRole::Data,
+                                      baker::TextureRole::Ui};
   settings.texture.role = roles[pick.take(5)];
   settings.texture.mips = pick.take(4) != 0;
   settings.texture.block_compression = pick.take(4) != 0;
@@ -60,16 +65,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   AssetFile out;
   std::vector<std::string> warnings;
-  Status s = baker::bake_texture(source, name, settings, out, warnings);
+  baker::BakeStatus s = baker::bake_texture(source, name, settings, out, warnings);
   if (!within_limits) FUZZ_CHECK(!s.ok(), "images outside 1..kMaxSourceDimension are refused");
   if (!s) {
-    FUZZ_CHECK(s.code == ErrorCode::InvalidValue, "a broken image is InvalidValue");
-    // The baker prefixes the file name when a message lacks it (bake_job.cpp); warnings are
-    // printed as they are, so those must name it themselves (checked below).
-    FUZZ_CHECK(!s.message.empty(), "errors say why");
+    FUZZ_CHECK(s.blames_source(), "a broken image is the source's fault");
+    // Errors carry the file apart from the reason (common/bake_status.h); warnings are printed as
+    // they are, so those must name it themselves (checked below).
+    FUZZ_CHECK(s.file == name && !s.reason.empty(), "errors name the file and say why");
     return 0;
   }
-  for (const std::string& warning : warnings) FUZZ_CHECK(fuzz::starts_with(warning, name), "warnings name the file");
+  for (const std::string& warning : warnings)
+    FUZZ_CHECK(fuzz::starts_with(warning, name), "warnings name the file");
 
   // The output is a valid texture of the size stb_image announced (or max_size).
   TextureInfo info;
@@ -78,17 +84,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(r.ok(), "the baker writes textures the loader reads");
   FUZZ_CHECK(info.original_file == name, "original_file");
   if (settings.texture.max_size == 0) {
-    FUZZ_CHECK(info.width == uint32_t(w) && info.height == uint32_t(h), "decoded size is the announced size");
+    FUZZ_CHECK(info.width == uint32_t(w) && info.height == uint32_t(h),
+               "decoded size is the announced size");
   } else {
     FUZZ_CHECK(std::max(info.width, info.height) <= settings.texture.max_size, "max_size");
     FUZZ_CHECK(info.width <= uint32_t(w) && info.height <= uint32_t(h), "never upscaled");
   }
   std::vector<std::byte> unpacked(info.total_size);
-  Status u = unpack_texture(info, out.blob.data(), out.blob.size(), unpacked.data(), unpacked.size());
+  Status u =
+      unpack_texture(info, out.blob.data(), out.blob.size(), unpacked.data(), unpacked.size());
   FUZZ_CHECK(u.ok(), "the baker writes textures that unpack");
   // Decoding the smallest and the largest level back to RGBA8 (what export and PSNR use).
   std::vector<uint8_t> rgba = baker::level_to_rgba8(info, uint32_t(info.mips.size() - 1), unpacked);
-  FUZZ_CHECK(rgba.size() == size_t(info.mips.back().width) * info.mips.back().height * 4, "level_to_rgba8 size");
+  FUZZ_CHECK(rgba.size() == size_t(info.mips.back().width) * info.mips.back().height * 4,
+             "level_to_rgba8 size");
   rgba = baker::level_to_rgba8(info, 0, unpacked);
   FUZZ_CHECK(rgba.size() == size_t(info.width) * info.height * 4, "level_to_rgba8 size");
   return 0;

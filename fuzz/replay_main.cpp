@@ -2,8 +2,8 @@
 // target in normal and sanitizer builds. Usage: <target>_replay <file-or-folder>...
 // Folders are walked recursively in sorted order; README.md and dot files are skipped. Each path is
 // printed before it runs, so a crash names its input. An input running longer than
-// $FUZZ_REPLAY_TIMEOUT seconds (default 30, like libFuzzer's -timeout) is a hang: reported, aborted.
-// Exit 0 when every input ran; a finding aborts.
+// $FUZZ_REPLAY_TIMEOUT seconds (default 30, like libFuzzer's -timeout) is a hang: reported,
+// aborted. Exit 0 when every input ran; a finding aborts.
 #include <algorithm>
 #include <csignal>
 #include <cstdint>

@@ -4,13 +4,14 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build ccache pkg-config git python3
+  build-essential cmake ninja-build ccache pkg-config git python3 time util-linux valgrind
   nlohmann-json3-dev liblz4-dev libxxhash-dev
-  libstb-dev libtinyobjloader-dev libcli11-dev libmeshoptimizer-dev
+  libstb-dev libtinyobjloader-dev libcli11-dev libmeshoptimizer-dev libdraco-dev
+  gltfpack
   catch2 libbenchmark-dev
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers
   libglfw3-dev xvfb xauth
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format
 )
 
 missing=()

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test, from a fresh machine: install dependencies, then four builds in a row:
+# Every test, from a fresh machine: install dependencies, check the formatting, then four builds in
+# a row:
 #   1. Release: the whole suite (unit, end-to-end, hostile inputs, crash safety, sample, consumer)
 #   2. ASan + UBSan: the same suite without the Vulkan sample
 #   3. ThreadSanitizer: the loader API from many threads (hostile.concurrency)
@@ -11,6 +12,10 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 jobs=$(nproc)
 stage() { echo "== $1 ($(date +%T))"; }
+
+stage "Format check (clang-format, .clang-format)"
+git ls-files '*.h' '*.cpp' 2>/dev/null | xargs clang-format --dry-run --Werror ||
+  { echo "run: git ls-files '*.h' '*.cpp' | xargs clang-format -i" >&2; exit 1; }
 
 stage "Release build + tests"
 bash scripts/configure.sh build -DCMAKE_BUILD_TYPE=Release

@@ -1,11 +1,13 @@
 // The container: header, padded JSON, blob. Reading checks every length against the bytes that
 // exist before allocating or copying anything.
 #include <assetlib/asset_file.h>
+#include <assetlib/limits.h>
+
+#include "no_throw.h"
+#include "read_file.h"
 
 #include <array>
-#include <cstdio>
 #include <cstring>
-#include <memory>
 
 namespace assetlib {
 namespace {
@@ -56,9 +58,14 @@ Status check_header(const Header& h, uint64_t file_size, std::string_view name) 
                              std::to_string(file_size));
   }
   if (expected < file_size) {
-    return Status::error(ErrorCode::LengthMismatch,
-                         std::string(name) + ": " + std::to_string(file_size - expected) +
-                             " unexpected bytes after the blob");
+    return Status::error(ErrorCode::LengthMismatch, std::string(name) + ": " +
+                                                        std::to_string(file_size - expected) +
+                                                        " unexpected bytes after the blob");
+  }
+  if (h.json_length > kMaxJsonSize) {
+    return Status::error(ErrorCode::InvalidValue,
+                         std::string(name) + ": JSON metadata of " + std::to_string(h.json_length) +
+                             " bytes is over the 4 MiB limit (assetlib::kMaxJsonSize)");
   }
   return {};
 }
@@ -68,17 +75,34 @@ Status too_short(std::string_view name, uint64_t size) {
                                                        " bytes is shorter than the 16-byte header");
 }
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+Status load_binaryfile_throwing(const std::string& path, AssetFile& out) {
+  detail::FileHandle f;
+  uint64_t file_size = 0;
+  if (Status s = detail::open_regular_file(path, f, file_size); !s) return s;
+  if (file_size < kHeaderSize) return too_short(path, file_size);
 
-bool read_exact(std::FILE* f, void* dst, size_t size) {
-  return size == 0 || std::fread(dst, 1, size, f) == size;
+  std::array<std::byte, kHeaderSize> raw_header;
+  if (Status s = detail::read_exact(f, raw_header.data(), kHeaderSize, path, "header"); !s)
+    return s;
+  Header h = decode_header(raw_header.data());
+  // Version, lengths against the file size, the JSON cap: all before allocating.
+  if (Status s = check_header(h, file_size, path); !s) return s;
+
+  AssetFile file;
+  std::memcpy(file.type, h.type, 4);
+  file.version = h.version;
+  file.json.resize(h.json_length);
+  file.blob.resize(h.blob_length);
+  if (Status s = detail::read_exact(f, file.json.data(), h.json_length, path, "metadata"); !s)
+    return s;
+  if (Status s = detail::read_exact(f, file.blob.data(), h.blob_length, path, "blob"); !s) return s;
+  out = std::move(file);
+  return {};
 }
 
-// Header, JSON and its padding: everything before the blob.
-std::vector<std::byte> serialize_head(const AssetFile& file) {
+}  // namespace
+
+std::vector<std::byte> serialize_binaryfile_head(const AssetFile& file) {
   size_t json_length = padded_json_length(file.json.size());
   std::vector<std::byte> head(kHeaderSize + json_length, std::byte{' '});
   std::memcpy(head.data(), file.type, 4);
@@ -88,8 +112,6 @@ std::vector<std::byte> serialize_head(const AssetFile& file) {
   std::memcpy(head.data() + kHeaderSize, file.json.data(), file.json.size());
   return head;
 }
-
-}  // namespace
 
 AssetView::AssetView(const AssetFile& file)
     : version(file.version), json(file.json), blob(file.blob) {
@@ -101,68 +123,48 @@ bool has_type(const AssetView& view, const char (&type)[5]) {
 }
 
 std::vector<std::byte> serialize_binaryfile(const AssetFile& file) {
-  std::vector<std::byte> bytes = serialize_head(file);
+  std::vector<std::byte> bytes = serialize_binaryfile_head(file);
   bytes.insert(bytes.end(), file.blob.begin(), file.blob.end());
   return bytes;
 }
 
 Status save_binaryfile(const std::string& path, const AssetFile& file) {
-  if (file.json.size() > UINT32_MAX - kBlobAlignment || file.blob.size() > UINT32_MAX) {
-    return Status::error(ErrorCode::InvalidArgument,
-                         path + ": JSON or blob larger than the 4 GiB the header can describe");
-  }
-  // The blob is written from where it is; only the small head is assembled.
-  std::vector<std::byte> head = serialize_head(file);
-  const std::span<const std::byte> parts[] = {head, file.blob};
-  return write_file_atomically(path, parts);
+  return detail::no_throw(path, [&] {
+    if (padded_json_length(file.json.size()) > kMaxJsonSize) {
+      return Status::error(
+          ErrorCode::InvalidArgument,
+          path + ": JSON metadata of " + std::to_string(file.json.size()) +
+              " bytes is over the 4 MiB limit (assetlib::kMaxJsonSize): no reader would load it");
+    }
+    if (file.blob.size() > UINT32_MAX) {
+      return Status::error(ErrorCode::InvalidArgument,
+                           path + ": blob larger than the 4 GiB the header can describe");
+    }
+    // The blob is written from where it is; only the small head is assembled.
+    std::vector<std::byte> head = serialize_binaryfile_head(file);
+    const std::span<const std::byte> parts[] = {head, file.blob};
+    return write_file_atomically(path, parts);
+  });
 }
 
 Status parse_binaryfile(std::span<const std::byte> bytes, AssetView& out,
                         std::string_view source_name) {
-  if (bytes.size() < kHeaderSize) return too_short(source_name, bytes.size());
-  Header h = decode_header(bytes.data());
-  if (Status s = check_header(h, bytes.size(), source_name); !s) return s;
-  std::memcpy(out.type, h.type, 4);
-  out.version = h.version;
-  out.json = std::string_view(reinterpret_cast<const char*>(bytes.data() + kHeaderSize),
-                              h.json_length);
-  out.blob = bytes.subspan(kHeaderSize + h.json_length, h.blob_length);
-  return {};
+  // Allocates nothing but error messages.
+  return detail::no_throw(source_name, [&] {
+    if (bytes.size() < kHeaderSize) return too_short(source_name, bytes.size());
+    Header h = decode_header(bytes.data());
+    if (Status s = check_header(h, bytes.size(), source_name); !s) return s;
+    std::memcpy(out.type, h.type, 4);
+    out.version = h.version;
+    out.json =
+        std::string_view(reinterpret_cast<const char*>(bytes.data() + kHeaderSize), h.json_length);
+    out.blob = bytes.subspan(kHeaderSize + h.json_length, h.blob_length);
+    return Status{};
+  });
 }
 
 Status load_binaryfile(const std::string& path, AssetFile& out) {
-  FilePtr f(std::fopen(path.c_str(), "rb"));
-  if (!f) return Status::error(ErrorCode::FileNotFound, path + ": cannot open file");
-  // Unbuffered: each read below goes straight into its destination buffer.
-  std::setvbuf(f.get(), nullptr, _IONBF, 0);
-  if (std::fseek(f.get(), 0, SEEK_END) != 0) {
-    return Status::error(ErrorCode::IoError, path + ": cannot seek");
-  }
-  long end = std::ftell(f.get());
-  if (end < 0 || std::fseek(f.get(), 0, SEEK_SET) != 0) {
-    return Status::error(ErrorCode::IoError, path + ": cannot determine the file size");
-  }
-  uint64_t file_size = uint64_t(end);
-  if (file_size < kHeaderSize) return too_short(path, file_size);
-
-  std::array<std::byte, kHeaderSize> raw_header;
-  if (!read_exact(f.get(), raw_header.data(), kHeaderSize)) {
-    return Status::error(ErrorCode::IoError, path + ": reading the header failed");
-  }
-  Header h = decode_header(raw_header.data());
-  if (Status s = check_header(h, file_size, path); !s) return s;
-
-  AssetFile file;
-  std::memcpy(file.type, h.type, 4);
-  file.version = h.version;
-  file.json.resize(h.json_length);
-  file.blob.resize(h.blob_length);
-  if (!read_exact(f.get(), file.json.data(), h.json_length) ||
-      !read_exact(f.get(), file.blob.data(), h.blob_length)) {
-    return Status::error(ErrorCode::IoError, path + ": reading the metadata or blob failed");
-  }
-  out = std::move(file);
-  return {};
+  return detail::no_throw(path, [&] { return load_binaryfile_throwing(path, out); });
 }
 
 }  // namespace assetlib

@@ -3,6 +3,8 @@
 // one, never a mix. We do not fsync: this protects against a killed process, not a power cut.
 #include <assetlib/asset_file.h>
 
+#include "no_throw.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -18,7 +20,8 @@ namespace {
 // Unique among live writers: a process id and a thread id never repeat at the same time.
 std::string temporary_name(const std::string& path) {
   size_t tid = std::hash<std::thread::id>{}(std::this_thread::get_id());
-  return path + ".assetlib-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(tid % 1000000007u);
+  return path + ".assetlib-tmp-" + std::to_string(::getpid()) + "-" +
+         std::to_string(tid % 1000000007u);
 }
 
 bool write_all(int fd, std::span<const std::byte> bytes) {
@@ -35,10 +38,8 @@ Status io_error(const std::string& path, const char* what, int err) {
   return Status::error(ErrorCode::IoError, path + ": " + what + ": " + std::strerror(err));
 }
 
-}  // namespace
-
-Status write_file_atomically(const std::string& path,
-                             std::span<const std::span<const std::byte>> parts) {
+Status write_file_atomically_throwing(const std::string& path,
+                                      std::span<const std::span<const std::byte>> parts) {
   std::string tmp = temporary_name(path);
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return io_error(path, "cannot create temporary file", errno);
@@ -56,6 +57,13 @@ Status write_file_atomically(const std::string& path,
     return io_error(path, "rename failed", err);
   }
   return {};
+}
+
+}  // namespace
+
+Status write_file_atomically(const std::string& path,
+                             std::span<const std::span<const std::byte>> parts) {
+  return detail::no_throw(path, [&] { return write_file_atomically_throwing(path, parts); });
 }
 
 }  // namespace assetlib

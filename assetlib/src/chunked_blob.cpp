@@ -1,5 +1,9 @@
 #include "chunked_blob.h"
 
+#include "no_throw.h"
+
+#include <assetlib/limits.h>
+
 #include <lz4.h>
 #include <lz4hc.h>
 
@@ -28,7 +32,7 @@ size_t compress_chunk(const std::byte* src, size_t size, std::byte* dst, size_t 
 
 Status pack_sections(std::span<const RawSection> sections, const PackOptions& options,
                      std::vector<std::byte>& blob, std::vector<Chunk>& chunks) {
-  if (options.chunk_size < 1024 || options.chunk_size > (1u << 30)) {
+  if (options.chunk_size < 1024 || options.chunk_size > kMaxChunkSize) {
     return Status::error(ErrorCode::InvalidArgument, "chunk_size must be within 1 KiB..1 GiB");
   }
   if (options.compression != Compression::None && options.compression != Compression::LZ4) {
@@ -76,7 +80,8 @@ Status unpack_range(Compression compression, std::span<const Chunk> chunks, uint
     covered += chunk.raw_size;
   }
   if (covered != raw_end - raw_begin) {
-    return Status::error(ErrorCode::InvalidValue, "requested range does not fall on chunk boundaries");
+    return Status::error(ErrorCode::InvalidValue,
+                         "requested range does not fall on chunk boundaries");
   }
   return {};
 }
@@ -85,12 +90,14 @@ Status unpack_range(Compression compression, std::span<const Chunk> chunks, uint
 
 namespace assetlib {
 
-Status unpack_chunk(Compression compression, const Chunk& chunk, const void* blob,
-                    size_t blob_size, void* dst, size_t dst_size) {
+namespace {
+
+Status unpack_chunk_throwing(Compression compression, const Chunk& chunk, const void* blob,
+                             size_t blob_size, void* dst, size_t dst_size) {
   if (chunk.packed_offset > blob_size || chunk.packed_size > blob_size - chunk.packed_offset) {
-    return Status::error(ErrorCode::TruncatedHeader, "chunk at raw offset " +
-                                                         std::to_string(chunk.raw_offset) +
-                                                         " lies outside the blob");
+    return Status::error(
+        ErrorCode::TruncatedHeader,
+        "chunk at raw offset " + std::to_string(chunk.raw_offset) + " lies outside the blob");
   }
   if (dst_size < chunk.raw_size) {
     return Status::error(ErrorCode::DestinationTooSmall,
@@ -103,12 +110,12 @@ Status unpack_chunk(Compression compression, const Chunk& chunk, const void* blo
     return {};
   }
   if (compression != Compression::LZ4) {
-    return Status::error(ErrorCode::CorruptBlob, "chunk at raw offset " +
-                                                     std::to_string(chunk.raw_offset) +
-                                                     " is smaller than its data but not compressed");
+    return Status::error(ErrorCode::CorruptBlob,
+                         "chunk at raw offset " + std::to_string(chunk.raw_offset) +
+                             " is smaller than its data but not compressed");
   }
-  int got = LZ4_decompress_safe(in, static_cast<char*>(dst), int(chunk.packed_size),
-                                int(chunk.raw_size));
+  int got =
+      LZ4_decompress_safe(in, static_cast<char*>(dst), int(chunk.packed_size), int(chunk.raw_size));
   if (got < 0) {
     return Status::error(ErrorCode::CorruptBlob, "chunk at raw offset " +
                                                      std::to_string(chunk.raw_offset) +
@@ -116,13 +123,22 @@ Status unpack_chunk(Compression compression, const Chunk& chunk, const void* blo
                                                      std::to_string(chunk.raw_size) + " bytes");
   }
   if (uint64_t(got) != chunk.raw_size) {
-    return Status::error(ErrorCode::SizeMismatch, "chunk at raw offset " +
-                                                      std::to_string(chunk.raw_offset) +
-                                                      " decodes to " + std::to_string(got) +
-                                                      " bytes, " + std::to_string(chunk.raw_size) +
-                                                      " promised");
+    return Status::error(ErrorCode::SizeMismatch,
+                         "chunk at raw offset " + std::to_string(chunk.raw_offset) +
+                             " decodes to " + std::to_string(got) + " bytes, " +
+                             std::to_string(chunk.raw_size) + " promised");
   }
   return {};
+}
+
+}  // namespace
+
+Status unpack_chunk(Compression compression, const Chunk& chunk, const void* blob, size_t blob_size,
+                    void* dst, size_t dst_size) {
+  // Allocates nothing but error messages.
+  return detail::no_throw("unpack_chunk", [&] {
+    return unpack_chunk_throwing(compression, chunk, blob, blob_size, dst, dst_size);
+  });
 }
 
 }  // namespace assetlib

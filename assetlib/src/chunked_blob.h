@@ -24,7 +24,6 @@ Status pack_sections(std::span<const RawSection> sections, const PackOptions& op
 // Unpacks the unpacked-space range [raw_begin, raw_end) into `dst` (its byte 0 = raw_begin). The
 // range must start and end on chunk boundaries.
 Status unpack_range(Compression compression, std::span<const Chunk> chunks, uint64_t raw_begin,
-                    uint64_t raw_end, const void* src, size_t src_size, void* dst,
-                    size_t dst_size);
+                    uint64_t raw_end, const void* src, size_t src_size, void* dst, size_t dst_size);
 
 }  // namespace assetlib::detail

@@ -1,6 +1,8 @@
+#include <assetlib/limits.h>
 #include <assetlib/manifest.h>
 
 #include "metadata.h"
+#include "no_throw.h"
 #include "read_file.h"
 
 #include <algorithm>
@@ -10,10 +12,10 @@ namespace {
 
 using detail::json;
 
-// A manifest of a million assets is ~200 MB; beyond that the file is not a manifest.
-constexpr uint64_t kMaxManifestBytes = 256ull << 20;
-
 bool by_name(const ManifestEntry& a, const ManifestEntry& b) { return a.name < b.name; }
+
+Status read_manifest_throwing(std::string_view json_text, Manifest& out,
+                              std::string_view source_name);
 
 }  // namespace
 
@@ -34,7 +36,15 @@ bool is_safe_relative_path(std::string_view path) {
   return true;
 }
 
-Status read_manifest(std::string_view json_text, Manifest& out, std::string_view source_name) {
+namespace {
+
+Status read_manifest_throwing(std::string_view json_text, Manifest& out,
+                              std::string_view source_name) {
+  if (!detail::json_depth_within(json_text, kMaxJsonDepth)) {
+    return Status::error(ErrorCode::InvalidJson,
+                         std::string(source_name) + ": nested deeper than " +
+                             std::to_string(kMaxJsonDepth) + " levels (assetlib::kMaxJsonDepth)");
+  }
   json doc = json::parse(json_text.begin(), json_text.end(), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) {
     return Status::error(ErrorCode::InvalidJson, std::string(source_name) + ": not a JSON object");
@@ -74,10 +84,23 @@ Status read_manifest(std::string_view json_text, Manifest& out, std::string_view
   return {};
 }
 
+}  // namespace
+
+Status read_manifest(std::string_view json_text, Manifest& out, std::string_view source_name) {
+  return detail::no_throw(source_name,
+                          [&] { return read_manifest_throwing(json_text, out, source_name); });
+}
+
 Status load_manifest(const std::string& path, Manifest& out) {
-  std::string text;
-  if (Status s = detail::read_file(path, kMaxManifestBytes, text); !s) return s;
-  return read_manifest(text, out, path);
+  return detail::no_throw(path, [&] {
+    std::string text;
+    if (Status s = detail::read_file(path, kMaxManifestSize,
+                                     "256 MiB limit (assetlib::kMaxManifestSize)", text);
+        !s) {
+      return s;
+    }
+    return read_manifest_throwing(text, out, path);
+  });
 }
 
 std::string write_manifest(const Manifest& manifest) {
@@ -85,8 +108,12 @@ std::string write_manifest(const Manifest& manifest) {
   std::sort(sorted.begin(), sorted.end(), by_name);
   json assets = json::array();
   for (const ManifestEntry& e : sorted) {
-    assets.push_back({{"name", e.name}, {"type", e.type}, {"path", e.path}, {"hash", e.hash},
-                      {"file_size", e.file_size}, {"raw_size", e.raw_size}});
+    assets.push_back({{"name", e.name},
+                      {"type", e.type},
+                      {"path", e.path},
+                      {"hash", e.hash},
+                      {"file_size", e.file_size},
+                      {"raw_size", e.raw_size}});
   }
   json doc = {{"version", kManifestVersion}, {"assets", std::move(assets)}};
   return doc.dump(1, '\t', false, json::error_handler_t::replace) + "\n";

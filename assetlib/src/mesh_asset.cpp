@@ -5,6 +5,7 @@
 #include "chunked_blob.h"
 #include "mesh_bounds.h"
 #include "mesh_metadata.h"
+#include "no_throw.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,17 +31,19 @@ uint64_t align4(uint64_t n) { return (n + 3) & ~uint64_t(3); }
 Status complete_layout(MeshInfo& info, const char* context) {
   info.vertex_stride = vertex_format_stride(info.vertex_format);
   if (info.vertex_stride == 0) return invalid(context, "unknown vertex format");
-  if (info.index_size != 2 && info.index_size != 4) return invalid(context, "index_size must be 2 or 4");
-  if (info.vertex_count > kMaxCount || info.index_count > kMaxCount || info.lod_index_count > kMaxCount ||
-      info.meshlet_count > kMaxCount || info.meshlet_vertex_count > kMaxCount ||
-      info.meshlet_triangle_count > kMaxCount) {
+  if (info.index_size != 2 && info.index_size != 4)
+    return invalid(context, "index_size must be 2 or 4");
+  if (info.vertex_count > kMaxCount || info.index_count > kMaxCount ||
+      info.lod_index_count > kMaxCount || info.meshlet_count > kMaxCount ||
+      info.meshlet_vertex_count > kMaxCount || info.meshlet_triangle_count > kMaxCount) {
     return invalid(context, "a count is above " + std::to_string(kMaxCount));
   }
   if (info.index_count % 3 != 0 || info.lod_index_count % 3 != 0) {
     return invalid(context, "index counts must be multiples of 3");
   }
   if (info.index_size == 2 && info.vertex_count > 65536) {
-    return invalid(context, "16-bit indices cannot address " + std::to_string(info.vertex_count) + " vertices");
+    return invalid(context, "16-bit indices cannot address " + std::to_string(info.vertex_count) +
+                                " vertices");
   }
   info.vertex_buffer_size = uint64_t(info.vertex_count) * info.vertex_stride;
   info.index_buffer_size = (uint64_t(info.index_count) + info.lod_index_count) * info.index_size;
@@ -61,10 +64,12 @@ Status check_ranges(const MeshInfo& info, const char* context) {
   uint32_t next = 0, next_meshlet = 0;
   for (size_t i = 0; i < info.submeshes.size(); ++i) {
     const Submesh& sub = info.submeshes[i];
-    if (sub.first_index != next || sub.index_count % 3 != 0 || !inside(sub.first_index, sub.index_count, 0, info.index_count) ||
+    if (sub.first_index != next || sub.index_count % 3 != 0 ||
+        !inside(sub.first_index, sub.index_count, 0, info.index_count) ||
         sub.material >= info.materials.size() || sub.first_meshlet != next_meshlet ||
         !inside(sub.first_meshlet, sub.meshlet_count, 0, info.meshlet_count)) {
-      return invalid(context, "submesh " + std::to_string(i) + " has a bad index range, material or meshlet range");
+      return invalid(context, "submesh " + std::to_string(i) +
+                                  " has a bad index range, material or meshlet range");
     }
     next += sub.index_count;
     next_meshlet += sub.meshlet_count;
@@ -72,14 +77,16 @@ Status check_ranges(const MeshInfo& info, const char* context) {
   if (next != info.index_count || next_meshlet != info.meshlet_count) {
     return invalid(context, "submeshes do not cover every index and meshlet");
   }
-  uint64_t lod_begin = info.index_count, lod_end = uint64_t(info.index_count) + info.lod_index_count;
+  uint64_t lod_begin = info.index_count,
+           lod_end = uint64_t(info.index_count) + info.lod_index_count;
   for (size_t l = 0; l < info.lods.size(); ++l) {
     if (info.lods[l].submeshes.size() != info.submeshes.size()) {
       return invalid(context, "LOD " + std::to_string(l + 1) + " needs one range per submesh");
     }
     for (const IndexRange& r : info.lods[l].submeshes) {
       if (r.index_count % 3 != 0 || !inside(r.first_index, r.index_count, lod_begin, lod_end)) {
-        return invalid(context, "LOD " + std::to_string(l + 1) + " has a range outside the LOD indices");
+        return invalid(context,
+                       "LOD " + std::to_string(l + 1) + " has a range outside the LOD indices");
       }
     }
   }
@@ -104,7 +111,8 @@ bool meshlets_valid(const MeshInfo& info, MeshletView view) {
     const Meshlet& ml = view.meshlets[m];
     if (ml.vertex_count > kMaxMeshletVertices || ml.triangle_count > kMaxMeshletTriangles ||
         !inside(ml.vertex_offset, ml.vertex_count, 0, info.meshlet_vertex_count) ||
-        !inside(ml.triangle_offset, uint64_t(ml.triangle_count) * 3, 0, uint64_t(info.meshlet_triangle_count) * 3)) {
+        !inside(ml.triangle_offset, uint64_t(ml.triangle_count) * 3, 0,
+                uint64_t(info.meshlet_triangle_count) * 3)) {
       return false;
     }
     for (uint32_t t = 0; t < ml.triangle_count * 3; ++t) {
@@ -128,32 +136,34 @@ std::vector<std::byte> meshlet_section(const MeshInfo& info, const MeshletData& 
   return bytes;
 }
 
-Status check_pack_inputs(const MeshInfo& info, const void* vertices, size_t vertices_size, const void* indices,
-                         size_t indices_size, const MeshletData* meshlets) {
+Status check_pack_inputs(const MeshInfo& info, const void* vertices, size_t vertices_size,
+                         const void* indices, size_t indices_size, const MeshletData* meshlets) {
   auto wrong = [](const char* what, uint64_t got, uint64_t want) {
     return Status::error(ErrorCode::InvalidArgument, std::string("pack_mesh: ") + what + " holds " +
-                                                         std::to_string(got) + " bytes, " + std::to_string(want) +
-                                                         " expected");
+                                                         std::to_string(got) + " bytes, " +
+                                                         std::to_string(want) + " expected");
   };
-  if (vertices_size != info.vertex_buffer_size) return wrong("vertex data", vertices_size, info.vertex_buffer_size);
-  if (indices_size != info.index_buffer_size) return wrong("index data", indices_size, info.index_buffer_size);
+  if (vertices_size != info.vertex_buffer_size)
+    return wrong("vertex data", vertices_size, info.vertex_buffer_size);
+  if (indices_size != info.index_buffer_size)
+    return wrong("index data", indices_size, info.index_buffer_size);
   if (!indices_in_range(info, indices)) {
     return Status::error(ErrorCode::InvalidArgument, "pack_mesh: an index is >= vertex_count");
   }
   if (!detail::positions_finite(vertices, info.vertex_count, info.vertex_stride)) {
     return Status::error(ErrorCode::InvalidArgument, "pack_mesh: a vertex position is not finite");
   }
-  if (info.meshlet_count && (!meshlets || meshlets->meshlets.size() != info.meshlet_count ||
-                             meshlets->vertices.size() != info.meshlet_vertex_count ||
-                             meshlets->triangles.size() != uint64_t(info.meshlet_triangle_count) * 3)) {
-    return Status::error(ErrorCode::InvalidArgument, "pack_mesh: meshlet data does not match the meshlet counts");
+  if ((info.meshlet_count || meshlets) &&
+      (!meshlets || meshlets->meshlets.size() != info.meshlet_count ||
+       meshlets->vertices.size() != info.meshlet_vertex_count ||
+       meshlets->triangles.size() != uint64_t(info.meshlet_triangle_count) * 3)) {
+    return Status::error(ErrorCode::InvalidArgument,
+                         "pack_mesh: meshlet data does not match the meshlet counts");
   }
   return {};
 }
 
-}  // namespace
-
-Status read_mesh_info(const AssetView& file, MeshInfo& info) {
+Status read_mesh_info_throwing(const AssetView& file, MeshInfo& info) {
   json meta;
   if (Status s = detail::parse_metadata(file, "MESH", meta); !s) return s;
   detail::JsonReader reader("MESH metadata");
@@ -162,23 +172,31 @@ Status read_mesh_info(const AssetView& file, MeshInfo& info) {
   if (!reader.ok()) return reader.status();
   uint32_t stride = out.vertex_stride;
   if (Status s = complete_layout(out, "MESH metadata"); !s) return s;
+  // What the caller will allocate to unpack it: checked before the chunk table is even read.
+  if (Status s = detail::check_unpacked_size(mesh_unpacked_size(out), "MESH metadata"); !s)
+    return s;
   if (stride != out.vertex_stride) {
     return invalid("MESH metadata", "vertex_stride " + std::to_string(stride) + " but " +
                                         vertex_format_name(out.vertex_format) + " vertices are " +
                                         std::to_string(out.vertex_stride) + " bytes");
   }
   if (Status s = check_ranges(out, "MESH metadata"); !s) return s;
-  detail::read_chunk_table(reader, meta, mesh_unpacked_size(out), file.blob.size(), out.compression, out.chunks);
+  detail::read_chunk_table(reader, meta, mesh_unpacked_size(out), file.blob.size(), out.compression,
+                           out.chunks);
   if (!reader.ok()) return reader.status();
   info = std::move(out);
   return {};
 }
 
-Status pack_mesh(const MeshInfo& info_in, const void* vertices, size_t vertices_size, const void* indices,
-                 size_t indices_size, AssetFile& out, const PackOptions& options, const MeshletData* meshlets) {
+Status pack_mesh_throwing(const MeshInfo& info_in, const void* vertices, size_t vertices_size,
+                          const void* indices, size_t indices_size, AssetFile& out,
+                          const PackOptions& options, const MeshletData* meshlets) {
   MeshInfo info = info_in;
   if (Status s = complete_layout(info, "pack_mesh"); !s) return s;
-  if (Status s = check_pack_inputs(info, vertices, vertices_size, indices, indices_size, meshlets); !s) return s;
+  if (Status s = detail::check_unpacked_size(mesh_unpacked_size(info), "pack_mesh"); !s) return s;
+  if (Status s = check_pack_inputs(info, vertices, vertices_size, indices, indices_size, meshlets);
+      !s)
+    return s;
   if (info.materials.empty()) {
     info.materials.emplace_back();
     info.materials.back().name = "default";
@@ -187,65 +205,94 @@ Status pack_mesh(const MeshInfo& info_in, const void* vertices, size_t vertices_
     info.submeshes.push_back(Submesh{0, info.index_count, 0, {}, 0, info.meshlet_count});
   }
   if (Status s = check_ranges(info, "pack_mesh"); !s) return s;
-  std::vector<std::byte> meshlet_bytes = meshlets ? meshlet_section(info, *meshlets) : std::vector<std::byte>();
-  if (info.meshlet_count &&
-      !meshlets_valid(info, meshlet_view(info, meshlet_bytes.data()))) {
-    return Status::error(ErrorCode::InvalidArgument, "pack_mesh: a meshlet lies outside its arrays or limits");
+  std::vector<std::byte> meshlet_bytes =
+      meshlets ? meshlet_section(info, *meshlets) : std::vector<std::byte>();
+  if (info.meshlet_count && !meshlets_valid(info, meshlet_view(info, meshlet_bytes.data()))) {
+    return Status::error(ErrorCode::InvalidArgument,
+                         "pack_mesh: a meshlet lies outside its arrays or limits");
   }
   info.bounds = compute_mesh_bounds(vertices, info.vertex_count, info.vertex_stride);
   // Finite positions can still be so far apart that the box or sphere overflows a float.
   if (!std::isfinite(info.bounds.radius)) {
-    return Status::error(ErrorCode::InvalidArgument, "pack_mesh: positions too large: the bounds overflow a float");
+    return Status::error(ErrorCode::InvalidArgument,
+                         "pack_mesh: positions too large: the bounds overflow a float");
   }
   for (Submesh& sub : info.submeshes) {
-    sub.bounds = detail::indexed_bounds(vertices, info.vertex_stride, indices, info.index_size, sub.first_index,
-                                        sub.index_count);
+    sub.bounds = detail::indexed_bounds(vertices, info.vertex_stride, indices, info.index_size,
+                                        sub.first_index, sub.index_count);
   }
 
-  const detail::RawSection sections[] = {{static_cast<const std::byte*>(vertices), info.vertex_buffer_size},
-                                         {static_cast<const std::byte*>(indices), info.index_buffer_size},
-                                         {meshlet_bytes.data(), info.meshlet_data_size}};
+  const detail::RawSection sections[] = {
+      {static_cast<const std::byte*>(vertices), info.vertex_buffer_size},
+      {static_cast<const std::byte*>(indices), info.index_buffer_size},
+      {meshlet_bytes.data(), info.meshlet_data_size}};
   std::vector<std::byte> blob;
   std::vector<Chunk> chunks;
   if (Status s = detail::pack_sections(sections, options, blob, chunks); !s) return s;
   json meta = detail::mesh_to_json(info);
   detail::write_chunk_table(meta, options.compression, chunks);
-  detail::finish_asset(out, "MESH", meta, std::move(blob));
-  return {};
+  return detail::finish_asset(out, "MESH", meta, std::move(blob), "pack_mesh");
 }
 
-Status unpack_mesh(const MeshInfo& info, const void* src, size_t src_size, void* vertex_dst, size_t vertex_dst_size,
-                   void* index_dst, size_t index_dst_size) {
-  uint64_t vb = info.vertex_buffer_size;
-  if (Status s = detail::unpack_range(info.compression, info.chunks, 0, vb, src, src_size, vertex_dst, vertex_dst_size);
-      !s) {
-    return s;
-  }
-  return detail::unpack_range(info.compression, info.chunks, vb, vb + info.index_buffer_size, src, src_size,
-                              index_dst, index_dst_size);
+}  // namespace
+
+Status read_mesh_info(const AssetView& file, MeshInfo& info) {
+  return detail::no_throw("MESH metadata", [&] { return read_mesh_info_throwing(file, info); });
 }
 
-Status unpack_meshlets(const MeshInfo& info, const void* src, size_t src_size, void* dst, size_t dst_size) {
-  uint64_t begin = info.vertex_buffer_size + info.index_buffer_size;
-  if (reinterpret_cast<uintptr_t>(dst) % alignof(Meshlet) != 0) {
-    return Status::error(ErrorCode::InvalidArgument, "unpack_meshlets: destination must be 4-byte aligned");
-  }
-  if (Status s = detail::unpack_range(info.compression, info.chunks, begin, begin + info.meshlet_data_size, src,
-                                      src_size, dst, dst_size);
-      !s) {
-    return s;
-  }
-  if (!meshlets_valid(info, meshlet_view(info, dst))) {
-    return Status::error(ErrorCode::InvalidValue, "meshlet data: a meshlet lies outside its arrays or limits");
-  }
-  return {};
+Status pack_mesh(const MeshInfo& info, const void* vertices, size_t vertices_size,
+                 const void* indices, size_t indices_size, AssetFile& out,
+                 const PackOptions& options, const MeshletData* meshlets) {
+  return detail::no_throw("pack_mesh", [&] {
+    return pack_mesh_throwing(info, vertices, vertices_size, indices, indices_size, out, options,
+                              meshlets);
+  });
+}
+
+Status unpack_mesh(const MeshInfo& info, const void* src, size_t src_size, void* vertex_dst,
+                   size_t vertex_dst_size, void* index_dst, size_t index_dst_size) {
+  // Allocates nothing but error messages.
+  return detail::no_throw("unpack_mesh", [&] {
+    uint64_t vb = info.vertex_buffer_size;
+    if (Status s = detail::unpack_range(info.compression, info.chunks, 0, vb, src, src_size,
+                                        vertex_dst, vertex_dst_size);
+        !s) {
+      return s;
+    }
+    return detail::unpack_range(info.compression, info.chunks, vb, vb + info.index_buffer_size, src,
+                                src_size, index_dst, index_dst_size);
+  });
+}
+
+Status unpack_meshlets(const MeshInfo& info, const void* src, size_t src_size, void* dst,
+                       size_t dst_size) {
+  // Allocates nothing but error messages.
+  return detail::no_throw("unpack_meshlets", [&] {
+    uint64_t begin = info.vertex_buffer_size + info.index_buffer_size;
+    if (reinterpret_cast<uintptr_t>(dst) % alignof(Meshlet) != 0) {
+      return Status::error(ErrorCode::InvalidArgument,
+                           "unpack_meshlets: destination must be 4-byte aligned");
+    }
+    if (Status s =
+            detail::unpack_range(info.compression, info.chunks, begin,
+                                 begin + info.meshlet_data_size, src, src_size, dst, dst_size);
+        !s) {
+      return s;
+    }
+    if (!meshlets_valid(info, meshlet_view(info, dst))) {
+      return Status::error(ErrorCode::InvalidValue,
+                           "meshlet data: a meshlet lies outside its arrays or limits");
+    }
+    return Status{};
+  });
 }
 
 MeshletView meshlet_view(const MeshInfo& info, const void* meshlet_data) {
   auto base = static_cast<const std::byte*>(meshlet_data);
   MeshletView view;
   view.meshlets = reinterpret_cast<const Meshlet*>(base);
-  view.vertices = reinterpret_cast<const uint32_t*>(base + size_t(info.meshlet_count) * sizeof(Meshlet));
+  view.vertices =
+      reinterpret_cast<const uint32_t*>(base + size_t(info.meshlet_count) * sizeof(Meshlet));
   view.triangles = reinterpret_cast<const uint8_t*>(view.vertices + info.meshlet_vertex_count);
   return view;
 }

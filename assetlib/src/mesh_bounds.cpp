@@ -45,13 +45,14 @@ MeshBounds bounds_of(const std::byte* vertices, uint32_t stride, size_t count, V
 }  // namespace
 
 MeshBounds compute_mesh_bounds(const void* vertices, uint32_t vertex_count, uint32_t stride) {
-  return bounds_of(static_cast<const std::byte*>(vertices), stride, vertex_count, [](size_t i) { return i; });
+  return bounds_of(static_cast<const std::byte*>(vertices), stride, vertex_count,
+                   [](size_t i) { return i; });
 }
 
 namespace detail {
 
-MeshBounds indexed_bounds(const void* vertices, uint32_t stride, const void* indices, uint32_t index_size,
-                          uint32_t first, uint32_t count) {
+MeshBounds indexed_bounds(const void* vertices, uint32_t stride, const void* indices,
+                          uint32_t index_size, uint32_t first, uint32_t count) {
   auto base = static_cast<const std::byte*>(vertices);
   auto i16 = static_cast<const uint16_t*>(indices) + first;
   auto i32 = static_cast<const uint32_t*>(indices) + first;

@@ -3,10 +3,6 @@
 namespace assetlib::detail {
 namespace {
 
-// Bounds the number of array entries read, so a hostile JSON cannot make us reserve more than
-// the text itself could hold.
-constexpr size_t kMaxEntries = 1u << 20;
-
 json bounds_to_json(const MeshBounds& b) {
   return {{"origin", {b.origin[0], b.origin[1], b.origin[2]}},
           {"extents", {b.extents[0], b.extents[1], b.extents[2]}},
@@ -18,7 +14,8 @@ json material_to_json(const MeshMaterial& m) {
           {"base_color", {m.base_color[0], m.base_color[1], m.base_color[2], m.base_color[3]}},
           {"specular_color", {m.specular_color[0], m.specular_color[1], m.specular_color[2]}},
           {"base_color_texture", m.base_color_texture},
-          {"normal_texture", m.normal_texture}};
+          {"normal_texture", m.normal_texture},
+          {"material", m.material}};
 }
 
 json submesh_to_json(const Submesh& s) {
@@ -33,12 +30,6 @@ json lod_to_json(const MeshLod& lod) {
   return {{"error", lod.error}, {"submeshes", ranges}};
 }
 
-const json& entries(JsonReader& reader, const json& obj, const char* key) {
-  const json& array = reader.array(obj, key);
-  if (array.size() > kMaxEntries) reader.fail(ErrorCode::InvalidValue, std::string("too many '") + key + "'");
-  return array;
-}
-
 void read_bounds(JsonReader& reader, const json& b, MeshBounds& bounds) {
   reader.f32_array(b, "origin", bounds.origin, 3);
   reader.f32_array(b, "extents", bounds.extents, 3);
@@ -46,7 +37,7 @@ void read_bounds(JsonReader& reader, const json& b, MeshBounds& bounds) {
 }
 
 void read_materials(JsonReader& reader, const json& meta, std::vector<MeshMaterial>& out) {
-  for (const json& m : entries(reader, meta, "materials")) {
+  for (const json& m : reader.entries(meta, "materials")) {
     if (!reader.ok()) return;
     MeshMaterial material;
     material.name = reader.string(m, "name");
@@ -54,12 +45,13 @@ void read_materials(JsonReader& reader, const json& meta, std::vector<MeshMateri
     reader.f32_array(m, "specular_color", material.specular_color, 3);
     material.base_color_texture = reader.string(m, "base_color_texture");
     material.normal_texture = reader.string(m, "normal_texture");
+    material.material = reader.optional_string(m, "material", "");
     out.push_back(std::move(material));
   }
 }
 
 void read_submeshes(JsonReader& reader, const json& meta, std::vector<Submesh>& out) {
-  for (const json& s : entries(reader, meta, "submeshes")) {
+  for (const json& s : reader.entries(meta, "submeshes")) {
     if (!reader.ok()) return;
     Submesh sub;
     sub.first_index = reader.u32(s, "first_index");
@@ -73,15 +65,16 @@ void read_submeshes(JsonReader& reader, const json& meta, std::vector<Submesh>& 
 }
 
 void read_lods(JsonReader& reader, const json& meta, std::vector<MeshLod>& out) {
-  const json& lods = entries(reader, meta, "lods");
+  const json& lods = reader.entries(meta, "lods");
   if (lods.size() > 32) reader.fail(ErrorCode::InvalidValue, "more than 32 LODs");
   for (const json& l : lods) {
     if (!reader.ok()) return;
     MeshLod lod;
     lod.error = reader.f32(l, "error");
-    for (const json& r : entries(reader, l, "submeshes")) {
-      if (!r.is_array() || r.size() != 2 || !r[0].is_number_unsigned() || !r[1].is_number_unsigned() ||
-          r[0].get<uint64_t>() > UINT32_MAX || r[1].get<uint64_t>() > UINT32_MAX) {
+    for (const json& r : reader.entries(l, "submeshes")) {
+      if (!r.is_array() || r.size() != 2 || !r[0].is_number_unsigned() ||
+          !r[1].is_number_unsigned() || r[0].get<uint64_t>() > UINT32_MAX ||
+          r[1].get<uint64_t>() > UINT32_MAX) {
         reader.fail(ErrorCode::WrongKeyType, "a LOD range must be [first_index, index_count]");
         return;
       }
@@ -114,8 +107,10 @@ json mesh_to_json(const MeshInfo& info) {
                       {"vertex_count", info.meshlet_vertex_count},
                       {"triangle_count", info.meshlet_triangle_count}};
   const MeshStats& st = info.stats;
-  meta["stats"] = {{"acmr_before", st.acmr_before}, {"acmr_after", st.acmr_after},
-                   {"atvr_before", st.atvr_before}, {"atvr_after", st.atvr_after}};
+  meta["stats"] = {{"acmr_before", st.acmr_before},
+                   {"acmr_after", st.acmr_after},
+                   {"atvr_before", st.atvr_before},
+                   {"atvr_after", st.atvr_after}};
   return meta;
 }
 

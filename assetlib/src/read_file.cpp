@@ -1,27 +1,89 @@
 #include "read_file.h"
 
-#include <cstdio>
-#include <memory>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace assetlib::detail {
+namespace {
 
-Status read_file(const std::string& path, uint64_t max_size, std::string& out) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) return Status::error(ErrorCode::FileNotFound, path + ": cannot open file");
-  long size = -1;
-  if (std::fseek(f.get(), 0, SEEK_END) == 0) size = std::ftell(f.get());
-  if (size < 0 || std::fseek(f.get(), 0, SEEK_SET) != 0) {
-    return Status::error(ErrorCode::IoError, path + ": cannot determine the file size");
+const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "an unknown kind of file";
+}
+
+}  // namespace
+
+FileHandle::~FileHandle() { reset(-1); }
+
+void FileHandle::reset(int fd) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = fd;
+}
+
+Status open_regular_file(const std::string& path, FileHandle& out, uint64_t& size) {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, for ever. It changes
+  // nothing for the regular files read afterwards. O_NOCTTY: a terminal never becomes ours.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    return Status::error(ErrorCode::FileNotFound,
+                         path + ": cannot open file: " + std::strerror(errno));
   }
-  if (uint64_t(size) > max_size) {
-    return Status::error(ErrorCode::InvalidValue, path + ": " + std::to_string(size) +
-                                                      " bytes exceeds the limit of " +
-                                                      std::to_string(max_size));
+  out.reset(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    out.reset(-1);
+    return Status::error(ErrorCode::IoError, path + ": cannot stat: " + std::strerror(err));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    out.reset(-1);
+    return Status::error(ErrorCode::FileNotFound,
+                         path + ": not a regular file (" + file_kind(st.st_mode) + ")");
+  }
+  size = uint64_t(st.st_size);
+  return {};
+}
+
+Status read_exact(const FileHandle& file, void* dst, size_t size, const std::string& path,
+                  const char* what) {
+  auto out = static_cast<char*>(dst);
+  while (size > 0) {
+    ssize_t n = ::read(file.get(), out, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      return Status::error(ErrorCode::IoError,
+                           path + ": reading the " + what + " failed: " + std::strerror(errno));
+    }
+    if (n == 0) {
+      return Status::error(
+          ErrorCode::IoError,
+          path + ": reading the " + what + " failed: the file ended early (it shrank while read)");
+    }
+    out += n;
+    size -= size_t(n);
+  }
+  return {};
+}
+
+Status read_file(const std::string& path, uint64_t max_size, const char* limit_name,
+                 std::string& out) {
+  FileHandle file;
+  uint64_t size = 0;
+  if (Status s = open_regular_file(path, file, size); !s) return s;
+  if (size > max_size) {
+    return Status::error(ErrorCode::InvalidValue,
+                         path + ": " + std::to_string(size) + " bytes is over the " + limit_name);
   }
   std::string text(size_t(size), '\0');
-  if (std::fread(text.data(), 1, text.size(), f.get()) != text.size()) {
-    return Status::error(ErrorCode::IoError, path + ": read failed");
-  }
+  if (Status s = read_exact(file, text.data(), text.size(), path, "file"); !s) return s;
   out = std::move(text);
   return {};
 }

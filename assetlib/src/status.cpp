@@ -20,6 +20,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::SizeMismatch: return "SizeMismatch";
     case ErrorCode::DestinationTooSmall: return "DestinationTooSmall";
     case ErrorCode::InvalidArgument: return "InvalidArgument";
+    case ErrorCode::OutOfMemory: return "OutOfMemory";
   }
   return "Unknown";
 }

@@ -3,6 +3,7 @@
 
 #include "chunked_blob.h"
 #include "metadata.h"
+#include "no_throw.h"
 
 namespace assetlib {
 namespace {
@@ -66,9 +67,7 @@ void read_mips(detail::JsonReader& reader, const json& meta, std::vector<Texture
   }
 }
 
-}  // namespace
-
-Status read_texture_info(const AssetView& file, TextureInfo& info) {
+Status read_texture_info_throwing(const AssetView& file, TextureInfo& info) {
   json meta;
   if (Status s = detail::parse_metadata(file, "TEXI", meta); !s) return s;
   detail::JsonReader reader("TEXI metadata");
@@ -81,6 +80,8 @@ Status read_texture_info(const AssetView& file, TextureInfo& info) {
   read_mips(reader, meta, out.mips);
   if (!reader.ok()) return reader.status();
   if (Status s = check_layout(out, "TEXI metadata"); !s) return s;
+  // What the caller will allocate to unpack it: checked before the chunk table is even read.
+  if (Status s = detail::check_unpacked_size(out.total_size, "TEXI metadata"); !s) return s;
   detail::read_chunk_table(reader, meta, out.total_size, file.blob.size(), out.compression,
                            out.chunks);
   if (!reader.ok()) return reader.status();
@@ -88,9 +89,10 @@ Status read_texture_info(const AssetView& file, TextureInfo& info) {
   return {};
 }
 
-Status pack_texture(const TextureInfo& info, const void* pixels, size_t pixels_size,
-                    AssetFile& out, const PackOptions& options) {
+Status pack_texture_throwing(const TextureInfo& info, const void* pixels, size_t pixels_size,
+                             AssetFile& out, const PackOptions& options) {
   if (Status s = check_layout(info, "pack_texture"); !s) return s;
+  if (Status s = detail::check_unpacked_size(info.total_size, "pack_texture"); !s) return s;
   if (pixels_size != info.total_size) {
     return Status::error(ErrorCode::InvalidArgument,
                          "pack_texture: " + std::to_string(pixels_size) + " bytes given, " +
@@ -112,13 +114,25 @@ Status pack_texture(const TextureInfo& info, const void* pixels, size_t pixels_s
   meta["original_file"] = info.original_file;
   json mips = json::array();
   for (const TextureMip& mip : info.mips) {
-    mips.push_back({{"width", mip.width}, {"height", mip.height}, {"offset", mip.offset},
-                    {"size", mip.size}});
+    mips.push_back(
+        {{"width", mip.width}, {"height", mip.height}, {"offset", mip.offset}, {"size", mip.size}});
   }
   meta["mips"] = std::move(mips);
   detail::write_chunk_table(meta, options.compression, chunks);
-  detail::finish_asset(out, "TEXI", meta, std::move(blob));
-  return {};
+  return detail::finish_asset(out, "TEXI", meta, std::move(blob), "pack_texture");
+}
+
+}  // namespace
+
+Status read_texture_info(const AssetView& file, TextureInfo& info) {
+  return detail::no_throw("TEXI metadata", [&] { return read_texture_info_throwing(file, info); });
+}
+
+Status pack_texture(const TextureInfo& info, const void* pixels, size_t pixels_size, AssetFile& out,
+                    const PackOptions& options) {
+  return detail::no_throw("pack_texture", [&] {
+    return pack_texture_throwing(info, pixels, pixels_size, out, options);
+  });
 }
 
 Status unpack_texture(const TextureInfo& info, const void* src, size_t src_size, void* dst,
@@ -128,13 +142,16 @@ Status unpack_texture(const TextureInfo& info, const void* src, size_t src_size,
 
 Status unpack_texture_mips(const TextureInfo& info, uint32_t first_mip, const void* src,
                            size_t src_size, void* dst, size_t dst_size) {
-  if (first_mip >= info.mips.size()) {
-    return Status::error(ErrorCode::InvalidArgument,
-                         "unpack_texture_mips: level " + std::to_string(first_mip) + " of " +
-                             std::to_string(info.mips.size()));
-  }
-  return detail::unpack_range(info.compression, info.chunks, info.mips[first_mip].offset,
-                              info.total_size, src, src_size, dst, dst_size);
+  // Allocates nothing but error messages.
+  return detail::no_throw("unpack_texture_mips", [&] {
+    if (first_mip >= info.mips.size()) {
+      return Status::error(ErrorCode::InvalidArgument, "unpack_texture_mips: level " +
+                                                           std::to_string(first_mip) + " of " +
+                                                           std::to_string(info.mips.size()));
+    }
+    return detail::unpack_range(info.compression, info.chunks, info.mips[first_mip].offset,
+                                info.total_size, src, src_size, dst, dst_size);
+  });
 }
 
 }  // namespace assetlib

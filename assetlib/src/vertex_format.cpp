@@ -12,7 +12,7 @@ constexpr uint32_t kR32G32_SFLOAT = 103;
 constexpr uint32_t kR8G8B8A8_SNORM = 38;
 constexpr uint32_t kR8G8B8A8_UNORM = 37;
 constexpr uint32_t kR16G16_SFLOAT = 83;
-constexpr uint32_t kR16G16_SNORM = 75;
+constexpr uint32_t kR16G16_SNORM = 78;
 constexpr uint32_t kR32G32B32A32_SFLOAT = 109;
 
 struct VertexFormatDesc {
@@ -20,7 +20,7 @@ struct VertexFormatDesc {
   const char* name;
   uint32_t stride;
   uint32_t attribute_count;
-  VertexAttribute attributes[5];  // position, normal, colour, uv, tangent
+  VertexAttribute attributes[6];  // position, normal, colour, uv, tangent, uv1
 };
 
 constexpr VertexFormatDesc kVertexFormats[] = {
@@ -58,6 +58,26 @@ constexpr VertexFormatDesc kVertexFormats[] = {
       {2, kR8G8B8A8_UNORM, offsetof(Vertex_PNCVT_OCT, color)},
       {3, kR16G16_SFLOAT, offsetof(Vertex_PNCVT_OCT, uv)},
       {4, kR8G8B8A8_SNORM, offsetof(Vertex_PNCVT_OCT, tangent)}}},
+    {VertexFormat::PNCVVT_F32,
+     "PNCVVT_F32",
+     sizeof(Vertex_PNCVVT_F32),
+     6,
+     {{0, kR32G32B32_SFLOAT, offsetof(Vertex_PNCVVT_F32, position)},
+      {1, kR32G32B32_SFLOAT, offsetof(Vertex_PNCVVT_F32, normal)},
+      {2, kR32G32B32_SFLOAT, offsetof(Vertex_PNCVVT_F32, color)},
+      {3, kR32G32_SFLOAT, offsetof(Vertex_PNCVVT_F32, uv)},
+      {4, kR32G32B32A32_SFLOAT, offsetof(Vertex_PNCVVT_F32, tangent)},
+      {5, kR32G32_SFLOAT, offsetof(Vertex_PNCVVT_F32, uv1)}}},
+    {VertexFormat::PNCVVT_OCT,
+     "PNCVVT_OCT",
+     sizeof(Vertex_PNCVVT_OCT),
+     6,
+     {{0, kR32G32B32_SFLOAT, offsetof(Vertex_PNCVVT_OCT, position)},
+      {1, kR16G16_SNORM, offsetof(Vertex_PNCVVT_OCT, normal)},
+      {2, kR8G8B8A8_UNORM, offsetof(Vertex_PNCVVT_OCT, color)},
+      {3, kR16G16_SFLOAT, offsetof(Vertex_PNCVVT_OCT, uv)},
+      {4, kR8G8B8A8_SNORM, offsetof(Vertex_PNCVVT_OCT, tangent)},
+      {5, kR16G16_SFLOAT, offsetof(Vertex_PNCVVT_OCT, uv1)}}},
 };
 
 const VertexFormatDesc* find(VertexFormat format) {

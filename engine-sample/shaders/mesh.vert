@@ -6,7 +6,7 @@ layout(location = 1) in vec3 in_normal;
 layout(location = 2) in vec3 in_color;
 layout(location = 3) in vec2 in_uv;
 
-// Same block in both stages; matches PushConstants in mesh_pipeline.h.
+// Same block in both stages; matches PushConstants in src/render/mesh_pipeline.h.
 layout(push_constant) uniform Push {
   mat4 view_proj;
   vec4 offset;      // xyz: where this mesh sits in the scene; w: its uniform scale

@@ -1,16 +1,18 @@
 // engine-sample: a baked folder onto the GPU, rendered offscreen, with a table of what it cost.
 //
-// The interesting code is asset_loader.cpp (file -> unpack into staging -> copy) and
-// upload_batch.cpp (the staging ring); the rest is Vulkan boilerplate kept out of their way.
-#include "asset_loader.h"
-#include "load_report.h"
-#include "offscreen_renderer.h"
-#include "screenshot.h"
-#include "vulkan_context.h"
+// The interesting code is assets/asset_loader.cpp (manifest -> read -> unpack into staging ->
+// copy) and the staging ring it fills, vk/upload_batch.cpp; vk/ holds the rest of the Vulkan
+// boilerplate, render/ the offscreen scene, window/ the --window mode. error.h is the one error
+// convention: every failure is a SampleError, printed here.
+#include "assets/asset_loader.h"
+#include "assets/load_report.h"
+#include "render/offscreen_renderer.h"
+#include "render/screenshot.h"
+#include "vk/vulkan_context.h"
 
 #if ENGINE_SAMPLE_HAS_WINDOW
-#include "glfw_window.h"
-#include "window_app.h"
+#include "window/glfw_window.h"
+#include "window/window_app.h"
 #endif
 
 #include <charconv>
@@ -78,14 +80,16 @@ uint32_t parse_count(std::string_view option, std::string_view text) {
   uint32_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value == 0) {
-    throw UsageError{std::string(option) + ": '" + std::string(text) + "' is not a positive number"};
+    throw UsageError{std::string(option) + ": '" + std::string(text) +
+                     "' is not a positive number"};
   }
   return value;
 }
 
 void parse_size(std::string_view text, sample::RenderOptions& render) {
   size_t x = text.find('x');
-  if (x == std::string_view::npos) throw UsageError{"--size: expected <width>x<height>, e.g. 1280x720"};
+  if (x == std::string_view::npos)
+    throw UsageError{"--size: expected <width>x<height>, e.g. 1280x720"};
   render.width = parse_count("--size", text.substr(0, x));
   render.height = parse_count("--size", text.substr(x + 1));
 }
@@ -104,25 +108,40 @@ Options parse_options(int argc, char** argv) {
       if (i + 1 >= argc) throw UsageError{std::string(arg) + " needs a value"};
       return argv[++i];
     };
-    if (arg == "--help" || arg == "-h") options.help = true;
-    else if (arg == "--validate") options.validate = true;
-    else if (arg == "--device") options.device = value();
-    else if (arg == "--screenshot") options.screenshot = value();
-    else if (arg == "--json") options.json = value();
-    else if (arg == "--frames") options.frames = parse_count(arg, value());
-    else if (arg == "--size") parse_size(value(), options.render);
-    else if (arg == "--layout") options.render.layout = parse_layout(value());
-    else if (arg == "--skip-mips") options.loader.skip_mips = parse_count(arg, value());
-    else if (arg == "--staging-mb") options.loader.staging_bytes = VkDeviceSize{parse_count(arg, value())} << 20;
-    else if (arg == "--window") options.window = true;
-    else if (arg.starts_with("-")) throw UsageError{"unknown option " + std::string(arg)};
-    else if (options.baked_dir.empty()) options.baked_dir = arg;
-    else throw UsageError{"more than one baked folder given: " + std::string(arg)};
+    if (arg == "--help" || arg == "-h")
+      options.help = true;
+    else if (arg == "--validate")
+      options.validate = true;
+    else if (arg == "--device")
+      options.device = value();
+    else if (arg == "--screenshot")
+      options.screenshot = value();
+    else if (arg == "--json")
+      options.json = value();
+    else if (arg == "--frames")
+      options.frames = parse_count(arg, value());
+    else if (arg == "--size")
+      parse_size(value(), options.render);
+    else if (arg == "--layout")
+      options.render.layout = parse_layout(value());
+    else if (arg == "--skip-mips")
+      options.loader.skip_mips = parse_count(arg, value());
+    else if (arg == "--staging-mb")
+      options.loader.staging_bytes = VkDeviceSize{parse_count(arg, value())} << 20;
+    else if (arg == "--window")
+      options.window = true;
+    else if (arg.starts_with("-"))
+      throw UsageError{"unknown option " + std::string(arg)};
+    else if (options.baked_dir.empty())
+      options.baked_dir = arg;
+    else
+      throw UsageError{"more than one baked folder given: " + std::string(arg)};
   }
   if (!options.help && options.baked_dir.empty()) throw UsageError{"no baked folder given"};
   if (options.window && !kHasWindow) {
-    throw UsageError{"--window: this engine-sample was built without GLFW (install libglfw3-dev "
-                     "and reconfigure); it can only render headless"};
+    throw UsageError{
+        "--window: this engine-sample was built without GLFW (install libglfw3-dev "
+        "and reconfigure); it can only render headless"};
   }
   if (options.window && !options.screenshot.empty()) {
     throw UsageError{"--screenshot is for headless runs; it cannot be combined with --window"};

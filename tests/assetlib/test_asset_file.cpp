@@ -29,7 +29,9 @@ Status load_after_save(const test::TempDir& dir, const AssetFile& file, TextureI
   return read_texture_info(loaded, info);
 }
 
-void put_u32(std::vector<std::byte>& bytes, size_t at, uint32_t v) { std::memcpy(&bytes[at], &v, 4); }
+void put_u32(std::vector<std::byte>& bytes, size_t at, uint32_t v) {
+  std::memcpy(&bytes[at], &v, 4);
+}
 
 }  // namespace
 
@@ -178,12 +180,13 @@ TEST_CASE("read_texture_info rejects broken metadata with the specific error") {
   }
   SECTION("chunk table that lies about the blob") {
     auto edit_chunk = [&](int field, uint64_t value) {
-      return read_texture_info(with_json(good, [&](json& j) { j["chunks"][0][field] = value; }), info)
+      return read_texture_info(with_json(good, [&](json& j) { j["chunks"][0][field] = value; }),
+                               info)
           .code;
     };
-    CHECK(edit_chunk(3, 1u << 30) == ErrorCode::InvalidValue);   // packed size past the blob
-    CHECK(edit_chunk(2, 5) == ErrorCode::InvalidValue);           // gap in the blob
-    CHECK(edit_chunk(1, 1) == ErrorCode::InvalidValue);           // raw sizes don't add up
+    CHECK(edit_chunk(3, 1u << 30) == ErrorCode::InvalidValue);  // packed size past the blob
+    CHECK(edit_chunk(2, 5) == ErrorCode::InvalidValue);         // gap in the blob
+    CHECK(edit_chunk(1, 1) == ErrorCode::InvalidValue);         // raw sizes don't add up
     CHECK(read_texture_info(with_json(good, [](json& j) { j["chunks"][0] = "x"; }), info).code ==
           ErrorCode::WrongKeyType);
   }
@@ -230,9 +233,9 @@ TEST_CASE("unpack reports corrupt chunks, size mismatches, bombs and small desti
     TextureInfo lying_info;
     REQUIRE(read_texture_info(lying, lying_info).ok());
     std::vector<uint8_t> small(65536);
-    CHECK(unpack_texture(lying_info, lying.blob.data(), lying.blob.size(), small.data(),
-                         small.size())
-              .code == ErrorCode::CorruptBlob);
+    CHECK(
+        unpack_texture(lying_info, lying.blob.data(), lying.blob.size(), small.data(), small.size())
+            .code == ErrorCode::CorruptBlob);
   }
   SECTION("a decompression bomb is refused before anything is allocated") {
     AssetFile bomb = with_json(good, [](json& j) {

@@ -30,7 +30,9 @@ TEST_CASE("many threads pack, save, load and unpack at once with identical resul
           continue;
         }
         std::vector<uint8_t> pixels(info.total_size);
-        if (!unpack_texture(info, loaded.blob.data(), loaded.blob.size(), pixels.data(), pixels.size()).ok() ||
+        if (!unpack_texture(info, loaded.blob.data(), loaded.blob.size(), pixels.data(),
+                            pixels.size())
+                 .ok() ||
             pixels != test::gradient_pixels(info.total_size)) {
           ++failures;
         }
@@ -38,10 +40,12 @@ TEST_CASE("many threads pack, save, load and unpack at once with identical resul
         MeshInfo mesh_info;
         std::vector<std::byte> vb(grid.vertices.size() * 44), ib(grid.indices.size() * 4);
         if (!pack_mesh(test::grid_info(grid), grid.vertices.data(), vb.size(), grid.indices.data(),
-                       ib.size(), mesh).ok() ||
+                       ib.size(), mesh)
+                 .ok() ||
             !read_mesh_info(mesh, mesh_info).ok() ||
             !unpack_mesh(mesh_info, mesh.blob.data(), mesh.blob.size(), vb.data(), vb.size(),
-                         ib.data(), ib.size()).ok() ||
+                         ib.data(), ib.size())
+                 .ok() ||
             std::memcmp(ib.data(), grid.indices.data(), ib.size()) != 0) {
           ++failures;
         }

@@ -66,7 +66,8 @@ inline void write_bytes(const std::string& path, const void* data, size_t size) 
 // A packed RGBA8 texture with a full mip chain of gradient pixels.
 inline assetlib::AssetFile packed_texture(uint32_t w, uint32_t h, uint32_t mips,
                                           const assetlib::PackOptions& options = {}) {
-  assetlib::TextureInfo info = assetlib::make_texture_info(assetlib::TextureFormat::RGBA8_SRGB, w, h, mips);
+  assetlib::TextureInfo info =
+      assetlib::make_texture_info(assetlib::TextureFormat::RGBA8_SRGB, w, h, mips);
   info.original_file = "textures/test.png";
   std::vector<uint8_t> pixels = gradient_pixels(info.total_size);
   assetlib::AssetFile file;

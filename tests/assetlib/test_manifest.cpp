@@ -9,7 +9,8 @@ namespace {
 
 Manifest sample_manifest() {
   Manifest m;
-  m.assets.push_back({"textures/b.png", "TEXI", "textures/b.tx", "xxh3-64:0123456789abcdef", 100, 400});
+  m.assets.push_back(
+      {"textures/b.png", "TEXI", "textures/b.tx", "xxh3-64:0123456789abcdef", 100, 400});
   m.assets.push_back({"models/a.obj", "MESH", "models/a.mesh", "xxh3-64:fedcba9876543210", 50, 90});
   return m;
 }
@@ -45,7 +46,8 @@ TEST_CASE("manifests that point outside their folder or are malformed are refuse
     Manifest out;
     return read_manifest(write_manifest(m), out);
   };
-  for (const char* bad : {"../x.tx", "/etc/passwd", "a/../../x.tx", "a//b.tx", "a\\b.tx", "./a.tx", ""}) {
+  for (const char* bad :
+       {"../x.tx", "/etc/passwd", "a/../../x.tx", "a//b.tx", "a\\b.tx", "./a.tx", ""}) {
     Status s = with_path(bad);
     CHECK(s.code == ErrorCode::InvalidValue);
   }
@@ -53,9 +55,11 @@ TEST_CASE("manifests that point outside their folder or are malformed are refuse
 
   Manifest out;
   CHECK(read_manifest("{", out).code == ErrorCode::InvalidJson);
-  CHECK(read_manifest(R"({"version": 9, "assets": []})", out).code == ErrorCode::UnsupportedVersion);
+  CHECK(read_manifest(R"({"version": 9, "assets": []})", out).code ==
+        ErrorCode::UnsupportedVersion);
   CHECK(read_manifest(R"({"version": 1})", out).code == ErrorCode::MissingKey);
-  CHECK(read_manifest(R"({"version": 1, "assets": [{"name": 1}]})", out).code == ErrorCode::WrongKeyType);
+  CHECK(read_manifest(R"({"version": 1, "assets": [{"name": 1}]})", out).code ==
+        ErrorCode::WrongKeyType);
   Manifest dup = sample_manifest();
   dup.assets[1].name = dup.assets[0].name;
   CHECK(read_manifest(write_manifest(dup), out).code == ErrorCode::InvalidValue);

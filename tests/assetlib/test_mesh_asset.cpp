@@ -84,7 +84,8 @@ TEST_CASE("meshes round-trip with 32-bit and 16-bit indices and both codecs") {
 TEST_CASE("the compact vertex format round-trips") {
   std::vector<Vertex_P32N8C8V16> vertices(3);
   for (int i = 0; i < 3; ++i) {
-    vertices[size_t(i)] = {{float(i), float(i * 2), -1.0f}, {0, 127, 0, 0}, {255, 128, 0, 255}, {0x3C00, 0x3800}};
+    vertices[size_t(i)] = {
+        {float(i), float(i * 2), -1.0f}, {0, 127, 0, 0}, {255, 128, 0, 255}, {0x3C00, 0x3800}};
   }
   std::vector<uint16_t> indices = {0, 1, 2};
   MeshInfo info;
@@ -174,6 +175,19 @@ TEST_CASE("pack_mesh rejects out-of-range indices, wrong sizes and bad submeshes
   CHECK(pack(info).code == ErrorCode::InvalidArgument);
 }
 
+TEST_CASE("pack_mesh refuses meshlet data that the counts do not announce") {
+  test::GridMesh grid = test::grid_mesh(2);
+  MeshInfo info = test::grid_info(grid);  // meshlet_count 0
+  MeshletData data;
+  data.meshlets.push_back(Meshlet{0, 0, 3, 1, {0, 0, 0}, 1, {0, 0, 0}, {0, 1, 0}, 1});
+  data.vertices = {0, 1, 2};
+  data.triangles = {0, 1, 2};
+  AssetFile file;
+  Status s = pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, grid.indices.data(),
+                       grid.indices.size() * 4, file, {}, &data);
+  CHECK(s.code == ErrorCode::InvalidArgument);
+}
+
 TEST_CASE("read_mesh_info rejects inconsistent metadata") {
   test::GridMesh grid = test::grid_mesh(2);
   AssetFile good;
@@ -192,7 +206,8 @@ TEST_CASE("read_mesh_info rejects inconsistent metadata") {
   CHECK(read_with([](auto& j) { j["index_size"] = 2; }).code == ErrorCode::InvalidValue);
   CHECK(read_with([](auto& j) { j.erase("bounds"); }).code == ErrorCode::MissingKey);
   CHECK(read_with([](auto& j) { j["bounds"]["origin"] = {1, 2}; }).code == ErrorCode::InvalidValue);
-  CHECK(read_with([](auto& j) { j["submeshes"][0]["material"] = 4; }).code == ErrorCode::InvalidValue);
+  CHECK(read_with([](auto& j) { j["submeshes"][0]["material"] = 4; }).code ==
+        ErrorCode::InvalidValue);
   CHECK(read_with([](auto& j) { j["vertex_format"] = "XYZ"; }).code == ErrorCode::InvalidValue);
   CHECK(read_with([](auto& j) { j["index_count"] = 7; }).code == ErrorCode::InvalidValue);
   CHECK(read_texture_info(good, *std::make_unique<TextureInfo>()).code == ErrorCode::UnknownType);
@@ -209,7 +224,15 @@ TEST_CASE("LODs and meshlets round-trip as extra sections, viewed without copyin
   // Two meshlets: the first 16 triangles and the rest, each with its own local vertex list.
   MeshletData data;
   for (uint32_t m = 0; m < 2; ++m) {
-    Meshlet ml{uint32_t(data.vertices.size()), uint32_t(data.triangles.size()), 0, 16, {0, 0, 0}, 1, {0, 0, 0}, {0, 1, 0}, 1};
+    Meshlet ml{uint32_t(data.vertices.size()),
+               uint32_t(data.triangles.size()),
+               0,
+               16,
+               {0, 0, 0},
+               1,
+               {0, 0, 0},
+               {0, 1, 0},
+               1};
     std::vector<uint32_t> local;
     for (uint32_t i = m * 48; i < m * 48 + 48; ++i) {
       auto it = std::find(local.begin(), local.end(), grid.indices[i]);
@@ -225,8 +248,8 @@ TEST_CASE("LODs and meshlets round-trip as extra sections, viewed without copyin
   info.meshlet_triangle_count = 32;
   info.stats = {1.5f, 0.8f, 1.9f, 1.1f};
   AssetFile file;
-  REQUIRE(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, indices.data(), indices.size() * 4, file, {},
-                    &data)
+  REQUIRE(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, indices.data(),
+                    indices.size() * 4, file, {}, &data)
               .ok());
 
   Unpacked u = unpack(file);
@@ -237,22 +260,25 @@ TEST_CASE("LODs and meshlets round-trip as extra sections, viewed without copyin
   CHECK(u.info.stats.acmr_after == 0.8f);
   REQUIRE(u.info.submeshes[0].meshlet_count == 2);
   std::vector<uint32_t> meshlet_bytes(u.info.meshlet_data_size / 4 + 1);
-  REQUIRE(unpack_meshlets(u.info, file.blob.data(), file.blob.size(), meshlet_bytes.data(), u.info.meshlet_data_size).ok());
+  REQUIRE(unpack_meshlets(u.info, file.blob.data(), file.blob.size(), meshlet_bytes.data(),
+                          u.info.meshlet_data_size)
+              .ok());
   MeshletView view = meshlet_view(u.info, meshlet_bytes.data());
   CHECK(view.meshlets[1].vertex_offset == data.meshlets[1].vertex_offset);
-  CHECK(view.vertices[view.meshlets[1].vertex_offset] == data.vertices[data.meshlets[1].vertex_offset]);
+  CHECK(view.vertices[view.meshlets[1].vertex_offset] ==
+        data.vertices[data.meshlets[1].vertex_offset]);
   CHECK(view.triangles[47] == data.triangles[47]);
 
   SECTION("a meshlet pointing outside its arrays is refused") {
     data.meshlets[1].vertex_count = 60;  // past the vertex array
-    CHECK(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, indices.data(), indices.size() * 4, file,
-                    {}, &data)
+    CHECK(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, indices.data(),
+                    indices.size() * 4, file, {}, &data)
               .code == ErrorCode::InvalidArgument);
   }
   SECTION("a LOD range outside the LOD indices is refused") {
     info.lods[0].submeshes[0].first_index = 0;
-    CHECK(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, indices.data(), indices.size() * 4, file,
-                    {}, &data)
+    CHECK(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, indices.data(),
+                    indices.size() * 4, file, {}, &data)
               .code == ErrorCode::InvalidValue);
   }
 }

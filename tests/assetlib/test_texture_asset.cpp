@@ -65,9 +65,10 @@ TEST_CASE("formats map to their VkFormat values and names") {
 }
 
 TEST_CASE("textures round-trip bit-exactly for every format and codec") {
-  auto format = GENERATE(TextureFormat::RGBA8_UNORM, TextureFormat::RGBA8_SRGB, TextureFormat::RGBA16_UNORM,
-                         TextureFormat::RGBA16_SFLOAT, TextureFormat::BC1_RGB_SRGB, TextureFormat::BC3_SRGB,
-                         TextureFormat::BC4_UNORM, TextureFormat::BC5_UNORM);
+  auto format =
+      GENERATE(TextureFormat::RGBA8_UNORM, TextureFormat::RGBA8_SRGB, TextureFormat::RGBA16_UNORM,
+               TextureFormat::RGBA16_SFLOAT, TextureFormat::BC1_RGB_SRGB, TextureFormat::BC3_SRGB,
+               TextureFormat::BC4_UNORM, TextureFormat::BC5_UNORM);
   auto compression = GENERATE(Compression::LZ4, Compression::None);
   auto hc_level = GENERATE(0, 9);
   TextureInfo info = make_texture_info(format, 200, 120, 8);
@@ -102,7 +103,8 @@ TEST_CASE("large levels split into bounded chunks that never straddle two levels
     CHECK(c.raw_size <= options.chunk_size);
     bool inside_one_level = false;
     for (const TextureMip& mip : info.mips) {
-      inside_one_level |= c.raw_offset >= mip.offset && c.raw_offset + c.raw_size <= mip.offset + mip.size;
+      inside_one_level |=
+          c.raw_offset >= mip.offset && c.raw_offset + c.raw_size <= mip.offset + mip.size;
     }
     CHECK(inside_one_level);
   }
@@ -143,8 +145,8 @@ TEST_CASE("unpack_texture_mips unpacks from level K without touching larger leve
     CHECK(std::equal(tail.begin(), tail.end(), all.begin() + std::ptrdiff_t(offset)));
   }
   std::vector<uint8_t> dst(info.total_size);
-  CHECK(unpack_texture_mips(info, 8, file.blob.data(), file.blob.size(), dst.data(), dst.size()).code ==
-        ErrorCode::InvalidArgument);
+  CHECK(unpack_texture_mips(info, 8, file.blob.data(), file.blob.size(), dst.data(), dst.size())
+            .code == ErrorCode::InvalidArgument);
 }
 
 TEST_CASE("chunks unpack independently, in any order") {
@@ -167,13 +169,15 @@ TEST_CASE("pack_texture rejects inconsistent input") {
   TextureInfo info = make_texture_info(TextureFormat::RGBA8_UNORM, 16, 16, 1);
   std::vector<uint8_t> pixels(info.total_size);
   AssetFile file;
-  CHECK(pack_texture(info, pixels.data(), pixels.size() - 4, file).code == ErrorCode::InvalidArgument);
+  CHECK(pack_texture(info, pixels.data(), pixels.size() - 4, file).code ==
+        ErrorCode::InvalidArgument);
   TextureInfo unknown = info;
   unknown.format = TextureFormat::Unknown;
   CHECK(pack_texture(unknown, pixels.data(), pixels.size(), file).code == ErrorCode::InvalidValue);
   PackOptions bad;
   bad.chunk_size = 10;
-  CHECK(pack_texture(info, pixels.data(), pixels.size(), file, bad).code == ErrorCode::InvalidArgument);
+  CHECK(pack_texture(info, pixels.data(), pixels.size(), file, bad).code ==
+        ErrorCode::InvalidArgument);
 }
 
 TEST_CASE("packing is deterministic: same input, same bytes") {

@@ -9,8 +9,12 @@
 
 namespace test {
 
-inline std::string corpus(const std::string& relative) { return std::string(ASSETLIB_CORPUS_DIR) + "/" + relative; }
-inline std::string asset(const std::string& relative) { return std::string(ASSETLIB_ASSETS_DIR) + "/" + relative; }
+inline std::string corpus(const std::string& relative) {
+  return std::string(ASSETLIB_CORPUS_DIR) + "/" + relative;
+}
+inline std::string asset(const std::string& relative) {
+  return std::string(ASSETLIB_ASSETS_DIR) + "/" + relative;
+}
 
 inline std::vector<std::byte> file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

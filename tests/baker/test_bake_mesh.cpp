@@ -1,11 +1,14 @@
 // The mesh pipeline on real corpus models: counts against the source, index range, the triangle
 // set preserved through indexing and reordering, bounds, ACMR, LODs, meshlets, tangents.
+#include "../baked_assets.h"
 #include "corpus_files.h"
 
-#include "bake_mesh.h"
+#include "bake/bake_obj.h"
 
-#include <catch2/catch.hpp>
+#include <assetlib/assetlib.h>
+
 #include <tiny_obj_loader.h>
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <array>
@@ -41,7 +44,8 @@ std::vector<Triangle> source_triangles(const std::string& path) {
   std::vector<tinyobj::material_t> materials;
   std::string warn, err;
   std::filesystem::path folder = std::filesystem::path(path).parent_path();
-  REQUIRE(tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, path.c_str(), folder.c_str(), true));
+  REQUIRE(tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, path.c_str(), folder.c_str(),
+                           true));
   std::vector<Triangle> tris;
   for (const auto& shape : shapes) {
     for (size_t i = 0; i + 2 < shape.mesh.indices.size(); i += 3) {
@@ -79,8 +83,9 @@ struct BakedMesh {
 
 // Bakes `path` as the bake of a tree rooted at its folder, or at `root` when given.
 BakedMesh bake(const std::string& path, baker::BakeSettings settings = {}, std::string root = {}) {
-  std::filesystem::path folder = root.empty() ? std::filesystem::path(path).parent_path() : std::filesystem::path(root);
-  baker::MeshInputs inputs;
+  std::filesystem::path folder =
+      root.empty() ? std::filesystem::path(path).parent_path() : std::filesystem::path(root);
+  baker::ImportInputs inputs;
   inputs.read_file = [&](const std::string& relative) -> std::optional<std::string> {
     std::ifstream in(folder / relative);
     if (!in) return std::nullopt;
@@ -88,20 +93,26 @@ BakedMesh bake(const std::string& path, baker::BakeSettings settings = {}, std::
     text << in.rdbuf();
     return text.str();
   };
-  inputs.texture_exists = [&](const std::string& relative) { return std::filesystem::exists(folder / relative); };
+  inputs.texture_name = [&](const std::string& relative,
+                            baker::TextureRole) -> std::optional<std::string> {
+    if (!std::filesystem::exists(folder / relative)) return std::nullopt;
+    return relative;
+  };
   std::vector<std::byte> obj = test::file_bytes(path);
   BakedMesh b;
-  AssetFile file;
+  baker::BakedAssets baked;
   std::string name = std::filesystem::path(path).lexically_relative(folder).generic_string();
-  Status s = baker::bake_mesh(std::string_view(reinterpret_cast<const char*>(obj.data()), obj.size()), name, inputs,
-                              settings, file, b.warnings);
-  INFO(s.message);
+  baker::BakeStatus s =
+      baker::bake_obj(std::string_view(reinterpret_cast<const char*>(obj.data()), obj.size()), name,
+                      inputs, settings, baked, b.warnings);
+  INFO(s.message());
   REQUIRE(s.ok());
+  const AssetFile& file = test::the_asset(baked, "MESH");
   REQUIRE(read_mesh_info(file, b.info).ok());
   b.vertices.resize(b.info.vertex_buffer_size);
   std::vector<std::byte> index_bytes(b.info.index_buffer_size);
-  REQUIRE(unpack_mesh(b.info, file.blob.data(), file.blob.size(), b.vertices.data(), b.vertices.size(),
-                      index_bytes.data(), index_bytes.size())
+  REQUIRE(unpack_mesh(b.info, file.blob.data(), file.blob.size(), b.vertices.data(),
+                      b.vertices.size(), index_bytes.data(), index_bytes.size())
               .ok());
   size_t count = b.info.index_count + b.info.lod_index_count;
   for (size_t i = 0; i < count; ++i) {
@@ -110,7 +121,9 @@ BakedMesh bake(const std::string& path, baker::BakeSettings settings = {}, std::
     b.indices.push_back(v);
   }
   b.meshlet_data.resize(b.info.meshlet_data_size / 4 + 1);
-  REQUIRE(unpack_meshlets(b.info, file.blob.data(), file.blob.size(), b.meshlet_data.data(), b.info.meshlet_data_size).ok());
+  REQUIRE(unpack_meshlets(b.info, file.blob.data(), file.blob.size(), b.meshlet_data.data(),
+                          b.info.meshlet_data_size)
+              .ok());
   return b;
 }
 
@@ -127,10 +140,12 @@ void check_mesh(const std::string& path, const BakedMesh& b) {
   std::vector<Triangle> source = source_triangles(path);
   CHECK(b.info.index_count / 3 == source.size());
   CHECK(b.info.vertex_count <= source.size() * 3);
-  CHECK(std::all_of(b.indices.begin(), b.indices.end(), [&](uint32_t i) { return i < b.info.vertex_count; }));
+  CHECK(std::all_of(b.indices.begin(), b.indices.end(),
+                    [&](uint32_t i) { return i < b.info.vertex_count; }));
   CHECK(sorted(b.triangles(0, b.info.index_count)) == sorted(source));
   size_t outside = 0;
-  for (uint32_t v = 0; v < b.info.vertex_count; ++v) outside += !inside(b.info.bounds, b.position(v));
+  for (uint32_t v = 0; v < b.info.vertex_count; ++v)
+    outside += !inside(b.info.bounds, b.position(v));
   for (const Submesh& sub : b.info.submeshes) {
     for (uint32_t i = sub.first_index; i < sub.first_index + sub.index_count; ++i) {
       outside += !inside(sub.bounds, b.position(b.indices[i]));
@@ -141,8 +156,10 @@ void check_mesh(const std::string& path, const BakedMesh& b) {
 
 }  // namespace
 
-TEST_CASE("large scanned models keep every triangle, get smooth normals and a better vertex cache") {
-  for (const char* model : {"common-3d-test-models/data/ogre.obj", "common-3d-test-models/data/nefertiti.obj"}) {
+TEST_CASE(
+    "large scanned models keep every triangle, get smooth normals and a better vertex cache") {
+  for (const char* model :
+       {"common-3d-test-models/data/ogre.obj", "common-3d-test-models/data/nefertiti.obj"}) {
     std::string path = test::corpus(model);
     BakedMesh b = bake(path);
     INFO(model);
@@ -156,8 +173,9 @@ TEST_CASE("large scanned models keep every triangle, get smooth normals and a be
 }
 
 TEST_CASE("polygons are triangulated and odd files still bake") {
-  for (const char* model : {"draco-testdata/octagon_preserved.obj", "tinyobjloader/models/issue-319-002.obj",
-                            "tinyobjloader/models/smoothing-group-two-squares.obj", "tinyobjloader/models/cube.obj"}) {
+  for (const char* model :
+       {"draco-testdata/octagon_preserved.obj", "tinyobjloader/models/issue-319-002.obj",
+        "tinyobjloader/models/smoothing-group-two-squares.obj", "tinyobjloader/models/cube.obj"}) {
     std::string path = test::corpus(model);
     if (!std::filesystem::exists(path)) continue;
     INFO(model);
@@ -185,15 +203,18 @@ TEST_CASE("tangents are unit length and orthogonal to the normal where there are
   for (uint32_t v = 0; v < b.info.vertex_count; ++v) {
     Vertex_PNCVT_F32 vert;
     std::memcpy(&vert, b.vertices.data() + size_t(v) * sizeof vert, sizeof vert);
-    float len = std::sqrt(vert.tangent[0] * vert.tangent[0] + vert.tangent[1] * vert.tangent[1] + vert.tangent[2] * vert.tangent[2]);
-    float ndott = vert.normal[0] * vert.tangent[0] + vert.normal[1] * vert.tangent[1] + vert.normal[2] * vert.tangent[2];
+    float len = std::sqrt(vert.tangent[0] * vert.tangent[0] + vert.tangent[1] * vert.tangent[1] +
+                          vert.tangent[2] * vert.tangent[2]);
+    float ndott = vert.normal[0] * vert.tangent[0] + vert.normal[1] * vert.tangent[1] +
+                  vert.normal[2] * vert.tangent[2];
     CHECK(len == Approx(1.0f).margin(1e-4));
     CHECK(std::fabs(ndott) < 1e-4f);
     CHECK(std::fabs(vert.tangent[3]) == 1.0f);
   }
 }
 
-TEST_CASE("LODs shrink, stay in range and keep the source's bounds, and meshlets cover LOD 0 once") {
+TEST_CASE(
+    "LODs shrink, stay in range and keep the source's bounds, and meshlets cover LOD 0 once") {
   baker::BakeSettings settings;
   settings.mesh.lod_count = 3;
   settings.mesh.meshlets = true;
@@ -220,7 +241,8 @@ TEST_CASE("LODs shrink, stay in range and keep the source's bounds, and meshlets
     for (uint32_t t = 0; t < ml.triangle_count; ++t) {
       Triangle tri;
       for (size_t c = 0; c < 3; ++c) {
-        uint32_t v = view.vertices[ml.vertex_offset + view.triangles[ml.triangle_offset + t * 3 + c]];
+        uint32_t v =
+            view.vertices[ml.vertex_offset + view.triangles[ml.triangle_offset + t * 3 + c]];
         std::memcpy(tri[c].data(), b.position(v), 12);
       }
       from_meshlets.push_back(tri);
@@ -243,9 +265,11 @@ TEST_CASE("the compact octahedral format decodes to the full-float normals") {
     std::memcpy(&o, oct.vertices.data() + size_t(v) * 28, 28);
     std::memcpy(&f, full.vertices.data() + size_t(v) * 60, 60);
     // The decode documented in docs/format.md.
-    float x = o.normal[0] / 32767.0f, y = o.normal[1] / 32767.0f, z = 1.0f - std::fabs(x) - std::fabs(y);
+    float x = o.normal[0] / 32767.0f, y = o.normal[1] / 32767.0f,
+          z = 1.0f - std::fabs(x) - std::fabs(y);
     if (z < 0) {
-      float ox = (1.0f - std::fabs(y)) * (x >= 0 ? 1.0f : -1.0f), oy = (1.0f - std::fabs(x)) * (y >= 0 ? 1.0f : -1.0f);
+      float ox = (1.0f - std::fabs(y)) * (x >= 0 ? 1.0f : -1.0f),
+            oy = (1.0f - std::fabs(x)) * (y >= 0 ? 1.0f : -1.0f);
       x = ox, y = oy;
     }
     float len = std::sqrt(x * x + y * y + z * z);
@@ -257,15 +281,16 @@ TEST_CASE("the compact octahedral format decodes to the full-float normals") {
 }
 
 TEST_CASE("broken OBJ files fail with the file and the reason") {
-  for (const char* model : {"tinyobjloader/models/invalid-relative-vertex-index.obj", "tinyobjloader/models/line-prim.obj",
-                            "draco-testdata/inf_nan.obj"}) {
+  for (const char* model : {"tinyobjloader/models/invalid-relative-vertex-index.obj",
+                            "tinyobjloader/models/line-prim.obj", "draco-testdata/inf_nan.obj"}) {
     std::vector<std::byte> obj = test::file_bytes(test::corpus(model));
-    AssetFile file;
+    baker::BakedAssets baked;
     std::vector<std::string> warnings;
-    Status s = baker::bake_mesh(std::string_view(reinterpret_cast<const char*>(obj.data()), obj.size()), model, {}, {},
-                                file, warnings);
-    INFO(model << ": " << s.message);
-    CHECK(!s.ok());
-    CHECK(s.message.find(model) != std::string::npos);
+    baker::BakeStatus s =
+        baker::bake_obj(std::string_view(reinterpret_cast<const char*>(obj.data()), obj.size()),
+                        model, {}, {}, baked, warnings);
+    INFO(model << ": " << s.message());
+    CHECK(s.blames_source());
+    CHECK(s.file == model);
   }
 }

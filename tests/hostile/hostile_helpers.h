@@ -2,6 +2,9 @@
 // (sizes, depths, truncation), and measuring what a call costs in memory in a forked child.
 #pragma once
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -10,17 +13,18 @@
 #include <functional>
 #include <iterator>
 #include <string>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace hostile {
 
 using Bytes = std::vector<uint8_t>;
 
-inline std::string corpus(const std::string& relative) { return std::string(ASSETLIB_CORPUS_DIR) + "/" + relative; }
-inline std::string asset(const std::string& relative) { return std::string(ASSETLIB_ASSETS_DIR) + "/" + relative; }
+inline std::string corpus(const std::string& relative) {
+  return std::string(ASSETLIB_CORPUS_DIR) + "/" + relative;
+}
+inline std::string asset(const std::string& relative) {
+  return std::string(ASSETLIB_ASSETS_DIR) + "/" + relative;
+}
 
 inline Bytes file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -78,7 +82,8 @@ inline Bytes zlib_stored(const Bytes& raw) {
   return z;
 }
 
-inline void png_chunk(Bytes& png, const char* type, const Bytes& data, uint32_t claimed_length = UINT32_MAX) {
+inline void png_chunk(Bytes& png, const char* type, const Bytes& data,
+                      uint32_t claimed_length = UINT32_MAX) {
   put_be32(png, claimed_length == UINT32_MAX ? uint32_t(data.size()) : claimed_length);
   size_t start = png.size();
   append(png, std::string(type, 4));
@@ -99,7 +104,8 @@ struct PngSpec {
 
 inline uint32_t png_channels(uint8_t color_type) {
   switch (color_type) {
-    case 0: case 3: return 1;
+    case 0:
+    case 3: return 1;
     case 4: return 2;
     case 2: return 3;
     default: return 4;
@@ -154,17 +160,19 @@ inline Bytes tga24(uint32_t width, uint32_t height, const Bytes& pixels, bool rl
   return b;
 }
 
-inline Bytes pnm(const char* magic, uint32_t width, uint32_t height, uint32_t maxval, const Bytes& pixels) {
+inline Bytes pnm(const char* magic, uint32_t width, uint32_t height, uint32_t maxval,
+                 const Bytes& pixels) {
   Bytes b;
-  append(b, std::string(magic) + "\n" + std::to_string(width) + " " + std::to_string(height) + "\n" +
-                std::to_string(maxval) + "\n");
+  append(b, std::string(magic) + "\n" + std::to_string(width) + " " + std::to_string(height) +
+                "\n" + std::to_string(maxval) + "\n");
   append(b, pixels);
   return b;
 }
 
 inline Bytes hdr(uint32_t width, uint32_t height, const Bytes& pixels) {
   Bytes b;
-  append(b, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y " + std::to_string(height) + " +X " + std::to_string(width) + "\n");
+  append(b, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y " + std::to_string(height) + " +X " +
+                std::to_string(width) + "\n");
   append(b, pixels);
   return b;
 }
@@ -192,7 +200,7 @@ inline Bytes gif(uint16_t width, uint16_t height, const Bytes& lzw) {
   append(b, "GIF89a");
   put_le16(b, width);
   put_le16(b, height);
-  b.insert(b.end(), {0x80, 0, 0});          // global colour table of 2 entries
+  b.insert(b.end(), {0x80, 0, 0});  // global colour table of 2 entries
   b.insert(b.end(), {0, 0, 0, 255, 255, 255});
   b.push_back(',');
   put_le16(b, 0);
@@ -215,7 +223,8 @@ struct ChildResult {
 // Runs `call` in a child process; its return value (0..255) comes back in `status`. With
 // `address_space_limit` > 0, the child first limits its address space to that many bytes more than
 // it already uses (only meaningful without sanitizers, which reserve terabytes of address space).
-inline ChildResult run_in_child(const std::function<int()>& call, uint64_t address_space_limit = 0) {
+inline ChildResult run_in_child(const std::function<int()>& call,
+                                uint64_t address_space_limit = 0) {
   int fds[2];
   if (pipe(fds) != 0) return {};
   pid_t pid = fork();
@@ -256,7 +265,8 @@ constexpr bool kSanitized =
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     true;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
     true;
 #else
     false;

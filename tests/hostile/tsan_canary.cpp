@@ -1,5 +1,5 @@
-// A deliberate data race, built only in the ThreadSanitizer build: its test passes only on TSan's report,
-// which proves that the TSan stage of scripts/test.sh can report a race at all.
+// A deliberate data race, built only in the ThreadSanitizer build: its test passes only on TSan's
+// report, which proves that the TSan stage of scripts/test.sh can report a race at all.
 #include <thread>
 
 int main() {

@@ -45,14 +45,17 @@ int main(int argc, char** argv) {
   std::vector<unsigned char> diff(texels * 4, 0);
   for (size_t i = 0; i < texels; ++i) {
     int worst = 0;
-    for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(int(actual.get()[i * 4 + c]) - int(reference.get()[i * 4 + c])));
+    for (int c = 0; c < 3; ++c)
+      worst =
+          std::max(worst, std::abs(int(actual.get()[i * 4 + c]) - int(reference.get()[i * 4 + c])));
     if (worst > kChannelTolerance) ++differing;
     diff[i * 4] = diff[i * 4 + 1] = diff[i * 4 + 2] = (unsigned char)std::min(255, worst * 4);
     diff[i * 4 + 3] = 255;
   }
   if (argc == 5) stbi_write_png(argv[4], w, h, 4, diff.data(), w * 4);
   double fraction = double(differing) / double(texels);
-  std::printf("%s vs %s: %zu of %zu texels differ by more than %d (%.3f%%, limit %.3f%%)\n", argv[1], argv[2],
-              differing, texels, kChannelTolerance, fraction * 100, kMaxDifferingFraction * 100);
+  std::printf("%s vs %s: %zu of %zu texels differ by more than %d (%.3f%%, limit %.3f%%)\n",
+              argv[1], argv[2], differing, texels, kChannelTolerance, fraction * 100,
+              kMaxDifferingFraction * 100);
   return fraction <= kMaxDifferingFraction ? 0 : 1;
 }

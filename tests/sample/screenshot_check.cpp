@@ -53,10 +53,12 @@ Verdict judge(const Image& image, const Thresholds& limits) {
   for (size_t i = 0; i < pixels; ++i) ++histogram[rgb_key(&image.rgba[i * 4])];
   size_t background = 0;
   for (const auto& [color, count] : histogram) background = std::max(background, count);
-  v.coverage_percent = 100.0 * static_cast<double>(pixels - background) / static_cast<double>(pixels);
+  v.coverage_percent =
+      100.0 * static_cast<double>(pixels - background) / static_cast<double>(pixels);
   v.colors = histogram.size() - 1;
   if (v.coverage_percent < limits.min_coverage_percent) {
-    v.reason = "only " + std::to_string(v.coverage_percent) + "% of pixels differ from the background";
+    v.reason =
+        "only " + std::to_string(v.coverage_percent) + "% of pixels differ from the background";
   } else if (v.colors < limits.min_colors) {
     v.reason = "only " + std::to_string(v.colors) + " colours besides the background";
   } else {
@@ -98,7 +100,8 @@ bool write_ppm(const std::string& path, const Image& image) {
   std::FILE* out = std::fopen(path.c_str(), "wb");
   if (!out) return false;
   std::fprintf(out, "P6\n%u %u\n255\n", image.width, image.height);
-  for (size_t i = 0; i < size_t{image.width} * image.height; ++i) std::fwrite(&image.rgba[i * 4], 1, 3, out);
+  for (size_t i = 0; i < size_t{image.width} * image.height; ++i)
+    std::fwrite(&image.rgba[i * 4], 1, 3, out);
   return std::fclose(out) == 0;
 }
 
@@ -166,8 +169,9 @@ int main(int argc, char** argv) {
     } else if (!arg.starts_with("-") && path.empty()) {
       path = arg;
     } else {
-      std::fprintf(stderr, "usage: sample_screenshot_check <shot.tx> [--min-coverage PERCENT] "
-                           "[--min-colors N] [--ppm out.ppm] | --self-test\n");
+      std::fprintf(stderr,
+                   "usage: sample_screenshot_check <shot.tx> [--min-coverage PERCENT] "
+                   "[--min-colors N] [--ppm out.ppm] | --self-test\n");
       return 2;
     }
   }
@@ -182,7 +186,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "FAIL: %s: %s\n", path.c_str(), error.c_str());
     return 1;
   }
-  if (!ppm.empty() && !write_ppm(ppm, image)) std::fprintf(stderr, "warning: cannot write %s\n", ppm.c_str());
+  if (!ppm.empty() && !write_ppm(ppm, image))
+    std::fprintf(stderr, "warning: cannot write %s\n", ppm.c_str());
   Verdict v = judge(image, limits);
   std::printf("%s: %s: %ux%u, %.2f%% covered, %zu colours besides the background%s%s\n",
               v.ok ? "ok" : "FAIL", path.c_str(), image.width, image.height, v.coverage_percent,

@@ -13,6 +13,17 @@
 // blob); parse_binaryfile() splits bytes already in memory (a mapped file, a pack) into a
 // non-owning AssetView, so the caller can decompress straight from them without a copy.
 // Everything here is a free function over plain structs: any thread may call any of it at once.
+//
+// Hostile input. Each function says whether it is safe on hostile bytes (a truncated, corrupt or
+// crafted file). Safe means: given that every pointer really holds the size passed with it, the
+// function reads and writes only inside those buffers, allocates at most what the input justifies
+// (docs/robustness.md), terminates, and reports any problem as a Status; it never throws, except
+// std::bad_alloc when memory runs out. The chain for an untrusted file is
+//   load_binaryfile / parse_binaryfile -> read_texture_info / read_mesh_info -> unpack_*,
+// each step trusting only what the previous one returned. Functions that trust their arguments
+// (the writers, make_texture_info, meshlet_view...) say what they require.
+// On error, output arguments of the readers are left unchanged; destinations of unpack_* may hold
+// partial data.
 #pragma once
 
 #include <assetlib/status.h>
@@ -31,15 +42,18 @@ inline constexpr uint32_t kFormatVersion = 1;
 inline constexpr size_t kHeaderSize = 16;
 inline constexpr size_t kBlobAlignment = 16;
 
-// An asset file held in memory (owning).
+// An asset file held in memory (owning). After a successful load_binaryfile, `version` is
+// kFormatVersion and 16 + json.size() + blob.size() is the file's size; the type and the JSON are
+// not checked yet (read_texture_info / read_mesh_info do that).
 struct AssetFile {
   char type[4] = {0, 0, 0, 0};
   uint32_t version = kFormatVersion;
-  std::string json;              // metadata, padding included
-  std::vector<std::byte> blob;   // compressed chunks
+  std::string json;             // metadata, padding included
+  std::vector<std::byte> blob;  // compressed chunks
 };
 
-// The same, borrowed from bytes someone else owns. Valid while those bytes are.
+// The same, borrowed from bytes someone else owns. Valid while those bytes are (for a view of an
+// AssetFile: while the file lives and is not modified).
 struct AssetView {
   char type[4] = {0, 0, 0, 0};
   uint32_t version = 0;
@@ -50,22 +64,39 @@ struct AssetView {
   AssetView(const AssetFile& file);  // NOLINT(google-explicit-constructor): a file is a view
 };
 
-// Writes `file` to `path` atomically: a temporary file in the same folder, then a rename, so a
-// crash never leaves a half-written asset. The JSON is padded here if it is not already.
+// Writes `file` to `path` atomically (write_file_atomically), so a crash never leaves a
+// half-written asset. The JSON is padded here if it is not already.
+// Trusts `file`: type, version and JSON are written as given. `path` is used as given.
+// Errors: InvalidArgument when the JSON or the blob is too large for the header's u32 lengths;
+// IoError (message starts with `path`).
 Status save_binaryfile(const std::string& path, const AssetFile& file);
 
-// Reads a whole asset file. Checks the header against the file size before allocating anything.
+// Reads a whole asset file into `out`.
+// Safe on hostile files. Before allocating, checks the version (UnsupportedVersion) and that the
+// file is exactly 16 + json_length + blob_length bytes (TruncatedHeader / LengthMismatch); then
+// allocates exactly the file's size. Other errors: FileNotFound, IoError. Messages start with
+// `path`.
+// Does not check the type or parse the JSON.
 Status load_binaryfile(const std::string& path, AssetFile& out);
 
-// Splits `bytes` (a complete asset file) into header, JSON and blob without copying.
-// `source_name` only labels error messages (a path, a pack entry name).
+// Splits `bytes` (a complete asset file) into header, JSON and blob without copying or allocating.
+// Safe on hostile bytes: the same checks and errors as load_binaryfile. On success, `out.json` and
+// `out.blob` lie inside `bytes` (and are valid while it is); the type and the JSON are not checked
+// yet. `source_name` only labels error messages (a path, a pack entry name).
 Status parse_binaryfile(std::span<const std::byte> bytes, AssetView& out,
                         std::string_view source_name = "<memory>");
 
 // Serialises `file` (header, padded JSON, blob) into one buffer: what save_binaryfile writes.
+// Trusts `file`: the JSON (padded) and the blob must each be under 4 GiB; larger lengths are not
+// checked here and would be truncated in the header (save_binaryfile checks).
 std::vector<std::byte> serialize_binaryfile(const AssetFile& file);
 
-// True when `view.type` equals the 4-char `type` (e.g. "TEXI").
+// The header and the padded JSON: every byte before the blob. Writing it and then `file.blob`
+// stores the file without copying the blob (for writers with their own file handling).
+// Trusts `file` as serialize_binaryfile does.
+std::vector<std::byte> serialize_binaryfile_head(const AssetFile& file);
+
+// True when `view.type` equals the 4-char `type` (e.g. "TEXI"). Any view.
 bool has_type(const AssetView& view, const char (&type)[5]);
 
 // Codecs a blob's chunks may use. Chunks that a codec does not shrink enough are stored raw
@@ -75,17 +106,19 @@ enum class Compression : uint32_t {
   LZ4 = 1,   // "LZ4": LZ4 block format (LZ4 and LZ4-HC write the same format)
 };
 
-// Packing settings shared by every asset type.
+// Packing settings shared by every asset type. pack_texture / pack_mesh refuse a chunk_size
+// outside 1 KiB..1 GiB or an lz4_hc_level outside 0..12 (InvalidArgument), and an unknown
+// compression (UnknownCompression).
 struct PackOptions {
   Compression compression = Compression::LZ4;
-  int lz4_hc_level = 0;               // 0: fast LZ4; 1..12: LZ4-HC (slower bake, same decoder)
-  uint32_t chunk_size = 1u << 20;     // upper bound on one chunk's unpacked bytes
+  int lz4_hc_level = 0;            // 0: fast LZ4; 1..12: LZ4-HC (slower bake, same decoder)
+  uint32_t chunk_size = 1u << 20;  // upper bound on one chunk's unpacked bytes
 };
 
 // One independently compressed piece of the blob. A chunk with packed_size == raw_size is stored
 // raw; otherwise it is compressed with the file's codec.
 struct Chunk {
-  uint64_t raw_offset = 0;   // where its bytes go in the unpacked data
+  uint64_t raw_offset = 0;  // where its bytes go in the unpacked data
   uint64_t raw_size = 0;
   uint64_t packed_offset = 0;  // where it starts in the blob
   uint64_t packed_size = 0;
@@ -96,14 +129,23 @@ struct Chunk {
 namespace assetlib {
 
 // Unpacks one chunk of `blob` into `dst` (at least chunk.raw_size bytes), so a loader can spread
-// the chunks of a large asset over several threads, or unpack only the ones it needs.
-// read_texture_info / read_mesh_info have already checked the chunk lies inside the blob.
-Status unpack_chunk(Compression compression, const Chunk& chunk, const void* blob,
-                    size_t blob_size, void* dst, size_t dst_size);
+// the chunks of a large asset over several threads, or unpack only the ones it needs. The chunks
+// come from TextureInfo::chunks / MeshInfo::chunks, whose unpacked layout is checked by
+// read_texture_info / read_mesh_info; chunk.raw_offset says where `dst` goes in the unpacked data.
+// Safe on hostile bytes and on any `chunk` values: reads only
+// blob[packed_offset, packed_offset + packed_size) (TruncatedHeader when that is not inside
+// `blob_size`) and writes only dst[0, raw_size) (DestinationTooSmall when dst_size < raw_size,
+// before writing). Corrupt data: CorruptBlob, or SizeMismatch when it decodes to another size.
+// On success exactly raw_size bytes were written. Messages name the chunk, not the file.
+Status unpack_chunk(Compression compression, const Chunk& chunk, const void* blob, size_t blob_size,
+                    void* dst, size_t dst_size);
 
 // Writes `parts` one after another into `path` atomically: a uniquely named temporary file in the
-// same folder, then a rename over `path`. On failure the temporary file is removed and `path` is
-// untouched. Used by save_binaryfile, and by tools writing manifests and caches.
+// same folder ("<path>.assetlib-tmp-<pid>-<n>"), then a rename over `path`. On failure the
+// temporary file is removed and `path` is untouched (IoError, message starts with `path`). Not
+// fsync'd: it survives a killed process, not a power cut. `path` is used as given (folders on the
+// way may be symlinks): not for paths taken from untrusted data. Used by save_binaryfile, and by
+// tools writing manifests and caches.
 Status write_file_atomically(const std::string& path,
                              std::span<const std::span<const std::byte>> parts);
 

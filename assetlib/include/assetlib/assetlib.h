@@ -2,7 +2,10 @@
 #pragma once
 
 #include <assetlib/asset_file.h>
+#include <assetlib/limits.h>
+#include <assetlib/manifest.h>
+#include <assetlib/material_asset.h>
 #include <assetlib/mesh_asset.h>
+#include <assetlib/prefab_asset.h>
 #include <assetlib/status.h>
 #include <assetlib/texture_asset.h>
-#include <assetlib/manifest.h>

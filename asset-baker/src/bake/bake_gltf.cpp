@@ -1,0 +1,82 @@
+#include "bake/bake_gltf.h"
+
+#include "bake/bake_image.h"
+#include "bake/bake_material.h"
+#include "common/asset_names.h"
+#include "common/source_paths.h"
+#include "import/gltf_import.h"
+#include "mesh/bake_mesh.h"
+
+namespace baker {
+namespace {
+
+BakeStatus bake_meshes(GltfImport& scene, const std::string& source, const BakeSettings& settings,
+                       BakedAssets& out, std::vector<std::string>& warnings) {
+  for (size_t m = 0; m < scene.meshes.size(); ++m) {
+    if (!scene.meshes[m]) continue;
+    BakedAsset& asset = out.emplace_back();
+    asset.name = part_name(source, PartKind::Mesh, m);
+    asset.path = part_path(source, PartKind::Mesh, m);
+    std::string what = source + ": meshes[" + std::to_string(m) + "]";
+    if (BakeStatus s =
+            bake_mesh(std::move(*scene.meshes[m]), source, what, settings, asset.file, warnings);
+        !s)
+      return s;
+  }
+  return {};
+}
+
+BakeStatus bake_materials(const GltfImport& scene, const std::string& source, BakedAssets& out) {
+  size_t count = scene.materials.size() - (scene.default_material_used ? 0 : 1);
+  for (size_t i = 0; i < count; ++i) {
+    BakedAsset& asset = out.emplace_back();
+    asset.name = part_name(source, PartKind::Material, i);
+    asset.path = part_path(source, PartKind::Material, i);
+    if (BakeStatus s = bake_material(scene.materials[i], source, asset.file); !s) return s;
+  }
+  return {};
+}
+
+BakeStatus bake_images(const GltfImport& scene, const std::string& source,
+                       const BakeSettings& settings, unsigned threads, BakedAssets& out,
+                       std::vector<std::string>& warnings) {
+  for (const GltfEmbeddedImage& image : scene.images) {
+    std::string name = part_name(source, PartKind::Image, image.index);
+    std::string path = part_path(source, PartKind::Image, image.index);
+    std::vector<TextureTarget> targets;
+    for (TextureRole role : image.roles) {
+      targets.push_back({role, texture_variant_name(name, role, TextureRole::Color),
+                         texture_variant_path(path, role, TextureRole::Color)});
+    }
+    std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(image.bytes.data()),
+                                     image.bytes.size());
+    if (BakeStatus s = bake_image(bytes, name, targets, settings, threads, out, warnings); !s)
+      return BakeStatus::failure(s.code, source, name + ": " + s.reason);
+  }
+  return {};
+}
+
+}  // namespace
+
+BakeStatus bake_gltf(std::span<const std::byte> bytes, const std::string& relative_path,
+                     const ImportInputs& inputs, const BakeSettings& settings, unsigned threads,
+                     BakedAssets& out, std::vector<std::string>& warnings) {
+  GltfImport scene;
+  if (BakeStatus s = import_gltf(bytes, relative_path, inputs, scene, warnings); !s) return s;
+  BakedAssets baked;
+  if (BakeStatus s = bake_images(scene, relative_path, settings, threads, baked, warnings); !s)
+    return s;
+  if (BakeStatus s = bake_materials(scene, relative_path, baked); !s) return s;
+  if (BakeStatus s = bake_meshes(scene, relative_path, settings, baked, warnings); !s) return s;
+  BakedAsset& prefab = baked.emplace_back();
+  prefab.name = relative_path;
+  prefab.path = with_extension(relative_path, ".prefab");
+  if (BakeStatus s = BakeStatus::from_memory_call(assetlib::pack_prefab(scene.prefab, prefab.file),
+                                                  BakeError::InvalidSource, relative_path);
+      !s)
+    return s;
+  out = std::move(baked);
+  return {};
+}
+
+}  // namespace baker

@@ -1,0 +1,106 @@
+#include "cli/commands.h"
+
+#include "common/asset_kinds.h"
+
+#include "common/content_hash.h"
+#include "pipeline/bake_cache.h"
+#include "pipeline/unpack_check.h"
+
+#include <assetlib/manifest.h>
+#include <assetlib/mesh_asset.h>
+#include <assetlib/texture_asset.h>
+
+#include <cstdio>
+#include <new>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+namespace baker {
+namespace {
+
+namespace fs = std::filesystem;
+using assetlib::Status;
+
+// Checks one manifest entry, adding what is wrong to `problems`.
+void check_entry(const fs::path& baked_dir, const assetlib::Manifest& manifest,
+                 const assetlib::ManifestEntry& e, std::vector<std::string>& problems) {
+  std::string path = (baked_dir / e.path).string();
+  std::error_code ec;
+  fs::file_status status = fs::status(path, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    problems.push_back(path + ": not a regular file");
+    return;
+  }
+  uint64_t size = fs::file_size(path, ec);
+  uint64_t hash = 0;
+  if (ec || size != e.file_size) {
+    problems.push_back(path + ": missing or size differs from the manifest");
+    return;
+  }
+  if (!hash_file(path, hash) || hash_string(hash) != e.hash) {
+    problems.push_back(path + ": content hash differs from the manifest");
+    return;
+  }
+  UnpackedAsset asset;
+  if (BakeStatus s = unpack_whole_asset(path, asset); !s) {
+    problems.push_back(s.message());
+    return;
+  }
+  if (asset.type != e.type)
+    problems.push_back(path + ": type " + asset.type + ", manifest says " + e.type);
+  if (asset.raw_size != e.raw_size)
+    problems.push_back(path + ": unpacked size differs from the manifest");
+  for (const AssetReference& ref : asset.references) {
+    const assetlib::ManifestEntry* target = assetlib::find_asset(manifest, ref.name);
+    if (!target || target->type != ref.type) {
+      problems.push_back(path + ": refers to " + ref.type + " '" + ref.name +
+                         "', which is not in the manifest");
+    }
+  }
+}
+
+}  // namespace
+
+int run_check(const fs::path& baked_dir, bool quiet) {
+  std::vector<std::string> problems;
+  assetlib::Manifest manifest;
+  if (Status s = assetlib::load_manifest((baked_dir / "manifest.json").string(), manifest); !s) {
+    std::fprintf(stderr, "error: %s\n", s.message.c_str());
+    return 1;
+  }
+  std::set<std::string> listed;
+  for (const assetlib::ManifestEntry& e : manifest.assets) {
+    listed.insert(e.path);
+    // Out of memory on one file is that file's problem; the others are still checked.
+    const char* oom = nullptr;
+    try {
+      check_entry(baked_dir, manifest, e, problems);
+    } catch (const std::bad_alloc&) {
+      oom = "out of memory while checking it (std::bad_alloc)";
+    } catch (const std::length_error&) {
+      oom = "out of memory while checking it (std::length_error)";
+    }
+    if (oom) problems.push_back((baked_dir / e.path).string() + ": " + oom);
+  }
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(baked_dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (!it->is_regular_file()) continue;
+    std::string relative = fs::relative(it->path(), baked_dir).generic_string();
+    std::string ext = it->path().extension().string();
+    if (relative.find(".assetlib-tmp-") != std::string::npos) {
+      problems.push_back(it->path().string() + ": temporary file left behind");
+    } else if (is_output_extension(ext) && !listed.count(relative)) {
+      problems.push_back(it->path().string() + ": asset file not listed in the manifest");
+    }
+  }
+  for (const std::string& p : problems) std::fprintf(stderr, "error: %s\n", p.c_str());
+  if (!quiet) {
+    std::printf("checked %zu assets in %s: %zu problem(s)\n", manifest.assets.size(),
+                baked_dir.string().c_str(), problems.size());
+  }
+  return problems.empty() ? 0 : 1;
+}
+
+}  // namespace baker

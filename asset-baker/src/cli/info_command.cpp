@@ -1,0 +1,307 @@
+#include "cli/commands.h"
+
+#include "cli/texture_level.h"
+#include "common/asset_kinds.h"
+#include "common/bake_status.h"
+#include "common/regular_file.h"
+#include "pipeline/source_files.h"
+
+#include "texture/texture_quality.h"
+
+#include <assetlib/manifest.h>
+#include <assetlib/material_asset.h>
+#include <assetlib/mesh_asset.h>
+#include <assetlib/prefab_asset.h>
+#include <assetlib/texture_asset.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <new>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+namespace baker {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::vector<fs::path> baked_files(const fs::path& path) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return {path};
+  for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string ext = it->path().extension().string();
+    if (it->is_regular_file() && is_output_extension(ext)) files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+json texture_json(const assetlib::TextureInfo& info) {
+  json mips = json::array();
+  for (const auto& m : info.mips) mips.push_back({m.width, m.height, m.offset, m.size});
+  return {{"format", assetlib::texture_format_name(info.format)},
+          {"width", info.width},
+          {"height", info.height},
+          {"mip_count", info.mips.size()},
+          {"mips", mips},
+          {"chunks", info.chunks.size()},
+          {"original_file", info.original_file}};
+}
+
+json mesh_json(const assetlib::MeshInfo& info) {
+  const auto& b = info.bounds;
+  json submeshes = json::array();
+  for (const auto& s : info.submeshes) {
+    submeshes.push_back({{"first_index", s.first_index},
+                         {"index_count", s.index_count},
+                         {"material", info.materials[s.material].name}});
+  }
+  json lods = json::array();
+  for (const auto& lod : info.lods) {
+    uint32_t count = 0;
+    for (const auto& r : lod.submeshes) count += r.index_count;
+    lods.push_back({{"triangles", count / 3}, {"error", lod.error}});
+  }
+  const auto& st = info.stats;
+  return {{"vertex_format", assetlib::vertex_format_name(info.vertex_format)},
+          {"vertex_count", info.vertex_count},
+          {"index_count", info.index_count},
+          {"index_size", info.index_size},
+          {"triangles", info.index_count / 3},
+          {"submeshes", submeshes},
+          {"materials", info.materials.size()},
+          {"lods", lods},
+          {"meshlets", info.meshlet_count},
+          {"acmr", {{"before", st.acmr_before}, {"after", st.acmr_after}}},
+          {"atvr", {{"before", st.atvr_before}, {"after", st.atvr_after}}},
+          {"bounds",
+           {{"origin", {b.origin[0], b.origin[1], b.origin[2]}},
+            {"extents", {b.extents[0], b.extents[1], b.extents[2]}},
+            {"radius", b.radius}}},
+          {"original_file", info.original_file}};
+}
+
+// PSNR of level 0 against the source named by original_file under `sources` (when given). Only
+// level 0 is unpacked. original_file comes from the file: used only when it is a safe relative
+// path.
+void add_psnr(const assetlib::AssetFile& file, const assetlib::TextureInfo& info,
+              const fs::path& sources, json& out) {
+  if (sources.empty() || !assetlib::is_safe_relative_path(info.original_file)) return;
+  std::vector<std::byte> source;
+  if (read_regular_file(sources / info.original_file, kMaxSourceBytes, source) != ReadResult::Ok ||
+      source.empty())
+    return;
+  std::vector<std::byte> level0;
+  if (!unpack_level(info, file.blob, 0, level0, info.original_file)) return;
+  std::optional<double> psnr = texture_psnr(info, level0, source);
+  if (psnr) out["psnr_db"] = std::isinf(*psnr) ? 999.0 : std::round(*psnr * 100) / 100;
+}
+
+json material_json(const assetlib::MaterialInfo& m) {
+  json textures = json::object();
+  const std::pair<const char*, const assetlib::TextureSlot*> slots[] = {
+      {"base_color", &m.base_color},
+      {"metallic_roughness", &m.metallic_roughness},
+      {"normal", &m.normal},
+      {"occlusion", &m.occlusion},
+      {"emissive", &m.emissive}};
+  for (const auto& [slot, t] : slots) {
+    if (!t->texture.empty()) textures[slot] = {{"texture", t->texture}, {"uv_set", t->uv_set}};
+  }
+  const float* c = m.base_color_factor;
+  return {{"name", m.name},
+          {"base_color_factor", {c[0], c[1], c[2], c[3]}},
+          {"metallic_factor", m.metallic_factor},
+          {"roughness_factor", m.roughness_factor},
+          {"alpha_mode", assetlib::alpha_mode_name(m.alpha_mode)},
+          {"double_sided", m.double_sided},
+          {"unlit", m.unlit},
+          {"textures", textures},
+          {"original_file", m.original_file}};
+}
+
+json prefab_json(const assetlib::PrefabInfo& p) {
+  std::set<std::string> meshes, materials;
+  size_t roots = 0, instances = 0;
+  for (const assetlib::PrefabNode& n : p.nodes) {
+    if (!n.mesh.empty()) meshes.insert(n.mesh);
+    materials.insert(n.materials.begin(), n.materials.end());
+    roots += n.parent < 0;
+    instances += n.instances.size();
+  }
+  return {{"nodes", p.nodes.size()},     {"roots", roots},
+          {"meshes", meshes.size()},     {"materials", materials.size()},
+          {"cameras", p.cameras.size()}, {"lights", p.lights.size()},
+          {"instances", instances},      {"original_file", p.original_file}};
+}
+
+const char* codec(assetlib::Compression c) {
+  return c == assetlib::Compression::LZ4 ? "LZ4" : "None";
+}
+
+// The description of one loaded file by its type; `raw` gets its unpacked size.
+assetlib::Status describe_asset(const assetlib::AssetFile& file, const fs::path& sources, json& out,
+                                uint64_t& raw) {
+  assetlib::Status s;
+  if (assetlib::has_type(file, "TEXI")) {
+    assetlib::TextureInfo info;
+    if (!(s = assetlib::read_texture_info(file, info))) return s;
+    out["texture"] = texture_json(info);
+    add_psnr(file, info, sources, out["texture"]);
+    out["compression"] = codec(info.compression);
+    raw = info.total_size;
+  } else if (assetlib::has_type(file, "MATL")) {
+    assetlib::MaterialInfo info;
+    if (!(s = assetlib::read_material_info(file, info))) return s;
+    out["material"] = material_json(info);
+    out["compression"] = "None";
+  } else if (assetlib::has_type(file, "PRFB")) {
+    assetlib::PrefabInfo info;
+    if (!(s = assetlib::read_prefab_info(file, info))) return s;
+    out["prefab"] = prefab_json(info);
+    out["compression"] = "None";
+  } else {
+    assetlib::MeshInfo info;
+    if (!(s = assetlib::read_mesh_info(file, info))) return s;
+    out["mesh"] = mesh_json(info);
+    out["compression"] = codec(info.compression);
+    raw = assetlib::mesh_unpacked_size(info);
+  }
+  return s;
+}
+
+// Describes one file; `raw` gets its unpacked size. Returns false (with "error" set, the reason
+// without the file, which is printed beside it) on a bad file.
+bool describe_throwing(const fs::path& path, const fs::path& sources, json& out, uint64_t& raw) {
+  assetlib::AssetFile file;
+  out["file"] = path.string();
+  out["unpacked_bytes"] = raw = 0;
+  assetlib::Status s = assetlib::load_binaryfile(path.string(), file);
+  if (!s) {
+    out["error"] = BakeStatus::from_file_call(s, BakeError::InvalidAsset, path.string()).reason;
+    return false;
+  }
+  out["type"] = std::string(file.type, 4);
+  out["version"] = file.version;
+  out["json_bytes"] = file.json.size();
+  out["blob_bytes"] = file.blob.size();
+  out["file_bytes"] = 16 + file.json.size() + file.blob.size();
+  if (s = describe_asset(file, sources, out, raw); !s) {
+    out["error"] = BakeStatus::from_memory_call(s, BakeError::InvalidAsset, path.string()).reason;
+    return false;
+  }
+  out["unpacked_bytes"] = raw;
+  return true;
+}
+
+// describe_throwing, with running out of memory reported as this file's error.
+bool describe(const fs::path& path, const fs::path& sources, json& out, uint64_t& raw) {
+  const char* what = nullptr;
+  try {
+    return describe_throwing(path, sources, out, raw);
+  } catch (const std::bad_alloc&) {
+    what = "out of memory (std::bad_alloc)";
+  } catch (const std::length_error&) {
+    what = "out of memory (std::length_error)";
+  }
+  out = json{{"file", path.string()}, {"error", what}, {"unpacked_bytes", 0}};
+  raw = 0;
+  return false;
+}
+
+void print_text(const json& d) {
+  if (d.contains("error")) {
+    std::printf("%s: error: %s\n", d["file"].get<std::string>().c_str(),
+                d["error"].get<std::string>().c_str());
+    return;
+  }
+  uint64_t file = d["file_bytes"], raw = d["unpacked_bytes"];
+  std::printf("%s\n  %s v%u, json %llu B, blob %llu B (%s), unpacked %llu B, ratio %.2f\n",
+              d["file"].get<std::string>().c_str(), d["type"].get<std::string>().c_str(),
+              d["version"].get<unsigned>(), (unsigned long long)d["json_bytes"].get<uint64_t>(),
+              (unsigned long long)d["blob_bytes"].get<uint64_t>(),
+              d["compression"].get<std::string>().c_str(), (unsigned long long)raw,
+              file ? double(raw) / double(file) : 0.0);
+  if (d.contains("texture")) {
+    const json& t = d["texture"];
+    std::printf("  texture %s %ux%u, %zu mips, %zu chunks, from %s",
+                t["format"].get<std::string>().c_str(), t["width"].get<unsigned>(),
+                t["height"].get<unsigned>(), t["mip_count"].get<size_t>(),
+                t["chunks"].get<size_t>(), t["original_file"].get<std::string>().c_str());
+    if (t.contains("psnr_db")) std::printf(", PSNR %.2f dB", t["psnr_db"].get<double>());
+    std::printf("\n");
+  } else if (d.contains("material")) {
+    const json& m = d["material"];
+    std::string slots;
+    for (auto& [slot, t] : m["textures"].items()) slots += " " + slot;
+    std::printf("  material '%s', %s%s, textures:%s, from %s\n",
+                m["name"].get<std::string>().c_str(), m["alpha_mode"].get<std::string>().c_str(),
+                m["double_sided"].get<bool>() ? ", double-sided" : "",
+                slots.empty() ? " none" : slots.c_str(),
+                m["original_file"].get<std::string>().c_str());
+  } else if (d.contains("prefab")) {
+    const json& p = d["prefab"];
+    std::printf(
+        "  prefab, %zu nodes (%zu roots), %zu meshes, %zu materials, %zu cameras, %zu lights,"
+        " %zu instances, from %s\n",
+        p["nodes"].get<size_t>(), p["roots"].get<size_t>(), p["meshes"].get<size_t>(),
+        p["materials"].get<size_t>(), p["cameras"].get<size_t>(), p["lights"].get<size_t>(),
+        p["instances"].get<size_t>(), p["original_file"].get<std::string>().c_str());
+  } else {
+    const json& m = d["mesh"];
+    std::printf(
+        "  mesh %s, %u vertices, %u triangles, %u-bit indices, %zu submeshes, %zu LODs, %u "
+        "meshlets, "
+        "radius %.3f, from %s\n",
+        m["vertex_format"].get<std::string>().c_str(), m["vertex_count"].get<unsigned>(),
+        m["triangles"].get<unsigned>(), m["index_size"].get<unsigned>() * 8, m["submeshes"].size(),
+        m["lods"].size(), m["meshlets"].get<unsigned>(), m["bounds"]["radius"].get<double>(),
+        m["original_file"].get<std::string>().c_str());
+    std::printf("  ACMR %.3f -> %.3f, ATVR %.3f -> %.3f", m["acmr"]["before"].get<double>(),
+                m["acmr"]["after"].get<double>(), m["atvr"]["before"].get<double>(),
+                m["atvr"]["after"].get<double>());
+    for (const json& lod : m["lods"]) {
+      std::printf("; LOD %u tris (error %.4f)", lod["triangles"].get<unsigned>(),
+                  lod["error"].get<double>());
+    }
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+int run_info(const fs::path& path, const fs::path& sources, bool as_json) {
+  json files = json::array();
+  uint64_t total_file = 0, total_raw = 0;
+  bool ok = true;
+  for (const fs::path& f : baked_files(path)) {
+    json d;
+    uint64_t raw = 0;
+    ok = describe(f, sources, d, raw) && ok;
+    if (d.contains("file_bytes")) total_file += d["file_bytes"].get<uint64_t>();
+    total_raw += raw;
+    if (!as_json) print_text(d);
+    files.push_back(std::move(d));
+  }
+  json totals = {
+      {"files", files.size()}, {"file_bytes", total_file}, {"unpacked_bytes", total_raw}};
+  if (as_json) {
+    std::printf("%s\n", json({{"files", files}, {"totals", totals}})
+                            .dump(2, ' ', false, json::error_handler_t::replace)
+                            .c_str());
+  } else {
+    std::printf("total: %zu files, %llu bytes on disk, %llu bytes unpacked\n", files.size(),
+                (unsigned long long)total_file, (unsigned long long)total_raw);
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace baker

@@ -1,0 +1,118 @@
+// asset-baker: command-line wiring only; the work lives in bake_tree, info_command, check_command.
+#include "cli/commands.h"
+#include "pipeline/bake_tree.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+// The last resort: an exception no subcommand handled ends the run with a message naming what it
+// was working on and exit 1, never with std::terminate. Each subcommand catches running out of
+// memory per file first, so this is reached only outside any one file.
+template <typename Run>
+int guarded(const std::string& subject, Run&& run) {
+  const char* what = nullptr;
+  std::string detail;
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    what = "out of memory (std::bad_alloc)";
+  } catch (const std::length_error&) {
+    what = "out of memory (std::length_error)";
+  } catch (const std::exception& e) {
+    what = "internal error: ";
+    detail = e.what();
+  }
+  std::fprintf(stderr, "error: %s: %s%s\n", subject.c_str(), what, detail.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"asset-baker: converts images and OBJ models into engine-ready assetlib files"};
+  app.require_subcommand(0, 1);
+
+  baker::BakeOptions bake;
+  std::string input, output, config, json_report;
+  app.add_option("input", input, "Folder of source assets to bake");
+  app.add_option("-o,--output", output,
+                 "Output folder (default: the preset's, else <input>-baked)");
+  app.add_option("-j,--jobs", bake.jobs, "Parallel bakes (default: all cores)");
+  uint64_t memory_budget_mb = 0;
+  app.add_option(
+      "--memory-budget", memory_budget_mb,
+      "MiB that all running bakes may hold together; larger sources wait (default: half the RAM)");
+  app.add_option("--time-limit", bake.time_limit,
+                 "Seconds one source may bake before the bake stops (0: no limit)")
+      ->default_val(baker::kDefaultTimeLimit)
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            double seconds = std::strtod(text.c_str(), &end);
+            bool ok = !text.empty() && *end == '\0' && seconds >= 0;  // NaN is not >= 0
+            return ok ? "" : "must be a number of seconds, 0 (no limit) or more";
+          },
+          "SECONDS"));
+  app.add_flag("--force", bake.force, "Rebake everything, ignoring the cache");
+  app.add_option("--config", config,
+                 "baker.json to use (default: nearest in the input folder or above)");
+  app.add_option("--preset", bake.preset, "Preset from baker.json to apply");
+  app.add_flag("--verify", bake.verify, "Re-read and unpack each output right after writing it");
+  app.add_option("--json", json_report, "Write a machine-readable report to this file");
+  app.add_flag("-q,--quiet", bake.quiet, "Print only errors");
+  app.add_flag("-v,--verbose", bake.verbose, "Also list skipped and up-to-date files");
+
+  std::string info_path, info_sources;
+  bool info_json = false;
+  CLI::App* info = app.add_subcommand("info", "Print header, metadata and sizes of baked files");
+  info->add_option("path", info_path, "A .tx/.mesh file or a folder")->required();
+  info->add_flag("--json", info_json, "Print JSON instead of text");
+  info->add_option("--sources", info_sources,
+                   "The bake's input folder: also report each texture's PSNR");
+
+  std::string check_dir;
+  bool check_quiet = false;
+  CLI::App* check = app.add_subcommand("check", "Validate a baked folder against its manifest");
+  check->add_option("dir", check_dir, "Baked folder")->required();
+  check->add_flag("-q,--quiet", check_quiet, "Print only problems");
+
+  std::string export_in, export_out;
+  uint32_t export_mip = 0;
+  CLI::App* exporter = app.add_subcommand("export", "Decode a baked texture back to PNG");
+  exporter->add_option("texture", export_in, "A .tx file")->required();
+  exporter->add_option("-o,--output", export_out, "PNG to write")->required();
+  exporter->add_option("--mip", export_mip, "Mip level to export (default 0)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help prints and succeeds; every usage error exits 2 (docs/baker.md), not CLI11's own codes.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+
+  if (info->parsed())
+    return guarded(info_path, [&] { return baker::run_info(info_path, info_sources, info_json); });
+  if (check->parsed())
+    return guarded(check_dir, [&] { return baker::run_check(check_dir, check_quiet); });
+  if (exporter->parsed()) {
+    return guarded(export_in, [&] { return baker::run_export(export_in, export_out, export_mip); });
+  }
+  if (input.empty()) {
+    std::fputs(app.help().c_str(), stderr);
+    return 2;
+  }
+  bake.input = input;
+  bake.memory_budget = memory_budget_mb << 20;
+  if (!output.empty()) bake.output = output;
+  if (!config.empty()) bake.config = config;
+  if (!json_report.empty()) bake.json_report = json_report;
+  return guarded(input, [&] { return baker::run_bake(bake); });
+}

@@ -1,0 +1,30 @@
+// The kinds of source the baker reads, which files are which, and the extensions of the files a
+// bake writes. The one table every part of the baker asks (walk, check, info).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace baker {
+
+enum class AssetKind {
+  Texture,  // an image: textures (.tx)
+  Mesh,     // a Wavefront OBJ: a mesh (.mesh) and its materials (.mat)
+  Scene,    // a glTF 2.0 file (.gltf, .glb): a prefab (.prefab), meshes, materials, textures
+};
+
+// The kind a source file bakes to, by its extension (case-insensitive); nullopt for files the
+// baker does not read.
+std::optional<AssetKind> source_kind(std::string_view relative_path);
+
+// The name of a kind in the cache and reports: "texture", "mesh" or "scene".
+const char* kind_name(AssetKind kind);
+
+// The extension of a kind's main output: ".tx", ".mesh" or ".prefab".
+const char* output_extension(AssetKind kind);
+
+// True for the extension of a file a bake writes (".tx", ".mesh", ".mat", ".prefab").
+bool is_output_extension(std::string_view extension);
+
+}  // namespace baker

@@ -1,0 +1,30 @@
+#include "common/bake_settings.h"
+
+#include <array>
+#include <utility>
+
+namespace baker {
+namespace {
+
+constexpr std::array kRoleNames = {
+    std::pair{TextureRole::Auto, "auto"}, std::pair{TextureRole::Color, "color"},
+    std::pair{TextureRole::Normal, "normal"}, std::pair{TextureRole::Data, "data"},
+    std::pair{TextureRole::Ui, "ui"}};
+
+}  // namespace
+
+const char* texture_role_name(TextureRole role) {
+  for (const auto& [r, name] : kRoleNames) {
+    if (r == role) return name;
+  }
+  return "?";
+}
+
+std::optional<TextureRole> texture_role_from_name(std::string_view name) {
+  for (const auto& [r, text] : kRoleNames) {
+    if (name == text) return r;
+  }
+  return std::nullopt;
+}
+
+}  // namespace baker

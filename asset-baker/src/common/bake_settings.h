@@ -1,0 +1,43 @@
+// The effective settings of one source file, as the importers and processing stages see them.
+// Where they come from (defaults, baker.json, rules, presets) is pipeline/bake_config.h.
+#pragma once
+
+#include <assetlib/asset_file.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace baker {
+
+enum class TextureRole { Auto, Color, Normal, Data, Ui };
+
+// "auto", "color", "normal", "data", "ui": the names baker.json and texture names use.
+const char* texture_role_name(TextureRole role);
+// The role named `name`, or nullopt.
+std::optional<TextureRole> texture_role_from_name(std::string_view name);
+
+struct TextureSettings {
+  TextureRole role = TextureRole::Auto;
+  bool mips = true;
+  uint32_t max_size = 0;  // 0: keep the source size; else the largest side is scaled down to it
+  bool block_compression = true;  // BC1/BC3/BC4/BC5 by role; false keeps 8-bit RGBA
+};
+
+struct MeshSettings {
+  std::string vertex_format = "PNCVT_F32";
+  bool optimize = true;    // vertex cache / overdraw / fetch optimisation
+  bool meshlets = false;   // also store meshlets
+  uint32_t lod_count = 0;  // coarser levels of detail to add (0..8)
+};
+
+// The effective settings of one source file.
+struct BakeSettings {
+  assetlib::PackOptions pack;
+  TextureSettings texture;
+  MeshSettings mesh;
+  std::string key;  // canonical JSON of the settings that apply to this kind: part of the cache key
+};
+
+}  // namespace baker

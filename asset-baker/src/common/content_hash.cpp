@@ -1,0 +1,66 @@
+#include "common/content_hash.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <cerrno>
+#include <memory>
+#include <vector>
+
+namespace baker {
+namespace {
+
+using HashState = std::unique_ptr<XXH3_state_t, XXH_errorcode (*)(XXH3_state_t*)>;
+
+HashState new_state() {
+  HashState state(XXH3_createState(), &XXH3_freeState);
+  XXH3_64bits_reset(state.get());
+  return state;
+}
+
+}  // namespace
+
+uint64_t hash_bytes(const void* data, size_t size, uint64_t seed) {
+  return XXH3_64bits_withSeed(data, size, seed);
+}
+
+std::string hash_string(uint64_t hash) {
+  char text[32];
+  std::snprintf(text, sizeof text, "xxh3-64:%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
+uint64_t hash_parts(std::span<const std::span<const std::byte>> parts) {
+  HashState state = new_state();
+  for (std::span<const std::byte> part : parts)
+    XXH3_64bits_update(state.get(), part.data(), part.size());
+  return XXH3_64bits_digest(state.get());
+}
+
+bool hash_fd(int fd, uint64_t& out) {
+  HashState state = new_state();
+  std::vector<char> buffer(1 << 20);
+  for (;;) {
+    ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    XXH3_64bits_update(state.get(), buffer.data(), size_t(n));
+  }
+  out = XXH3_64bits_digest(state.get());
+  return true;
+}
+
+bool hash_file(const std::string& path, uint64_t& out) {
+  // Non-blocking, so a FIFO planted in place of a file cannot stall the baker; regular files only.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  struct stat st {};
+  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && hash_fd(fd, out);
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace baker

@@ -1,0 +1,148 @@
+#include "import/full_palette.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace baker {
+namespace {
+
+constexpr uint64_t kEntries = 256;
+
+uint32_t le(std::span<const std::byte> source, uint64_t at, int bytes) {
+  uint32_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) {
+    uint64_t p = at + uint64_t(i);
+    v = v << 8 | (p < source.size() ? uint32_t(source[p]) : 0u);
+  }
+  return v;
+}
+
+uint32_t be32(std::span<const std::byte> source, uint64_t at) {
+  uint32_t v = 0;
+  for (uint64_t i = 0; i < 4; ++i)
+    v = v << 8 | (at + i < source.size() ? uint32_t(source[at + i]) : 0u);
+  return v;
+}
+
+uint8_t byte_at(std::span<const std::byte> source, uint64_t at) {
+  return at < source.size() ? uint8_t(source[at]) : 0;
+}
+
+void put_le(std::vector<uint8_t>& out, uint32_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(uint8_t(v >> (8 * i)));
+}
+
+void put_be32(std::vector<uint8_t>& out, uint32_t v) {
+  for (int i = 3; i >= 0; --i) out.push_back(uint8_t(v >> (8 * i)));
+}
+
+uint32_t crc32(const uint8_t* p, size_t n) {  // as PNG computes it
+  uint32_t crc = ~0u;
+  for (size_t i = 0; i < n; ++i) {
+    crc ^= p[i];
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+// The file header, a 40-byte Windows info header and 256 palette entries replace everything
+// before the pixel data.
+BakeStatus bmp(std::span<const std::byte> source, const std::string& name,
+               std::optional<PatchedImage>& out) {
+  constexpr uint64_t kFileHeader = 14, kInfoHeader = 40;
+  uint64_t offset = le(source, 10, 4);
+  uint32_t header_size = le(source, 14, 4);
+  bool os2 = header_size == 12;
+  if (!os2 && header_size != 40 && header_size != 56 && header_size != 108 && header_size != 124)
+    return {};
+  uint32_t width = os2 ? le(source, 18, 2) : le(source, 18, 4);
+  uint32_t height = os2 ? le(source, 20, 2) : le(source, 22, 4);  // OS/2: unsigned, so bottom-up
+  uint32_t bits = le(source, os2 ? 24 : 28, 2);
+  uint32_t compression = os2 ? 0 : le(source, 30, 4);
+  if ((bits != 1 && bits != 4 && bits != 8) || compression != 0 || offset > source.size())
+    return {};
+
+  const uint64_t palette_start = kFileHeader + header_size, entry_size = os2 ? 3 : 4;
+  uint64_t entries = offset > palette_start ? (offset - palette_start) / entry_size : 0;
+  if (entries == 0) {
+    return BakeStatus::failure(BakeError::InvalidSource, name,
+                               "the " + std::to_string(bits) +
+                                   "-bit BMP has no palette (its pixel data starts at byte " +
+                                   std::to_string(offset) + ")");
+  }
+  entries = std::min(entries, kEntries);  // stb_image reads at most 256
+
+  PatchedImage patch;
+  patch.replace_at = 0;
+  patch.replace_size = offset;
+  const uint64_t header_bytes = kFileHeader + kInfoHeader + 4 * kEntries;
+  std::vector<uint8_t>& h = patch.bytes;
+  h.reserve(header_bytes);
+  h.push_back('B');
+  h.push_back('M');
+  put_le(h, uint32_t(std::min<uint64_t>(header_bytes + (source.size() - offset), UINT32_MAX)), 4);
+  put_le(h, 0, 4);                       // reserved
+  put_le(h, uint32_t(header_bytes), 4);  // pixel data offset
+  put_le(h, uint32_t(kInfoHeader), 4);
+  put_le(h, width, 4);
+  put_le(h, height, 4);  // a Windows height keeps its sign (negative: top-down rows)
+  put_le(h, 1, 2);       // planes
+  put_le(h, bits, 2);
+  for (int field = 0; field < 6; ++field)
+    put_le(h, 0, 4);  // uncompressed; sizes, resolution, colour counts
+  for (uint64_t e = 0; e < kEntries; ++e) {
+    uint64_t at = palette_start + e * entry_size;
+    for (uint64_t c = 0; c < 3; ++c) h.push_back(e < entries ? byte_at(source, at + c) : 0);
+    h.push_back(0);
+  }
+  out = std::move(patch);
+  return {};
+}
+
+// The first PLTE chunk of a colour-type-3 PNG, when shorter than 256 entries, is replaced by one of
+// 256 (its entries, then zeros). Left alone: a PLTE chunk stb_image refuses (over 256 entries, not
+// a multiple of 3) and a tRNS chunk longer than the original palette (stb_image refuses it; it
+// would not with the longer palette).
+BakeStatus png(std::span<const std::byte> source, std::optional<PatchedImage>& out) {
+  if (byte_at(source, 25) != 3) return {};  // IHDR colour type: palette
+  uint64_t at = 8, plte_at = 0, plte_length = 0, trns_length = 0;
+  bool found = false;
+  while (at + 12 <= source.size()) {
+    uint64_t length = be32(source, at);
+    uint32_t type = be32(source, at + 4);
+    if (type == 0x504c5445 /* PLTE */ && !found) found = true, plte_at = at, plte_length = length;
+    if (type == 0x74524e53 /* tRNS */) trns_length = std::max(trns_length, length);
+    if (type == 0x49444154 /* IDAT */ || type == 0x49454e44 /* IEND */) break;
+    at += 12 + length;
+  }
+  if (!found || plte_length == 0 || plte_length % 3 != 0 || plte_length >= 3 * kEntries ||
+      trns_length > plte_length / 3)
+    return {};
+  PatchedImage patch;
+  patch.replace_at = plte_at;
+  patch.replace_size = 12 + plte_length;
+  std::vector<uint8_t>& c = patch.bytes;
+  put_be32(c, uint32_t(3 * kEntries));
+  for (char ch : {'P', 'L', 'T', 'E'}) c.push_back(uint8_t(ch));
+  for (uint64_t i = 0; i < 3 * kEntries; ++i)
+    c.push_back(i < plte_length ? byte_at(source, plte_at + 8 + i) : 0);
+  put_be32(c, crc32(c.data() + 4, c.size() - 4));
+  out = std::move(patch);
+  return {};
+}
+
+bool starts_with(std::span<const std::byte> source, const char* magic, size_t n) {
+  return source.size() >= n && std::memcmp(source.data(), magic, n) == 0;
+}
+
+}  // namespace
+
+BakeStatus full_palette(std::span<const std::byte> source, const std::string& name,
+                        std::optional<PatchedImage>& out) {
+  out.reset();
+  if (starts_with(source, "BM", 2) && source.size() >= 26) return bmp(source, name, out);
+  if (starts_with(source, "\x89PNG\r\n\x1a\n", 8)) return png(source, out);
+  return {};
+}
+
+}  // namespace baker

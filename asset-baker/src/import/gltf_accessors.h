@@ -1,0 +1,61 @@
+// The binary data of a glTF file: buffer views (EXT_meshopt_compression decoded with
+// meshoptimizer's decoders) and accessors read as numbers, every range checked against its buffer.
+#pragma once
+
+#include "import/gltf_document.h"
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace baker {
+
+// An accessor read as floats: `count` elements of `components` values each. Normalized integers
+// are mapped to 0..1 (unsigned) or -1..1 (signed); other integers keep their value.
+struct AccessorValues {
+  uint32_t count = 0;
+  uint32_t components = 0;
+  std::vector<float> values;    // count * components
+  uint32_t component_type = 0;  // GL enum: 5120 byte ... 5126 float
+  bool normalized = false;
+  const float* element(uint32_t i) const { return values.data() + size_t(i) * components; }
+};
+
+class GltfData {
+ public:
+  // Everything read is bounded by what the file justifies: decoded views and accessors together
+  // at most kMaxExpansion times the bytes of the file and its buffers (plus 64 MiB), so a small
+  // file cannot make the baker allocate gigabytes.
+  static constexpr uint64_t kMaxExpansion = 64;
+
+  GltfData(const GltfDocument& doc, uint64_t file_bytes);
+
+  // The bytes of bufferViews[index], `path` naming where it is used. Throws GltfError.
+  std::span<const uint8_t> view(uint32_t index, const std::string& path);
+
+  // accessors[index] as floats, at `path`; `allowed` lists the accepted "type" values ("VEC3").
+  AccessorValues floats(uint32_t index, const std::string& path,
+                        std::initializer_list<const char*> allowed);
+  // accessors[index] as vertex indices (SCALAR, unsigned byte, short or int, not normalized).
+  std::vector<uint32_t> indices(uint32_t index, const std::string& path);
+  // The element count of accessors[index] (checked: an unsigned integer >= 1).
+  uint32_t count(uint32_t index, const std::string& path) const;
+
+  const GltfDocument& document() const { return doc_; }
+
+ private:
+  // The accessor's elements packed one after another, sparse values applied; the returned layout
+  // has no values yet.
+  AccessorValues raw(uint32_t index, const std::string& path,
+                     std::initializer_list<const char*> allowed, std::vector<uint8_t>& packed);
+  std::span<const uint8_t> decode_meshopt(uint32_t index, const Json& ext, const std::string& path);
+  void spend(uint64_t bytes, const std::string& path);
+
+  const GltfDocument& doc_;
+  std::map<uint32_t, std::vector<uint8_t>> decoded_;  // meshopt-decoded views by index
+  uint64_t budget_;
+};
+
+}  // namespace baker

@@ -1,0 +1,122 @@
+#include "import/gltf_import.h"
+
+#include "common/asset_names.h"
+#include "import/gltf_accessors.h"
+#include "import/gltf_document.h"
+#include "import/gltf_materials.h"
+#include "import/gltf_meshes.h"
+#include "import/gltf_scene.h"
+
+#include <map>
+
+namespace baker {
+namespace {
+
+// Where an image's bytes are: a file of the input tree, or inside this file.
+struct ImageSource {
+  std::optional<std::string> file;  // root-relative path of an external image
+  bool embedded = false;
+};
+
+ImageSource image_source(const GltfDocument& doc, uint32_t index) {
+  std::string path = json_path("images", index);
+  const Json& image = doc.json["images"][index];
+  std::string uri = string_or(image, path, "uri", "");
+  if (uri.empty() || is_data_uri(uri)) return {std::nullopt, true};
+  std::string why;
+  ImageSource out;
+  out.file = resolve_gltf_uri(doc.source, uri, why);
+  return out;
+}
+
+std::string embedded_bytes(GltfData& data, uint32_t index) {
+  const GltfDocument& doc = data.document();
+  std::string path = json_path("images", index);
+  const Json& image = doc.json["images"][index];
+  std::string uri = string_or(image, path, "uri", "");
+  if (!uri.empty()) return decode_data_uri(uri, json_path(path, "uri"));
+  uint32_t view =
+      index_of(image, path, "bufferView", array_size(doc.json, "bufferViews"), "buffer view");
+  std::span<const uint8_t> bytes = data.view(view, path);
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+void warn_mesh_notes(const GltfMeshNotes& notes, const std::string& source,
+                     std::vector<std::string>& warnings) {
+  if (notes.skinned)
+    warnings.push_back(source + ": skins not baked; skinned meshes are in bind pose");
+  if (!notes.dropped_alpha.empty()) {
+    std::string list;
+    for (uint32_t m : notes.dropped_alpha) list += (list.empty() ? "" : ", ") + std::to_string(m);
+    warnings.push_back(source + ": COLOR_0 alpha of meshes " + list +
+                       " not baked (vertex colours are RGB)");
+  }
+  if (!notes.ignored_attributes.empty()) {
+    std::string list;
+    for (const std::string& a : notes.ignored_attributes) list += (list.empty() ? "" : ", ") + a;
+    warnings.push_back(source + ": vertex attributes " + list + " not baked");
+  }
+}
+
+void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out,
+                     std::vector<std::string>& warnings) {
+  const GltfDocument& doc = data.document();
+  const std::string& source = doc.source;
+  std::map<uint32_t, std::set<TextureRole>> embedded_roles;
+  GltfTextureName texture_name = [&](uint32_t image,
+                                     TextureRole role) -> std::optional<std::string> {
+    ImageSource where = image_source(doc, image);
+    if (where.embedded) {
+      embedded_roles[image].insert(role);
+      return texture_variant_name(part_name(source, PartKind::Image, image), role,
+                                  TextureRole::Color);
+    }
+    if (!where.file || !inputs.texture_name) return std::nullopt;
+    return inputs.texture_name(*where.file, role);
+  };
+  out.materials = gltf_materials(doc.json, source, texture_name, warnings);
+  assetlib::MaterialInfo& fallback = out.materials.emplace_back();
+  fallback.name = "default";
+  fallback.original_file = source;
+
+  std::vector<std::string> material_names;
+  for (size_t i = 0; i < out.materials.size(); ++i)
+    material_names.push_back(part_name(source, PartKind::Material, i));
+  GltfMeshNotes notes;
+  std::vector<std::optional<GltfMeshRef>> refs;
+  size_t meshes = array_size(doc.json, "meshes");
+  for (uint32_t m = 0; m < meshes; ++m) {
+    std::optional<ImportedMesh>& mesh = out.meshes.emplace_back(
+        import_gltf_mesh(data, m, out.materials, material_names, notes, warnings));
+    std::optional<GltfMeshRef>& ref = refs.emplace_back();
+    if (!mesh) continue;
+    ref.emplace().mesh = part_name(source, PartKind::Mesh, m);
+    for (const assetlib::MeshMaterial& material : mesh->materials) {
+      ref->materials.push_back(material.material);
+      out.default_material_used |= material.material == material_names.back();
+    }
+  }
+  out.prefab = import_gltf_scene(data, refs, notes.skinned, warnings);
+  warn_mesh_notes(notes, source, warnings);
+  for (const auto& [image, roles] : embedded_roles)
+    out.images.push_back({image, embedded_bytes(data, image), roles});
+}
+
+}  // namespace
+
+BakeStatus import_gltf(std::span<const std::byte> bytes, const std::string& source,
+                       const ImportInputs& inputs, GltfImport& out,
+                       std::vector<std::string>& warnings) {
+  try {
+    GltfDocument doc;
+    load_gltf_document(bytes, source, inputs, doc, warnings);
+    GltfData data(doc, bytes.size());
+    import_document(data, inputs, out, warnings);
+  } catch (const GltfError& e) {
+    return BakeStatus::failure(
+        e.unsupported ? BakeError::UnsupportedFeature : BakeError::InvalidSource, source, e.what());
+  }
+  return {};
+}
+
+}  // namespace baker

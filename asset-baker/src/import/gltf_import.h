@@ -1,0 +1,52 @@
+// Reading a glTF 2.0 file (.gltf or .glb) into what the baker bakes of it: its meshes, its
+// materials, the images it embeds and its default scene (docs/baker.md, "glTF"). The stages:
+//   gltf_document  the JSON and the buffers (GLB, data URIs, files beside it)
+//   gltf_accessors buffer views (EXT_meshopt_compression) and accessors, every range checked
+//   gltf_draco     KHR_draco_mesh_compression
+//   gltf_meshes    primitives -> triangle lists grouped by material
+//   gltf_materials materials, and which images their slots use in which role
+//   gltf_scene     the node hierarchy, cameras, lights, instances
+#pragma once
+
+#include "common/bake_status.h"
+#include "common/imported_mesh.h"
+#include "import/import_inputs.h"
+
+#include <assetlib/material_asset.h>
+#include <assetlib/prefab_asset.h>
+
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace baker {
+
+// An image inside the file (a GLB buffer view or a data URI) and the roles its slots need.
+struct GltfEmbeddedImage {
+  uint32_t index = 0;  // images[index]
+  std::string bytes;   // the PNG or JPEG file
+  std::set<TextureRole> roles;
+};
+
+struct GltfImport {
+  std::vector<std::optional<ImportedMesh>> meshes;  // by mesh index; nullopt: nothing to bake
+  // materials[i] of the file, then the default material (white, for primitives without one).
+  std::vector<assetlib::MaterialInfo> materials;
+  bool default_material_used = false;
+  std::vector<GltfEmbeddedImage> images;
+  assetlib::PrefabInfo prefab;
+};
+
+// Imports the glTF file `bytes` at `source`. Names of meshes, materials and embedded images follow
+// asset_names.h; external images are named by inputs.texture_name. A file that is broken is an
+// InvalidSource error naming the JSON path ("meshes[2].primitives[0].indices: ..."); one that uses
+// what the baker does not bake (a required extension, morph targets) is UnsupportedFeature.
+// Features left out that do not make the asset wrong (skins, animations, other scenes, points)
+// are warnings.
+BakeStatus import_gltf(std::span<const std::byte> bytes, const std::string& source,
+                       const ImportInputs& inputs, GltfImport& out,
+                       std::vector<std::string>& warnings);
+
+}  // namespace baker

@@ -1,0 +1,205 @@
+#include "import/gltf_materials.h"
+
+#include "import/gltf_document.h"
+
+#include <array>
+#include <cmath>
+
+namespace baker {
+namespace {
+
+// A slot of a glTF material: where its textureInfo sits and the role it gives the image.
+struct SlotSpec {
+  const char* parent;  // "pbrMetallicRoughness" or "" for the material itself
+  const char* key;
+  TextureRole role;
+  assetlib::TextureSlot assetlib::MaterialInfo::*slot;
+};
+
+constexpr std::array<SlotSpec, 5> kSlots = {{
+    {"pbrMetallicRoughness", "baseColorTexture", TextureRole::Color,
+     &assetlib::MaterialInfo::base_color},
+    {"pbrMetallicRoughness", "metallicRoughnessTexture", TextureRole::Data,
+     &assetlib::MaterialInfo::metallic_roughness},
+    {"", "normalTexture", TextureRole::Normal, &assetlib::MaterialInfo::normal},
+    {"", "occlusionTexture", TextureRole::Data, &assetlib::MaterialInfo::occlusion},
+    {"", "emissiveTexture", TextureRole::Color, &assetlib::MaterialInfo::emissive},
+}};
+
+// The textureInfo of `spec` in `material` (at `path`, which is updated to its path), or nullptr.
+const Json* texture_info(const Json& material, std::string& path, const SlotSpec& spec) {
+  const Json* parent = &material;
+  if (*spec.parent) {
+    parent = &object_or_empty(material, path, spec.parent);
+    path = json_path(path, spec.parent);
+  }
+  const Json* info = member(*parent, path, spec.key);
+  path = json_path(path, spec.key);
+  if (info && !info->is_object()) throw GltfError(path, "must be an object");
+  return info;
+}
+
+// The image textures[index] shows, or nullopt when it has none glTF core can read.
+std::optional<uint32_t> texture_image(const Json& root, uint32_t texture) {
+  std::string path = json_path("textures", texture);
+  return index_or_none(root["textures"][texture], path, "source", array_size(root, "images"),
+                       "image");
+}
+
+assetlib::TextureWrap wrap_of(uint64_t gl, const std::string& path) {
+  switch (gl) {
+    case 10497: return assetlib::TextureWrap::Repeat;
+    case 33071: return assetlib::TextureWrap::ClampToEdge;
+    case 33648: return assetlib::TextureWrap::MirroredRepeat;
+  }
+  throw GltfError(path, "is not a wrap mode (10497, 33071 or 33648)");
+}
+
+// The sampler settings of textures[texture] into `slot`.
+void read_sampler(const Json& root, uint32_t texture, assetlib::TextureSlot& slot) {
+  std::string path = json_path("textures", texture);
+  std::optional<uint32_t> sampler = index_or_none(root["textures"][texture], path, "sampler",
+                                                  array_size(root, "samplers"), "sampler");
+  if (!sampler) return;
+  std::string sp = json_path("samplers", *sampler);
+  const Json& s = root["samplers"][*sampler];
+  slot.wrap_u = wrap_of(uint_or(s, sp, "wrapS", 10497), json_path(sp, "wrapS"));
+  slot.wrap_v = wrap_of(uint_or(s, sp, "wrapT", 10497), json_path(sp, "wrapT"));
+  slot.nearest = uint_or(s, sp, "magFilter", 9729) == 9728;  // NEAREST
+}
+
+// KHR_texture_transform of a textureInfo, and its texCoord override.
+void read_transform(const Json& info, const std::string& path, assetlib::TextureSlot& slot) {
+  const Json& ext = object_or_empty(object_or_empty(info, path, "extensions"),
+                                    json_path(path, "extensions"), "KHR_texture_transform");
+  std::string tp = json_path(path, "extensions.KHR_texture_transform");
+  numbers(ext, tp, "offset", slot.offset, 2);
+  slot.rotation = float(number_or(ext, tp, "rotation", 0));
+  numbers(ext, tp, "scale", slot.scale, 2);
+  slot.uv_set = uint32_t(std::min<uint64_t>(uint_or(ext, tp, "texCoord", slot.uv_set), UINT32_MAX));
+}
+
+assetlib::TextureSlot read_slot(const Json& root, const Json& info, const std::string& path,
+                                TextureRole role, const std::string& source,
+                                const GltfTextureName& texture_name,
+                                std::vector<std::string>& warnings) {
+  assetlib::TextureSlot slot;
+  uint32_t texture = index_of(info, path, "index", array_size(root, "textures"), "texture");
+  slot.uv_set = uint32_t(std::min<uint64_t>(uint_or(info, path, "texCoord", 0), UINT32_MAX));
+  read_transform(info, path, slot);
+  read_sampler(root, texture, slot);
+  if (slot.uv_set > 1) {
+    warnings.push_back(source + ": " + path + " samples TEXCOORD_" + std::to_string(slot.uv_set) +
+                       "; only sets 0 and 1 are baked, so it samples set 0");
+    slot.uv_set = 0;
+  }
+  std::optional<uint32_t> image = texture_image(root, texture);
+  std::optional<std::string> name = image ? texture_name(*image, role) : std::nullopt;
+  if (!name) {
+    warnings.push_back(source + ": " + path + ": texture " + std::to_string(texture) +
+                       (image ? " has no image the bake includes" : " has no PNG or JPEG image") +
+                       "; slot left untextured");
+    return {};
+  }
+  slot.texture = *name;
+  return slot;
+}
+
+assetlib::MaterialInfo read_material(const Json& root, size_t index, const std::string& source,
+                                     const GltfTextureName& texture_name,
+                                     std::vector<std::string>& warnings) {
+  std::string path = json_path("materials", index);
+  const Json& m = root["materials"][index];
+  assetlib::MaterialInfo out;
+  out.original_file = source;
+  out.name = string_or(m, path, "name", "");
+  const Json& pbr = object_or_empty(m, path, "pbrMetallicRoughness");
+  std::string pp = json_path(path, "pbrMetallicRoughness");
+  numbers(pbr, pp, "baseColorFactor", out.base_color_factor, 4);
+  out.metallic_factor = float(number_or(pbr, pp, "metallicFactor", 1));
+  out.roughness_factor = float(number_or(pbr, pp, "roughnessFactor", 1));
+  numbers(m, path, "emissiveFactor", out.emissive_factor, 3);
+  std::string mode = string_or(m, path, "alphaMode", "OPAQUE");
+  out.alpha_mode = assetlib::alpha_mode_from_name(mode);
+  if (out.alpha_mode == assetlib::AlphaMode::Unknown)
+    throw GltfError(json_path(path, "alphaMode"), "'" + mode + "' is not OPAQUE, MASK or BLEND");
+  out.alpha_cutoff = float(number_or(m, path, "alphaCutoff", 0.5));
+  out.double_sided = bool_or(m, path, "doubleSided", false);
+  const Json& ext = object_or_empty(m, path, "extensions");
+  std::string ep = json_path(path, "extensions");
+  out.unlit = member(ext, ep, "KHR_materials_unlit") != nullptr;
+  out.emissive_strength =
+      float(number_or(object_or_empty(ext, ep, "KHR_materials_emissive_strength"),
+                      json_path(ep, "KHR_materials_emissive_strength"), "emissiveStrength", 1));
+  for (const SlotSpec& spec : kSlots) {
+    std::string slot_path = path;
+    const Json* info = texture_info(m, slot_path, spec);
+    if (!info) continue;
+    assetlib::TextureSlot& slot = out.*spec.slot;
+    slot = read_slot(root, *info, slot_path, spec.role, source, texture_name, warnings);
+    if (spec.role == TextureRole::Normal)
+      out.normal_scale = float(number_or(*info, slot_path, "scale", 1));
+    if (spec.slot == &assetlib::MaterialInfo::occlusion)
+      out.occlusion_strength = float(number_or(*info, slot_path, "strength", 1));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<GltfImageUse> gltf_image_uses(const Json& root) {
+  std::vector<GltfImageUse> uses;
+  const Json& materials = array_or_empty(root, "", "materials");
+  for (size_t i = 0; i < materials.size(); ++i) {
+    for (const SlotSpec& spec : kSlots) {
+      std::string path = json_path("materials", i);
+      const Json* info = texture_info(materials[i], path, spec);
+      if (!info) continue;
+      uint32_t texture = index_of(*info, path, "index", array_size(root, "textures"), "texture");
+      if (std::optional<uint32_t> image = texture_image(root, texture))
+        uses.push_back({*image, spec.role});
+    }
+  }
+  return uses;
+}
+
+std::vector<std::pair<std::string, TextureRole>> gltf_texture_references(
+    std::span<const std::byte> bytes, const std::string& source) {
+  std::vector<std::pair<std::string, TextureRole>> references;
+  try {
+    Json root;
+    std::optional<std::span<const std::byte>> bin;
+    parse_gltf_container(bytes, root, bin);
+    for (const GltfImageUse& use : gltf_image_uses(root)) {
+      std::string path = json_path("images", use.image);
+      std::string uri = string_or(root["images"][use.image], path, "uri", "");
+      std::string why;
+      std::optional<std::string> file =
+          uri.empty() || is_data_uri(uri) ? std::nullopt : resolve_gltf_uri(source, uri, why);
+      if (file) references.emplace_back(*file, use.role);
+    }
+  } catch (const GltfError&) {
+    return {};
+  }
+  return references;
+}
+
+std::vector<assetlib::MaterialInfo> gltf_materials(const Json& root, const std::string& source,
+                                                   const GltfTextureName& texture_name,
+                                                   std::vector<std::string>& warnings) {
+  std::vector<assetlib::MaterialInfo> out;
+  const Json& materials = array_or_empty(root, "", "materials");
+  for (size_t i = 0; i < materials.size(); ++i)
+    out.push_back(read_material(root, i, source, texture_name, warnings));
+  return out;
+}
+
+bool samples_uv1(const assetlib::MaterialInfo& m) {
+  for (const assetlib::TextureSlot* s :
+       {&m.base_color, &m.metallic_roughness, &m.normal, &m.occlusion, &m.emissive}) {
+    if (!s->texture.empty() && s->uv_set == 1) return true;
+  }
+  return false;
+}
+
+}  // namespace baker

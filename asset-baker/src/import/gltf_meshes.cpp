@@ -1,0 +1,226 @@
+#include "import/gltf_meshes.h"
+
+#include "common/vec3.h"
+#include "import/gltf_draco.h"
+#include "import/gltf_materials.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace baker {
+namespace {
+
+const char* const kReadAttributes[] = {"POSITION",   "NORMAL",     "TANGENT",
+                                       "TEXCOORD_0", "TEXCOORD_1", "COLOR_0"};
+
+// The vertex attributes of one primitive, as floats.
+struct PrimitiveData {
+  uint32_t vertex_count = 0;
+  std::map<std::string, AccessorValues> attributes;
+  std::vector<uint32_t> indices;  // as stored, before the mode is applied
+};
+
+AccessorValues read_attribute(GltfData& data, const std::string& name, uint32_t accessor,
+                              const std::string& path) {
+  if (name == "POSITION" || name == "NORMAL") return data.floats(accessor, path, {"VEC3"});
+  if (name == "TANGENT") return data.floats(accessor, path, {"VEC4"});
+  if (name == "COLOR_0") return data.floats(accessor, path, {"VEC3", "VEC4"});
+  return data.floats(accessor, path, {"VEC2"});
+}
+
+PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& path,
+                             GltfMeshNotes& notes) {
+  const Json& doc = data.document().json;
+  PrimitiveData out;
+  std::string ap = json_path(path, "attributes");
+  const Json& attributes = object_or_empty(p, path, "attributes");
+  const Json& draco = object_or_empty(object_or_empty(p, path, "extensions"),
+                                      json_path(path, "extensions"), "KHR_draco_mesh_compression");
+  DracoPrimitive decoded;
+  if (!draco.empty()) decoded = decode_draco(data, p, draco, path);
+  for (auto it = attributes.begin(); it != attributes.end(); ++it) {
+    const std::string& name = it.key();
+    if (std::find(std::begin(kReadAttributes), std::end(kReadAttributes), name) ==
+        std::end(kReadAttributes)) {
+      if (name == "JOINTS_0" || name == "WEIGHTS_0") {
+        notes.skinned = true;
+      } else {
+        notes.ignored_attributes.insert(name);
+      }
+      continue;
+    }
+    std::string path_of = json_path(ap, name);
+    uint32_t accessor = index_value(it.value(), path_of, array_size(doc, "accessors"), "accessor");
+    auto from_draco = decoded.attributes.find(name);
+    out.attributes[name] = from_draco != decoded.attributes.end()
+                               ? std::move(from_draco->second)
+                               : read_attribute(data, name, accessor, path_of);
+  }
+  auto position = out.attributes.find("POSITION");
+  if (position == out.attributes.end()) throw GltfError(ap, "has no POSITION");
+  out.vertex_count = position->second.count;
+  for (const auto& [name, values] : out.attributes) {
+    if (values.count != out.vertex_count) {
+      throw GltfError(json_path(ap, name), "has " + std::to_string(values.count) +
+                                               " elements, POSITION " +
+                                               std::to_string(out.vertex_count));
+    }
+  }
+  for (uint32_t v = 0; v < out.vertex_count; ++v) {
+    if (!reasonable_position(position->second.element(v)))
+      throw GltfError(json_path(ap, "POSITION"),
+                      "position " + std::to_string(v) + " is not finite or lies beyond +-1e18");
+  }
+  if (!draco.empty()) {
+    out.indices = std::move(decoded.indices);
+  } else if (std::optional<uint32_t> indices =
+                 index_or_none(p, path, "indices", array_size(doc, "accessors"), "accessor")) {
+    out.indices = data.indices(*indices, json_path(path, "indices"));
+  } else {
+    out.indices.resize(out.vertex_count);
+    for (uint32_t i = 0; i < out.vertex_count; ++i) out.indices[i] = i;
+  }
+  for (uint32_t i : out.indices) {
+    if (i >= out.vertex_count) {
+      throw GltfError(json_path(path, "indices"), "index " + std::to_string(i) + " is not below " +
+                                                      std::to_string(out.vertex_count) +
+                                                      " vertices");
+    }
+  }
+  return out;
+}
+
+// The corners of the triangles of `mode` over `indices`, as a triangle list (glTF 2.0, 3.7.2.1).
+std::vector<uint32_t> triangle_list(const std::vector<uint32_t>& indices, uint64_t mode,
+                                    const std::string& path) {
+  std::vector<uint32_t> out;
+  size_t n = indices.size();
+  if (mode == 4) {
+    if (n % 3 != 0) throw GltfError(path, std::to_string(n) + " indices are not whole triangles");
+    return indices;
+  }
+  for (size_t i = 0; n >= 3 && i < n - 2; ++i) {
+    if (mode == 5) {  // strip: every other triangle flipped, so all keep the first one's winding
+      out.insert(out.end(), {indices[i], indices[i + 1 + i % 2], indices[i + 2 - i % 2]});
+    } else {  // fan
+      out.insert(out.end(), {indices[i + 1], indices[i + 2], indices[0]});
+    }
+  }
+  return out;
+}
+
+// The attributes a vertex is made of, looked up once per primitive rather than per corner.
+struct VertexStreams {
+  const AccessorValues* position;
+  const AccessorValues *normal, *tangent, *uv0, *uv1, *color;
+  explicit VertexStreams(const PrimitiveData& p)
+      : position(&p.attributes.at("POSITION")),
+        normal(find(p, "NORMAL")),
+        tangent(find(p, "TANGENT")),
+        uv0(find(p, "TEXCOORD_0")),
+        uv1(find(p, "TEXCOORD_1")),
+        color(find(p, "COLOR_0")) {}
+  static const AccessorValues* find(const PrimitiveData& p, const char* name) {
+    auto it = p.attributes.find(name);
+    return it == p.attributes.end() ? nullptr : &it->second;
+  }
+};
+
+MeshVertex make_vertex(const VertexStreams& s, uint32_t v, const Vec3& flat_normal) {
+  MeshVertex out{};
+  std::copy_n(s.position->element(v), 3, out.position);
+  std::fill_n(out.color, 3, 1.0f);
+  auto copy = [&](const AccessorValues* stream, float* dst, uint32_t n) {
+    if (stream) std::copy_n(stream->element(v), std::min(n, stream->components), dst);
+  };
+  copy(s.normal, out.normal, 3);
+  if (!s.normal) std::copy(flat_normal.begin(), flat_normal.end(), out.normal);
+  copy(s.tangent, out.tangent, 4);
+  copy(s.uv0, out.uv, 2);
+  copy(s.uv1, out.uv1, 2);
+  copy(s.color, out.color, 3);
+  return out;
+}
+
+const char* mode_name(uint64_t mode) {
+  static const char* names[] = {"points", "lines", "line loops", "line strips"};
+  return mode < 4 ? names[mode] : "an unknown mode";
+}
+
+}  // namespace
+
+std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
+                                             const std::vector<assetlib::MaterialInfo>& materials,
+                                             const std::vector<std::string>& material_names,
+                                             GltfMeshNotes& notes,
+                                             std::vector<std::string>& warnings) {
+  const Json& doc = data.document().json;
+  const std::string& source = data.document().source;
+  std::string path = json_path("meshes", index);
+  const Json& mesh = doc["meshes"][index];
+  const Json& primitives = array_or_empty(mesh, path, "primitives");
+  if (primitives.empty()) throw GltfError(json_path(path, "primitives"), "is required");
+  // Triangles by material, in material order: each becomes one submesh.
+  std::map<uint32_t, std::vector<MeshVertex>> by_material;
+  bool all_tangents = true, any_uvs = false, dropped_alpha = false;
+  const uint32_t default_material = uint32_t(materials.size() - 1);
+  for (size_t i = 0; i < primitives.size(); ++i) {
+    std::string pp = json_path(json_path(path, "primitives"), i);
+    const Json& p = primitives[i];
+    if (!array_or_empty(p, pp, "targets").empty()) {
+      throw GltfError(json_path(pp, "targets"),
+                      "morph targets are not baked (mesh '" + string_or(mesh, path, "name", "") +
+                          "'); bake the shapes into the mesh before exporting",
+                      true);
+    }
+    uint64_t mode = uint_or(p, pp, "mode", 4);
+    if (mode < 4 || mode > 6) {
+      warnings.push_back(source + ": " + pp + ": " + mode_name(mode) + " are not baked; skipped");
+      continue;
+    }
+    uint32_t material = index_or_none(p, pp, "material", materials.size() - 1, "material")
+                            .value_or(default_material);
+    PrimitiveData data_p = read_primitive(data, p, pp, notes);
+    std::vector<uint32_t> corners = triangle_list(data_p.indices, mode, json_path(pp, "indices"));
+    all_tangents = all_tangents && data_p.attributes.count("TANGENT");
+    any_uvs = any_uvs || data_p.attributes.count("TEXCOORD_0");
+    auto color = data_p.attributes.find("COLOR_0");
+    if (color != data_p.attributes.end() && color->second.components == 4) {
+      for (uint32_t v = 0; v < color->second.count && !dropped_alpha; ++v)
+        dropped_alpha = color->second.element(v)[3] < 1.0f;
+    }
+    std::vector<MeshVertex>& soup = by_material[material];
+    const VertexStreams streams(data_p);
+    soup.reserve(soup.size() + corners.size());
+    for (size_t t = 0; t < corners.size(); t += 3) {
+      Vec3 flat{0, 0, 1};
+      if (!streams.normal) {  // glTF 2.0, 3.7.2.1: flat normals when there are none
+        Vec3 a = to_vec3(streams.position->element(corners[t]));
+        Vec3 b = to_vec3(streams.position->element(corners[t + 1]));
+        Vec3 c = to_vec3(streams.position->element(corners[t + 2]));
+        flat = normalized_or(cross(b - a, c - a), flat);
+      }
+      for (size_t k = 0; k < 3; ++k) soup.push_back(make_vertex(streams, corners[t + k], flat));
+    }
+  }
+  if (dropped_alpha) notes.dropped_alpha.push_back(index);
+  ImportedMesh out;
+  for (auto& [material, soup] : by_material) {
+    if (soup.empty()) continue;
+    out.submeshes.push_back(
+        {uint32_t(out.soup.size()), uint32_t(soup.size()), uint32_t(out.materials.size())});
+    out.materials.push_back(material_summary(materials[material], material_names[material]));
+    out.uses_uv1 = out.uses_uv1 || samples_uv1(materials[material]);
+    out.soup.insert(out.soup.end(), soup.begin(), soup.end());
+  }
+  if (out.soup.empty()) {
+    warnings.push_back(source + ": " + path + " has no triangles; not baked");
+    return std::nullopt;
+  }
+  out.has_uvs = any_uvs;
+  out.has_tangents = all_tangents;
+  return out;
+}
+
+}  // namespace baker

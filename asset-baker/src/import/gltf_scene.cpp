@@ -1,0 +1,227 @@
+#include "import/gltf_scene.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace baker {
+namespace {
+
+// The nodes a prefab may hold (assetlib's array limit): nodes shared by several parents are
+// instanced under each, and a file can make that grow exponentially.
+constexpr size_t kMaxPrefabNodes = size_t(1) << 20;
+
+// Instancing may multiply a file's nodes by this much (plus kSpareInstances) before the file is
+// refused: a prefab node costs a few hundred bytes, so 40 nodes that double at each level must not
+// reach the 2^20 nodes of kMaxPrefabNodes (400 MB) first.
+constexpr size_t kMaxInstancing = 16, kSpareInstances = 4096;
+
+// The root nodes of the default scene; a file without scenes gives the nodes no node lists as a
+// child.
+std::vector<uint32_t> scene_roots(const Json& root, const std::string& source,
+                                  std::vector<std::string>& warnings) {
+  size_t scenes = array_size(root, "scenes"), count = array_size(root, "nodes");
+  std::vector<uint32_t> roots;
+  if (scenes == 0) {
+    std::vector<bool> child(count, false);
+    for (size_t n = 0; n < count; ++n) {
+      std::string path = json_path("nodes", n);
+      const Json& children = array_or_empty(root["nodes"][n], path, "children");
+      for (size_t c = 0; c < children.size(); ++c)
+        child[index_value(children[c], json_path(json_path(path, "children"), c), count, "node")] =
+            true;
+    }
+    for (uint32_t n = 0; n < count; ++n) {
+      if (!child[n]) roots.push_back(n);
+    }
+    if (count > 0) warnings.push_back(source + ": no scene; the prefab holds every root node");
+    return roots;
+  }
+  uint32_t scene = index_or_none(root, "", "scene", scenes, "scene").value_or(0);
+  if (scenes > 1) {
+    warnings.push_back(source + ": " + std::to_string(scenes - 1) +
+                       " scene(s) besides the default one not baked");
+  }
+  std::string path = json_path("scenes", scene);
+  const Json& nodes = array_or_empty(root["scenes"][scene], path, "nodes");
+  for (size_t i = 0; i < nodes.size(); ++i)
+    roots.push_back(index_value(nodes[i], json_path(json_path(path, "nodes"), i), count, "node"));
+  return roots;
+}
+
+void read_transform(const Json& node, const std::string& path, assetlib::PrefabNode& out) {
+  if (member(node, path, "matrix")) {
+    out.has_matrix = true;
+    numbers(node, path, "matrix", out.matrix, 16);
+    return;
+  }
+  numbers(node, path, "translation", out.translation, 3);
+  numbers(node, path, "rotation", out.rotation, 4);
+  numbers(node, path, "scale", out.scale, 3);
+}
+
+// EXT_mesh_gpu_instancing: TRANSLATION, ROTATION, SCALE accessors of one count.
+std::vector<assetlib::PrefabInstance> read_instances(GltfData& data, const Json& node,
+                                                     const std::string& path) {
+  const Json& ext = object_or_empty(object_or_empty(node, path, "extensions"),
+                                    json_path(path, "extensions"), "EXT_mesh_gpu_instancing");
+  if (ext.empty()) return {};
+  std::string ep = json_path(path, "extensions.EXT_mesh_gpu_instancing.attributes");
+  const Json& attributes =
+      object_or_empty(ext, json_path(path, "extensions.EXT_mesh_gpu_instancing"), "attributes");
+  const Json& doc = data.document().json;
+  std::vector<assetlib::PrefabInstance> out;
+  auto read = [&](const char* name, const char* type, size_t offset, size_t n) {
+    std::optional<uint32_t> accessor =
+        index_or_none(attributes, ep, name, array_size(doc, "accessors"), "accessor");
+    if (!accessor) return;
+    AccessorValues values = data.floats(*accessor, json_path(ep, name), {type});
+    if (out.empty()) out.resize(values.count);
+    if (values.count != out.size())
+      throw GltfError(json_path(ep, name), "has another count than the other attributes");
+    for (uint32_t i = 0; i < values.count; ++i) {
+      auto* fields = reinterpret_cast<float*>(&out[i]);  // translation, rotation, scale: 10 floats
+      std::memcpy(fields + offset, values.element(i), n * sizeof(float));
+    }
+  };
+  static_assert(sizeof(assetlib::PrefabInstance) == 10 * sizeof(float));
+  read("TRANSLATION", "VEC3", 0, 3);
+  read("ROTATION", "VEC4", 3, 4);
+  read("SCALE", "VEC3", 7, 3);
+  return out;
+}
+
+void read_cameras(const Json& root, assetlib::PrefabInfo& out) {
+  const Json& cameras = array_or_empty(root, "", "cameras");
+  for (size_t i = 0; i < cameras.size(); ++i) {
+    std::string path = json_path("cameras", i);
+    assetlib::PrefabCamera& c = out.cameras.emplace_back();
+    c.name = string_or(cameras[i], path, "name", "");
+    std::string type = string_or(cameras[i], path, "type", "");
+    if (type == "perspective") {
+      const Json& p = object_or_empty(cameras[i], path, "perspective");
+      std::string pp = json_path(path, "perspective");
+      c.yfov = float(number_or(p, pp, "yfov", 0.8));
+      c.aspect = float(number_or(p, pp, "aspectRatio", 0));
+      c.znear = float(number_or(p, pp, "znear", 0.1));
+      c.zfar = float(number_or(p, pp, "zfar", 0));
+    } else if (type == "orthographic") {
+      c.type = assetlib::CameraType::Orthographic;
+      const Json& o = object_or_empty(cameras[i], path, "orthographic");
+      std::string op = json_path(path, "orthographic");
+      c.xmag = float(number_or(o, op, "xmag", 1));
+      c.ymag = float(number_or(o, op, "ymag", 1));
+      c.znear = float(number_or(o, op, "znear", 0));
+      c.zfar = float(number_or(o, op, "zfar", 100));
+    } else {
+      throw GltfError(json_path(path, "type"), "'" + type + "' is not perspective or orthographic");
+    }
+  }
+}
+
+void read_lights(const Json& root, assetlib::PrefabInfo& out) {
+  const Json& ext =
+      object_or_empty(object_or_empty(root, "", "extensions"), "extensions", "KHR_lights_punctual");
+  std::string base = "extensions.KHR_lights_punctual";
+  const Json& lights = array_or_empty(ext, base, "lights");
+  for (size_t i = 0; i < lights.size(); ++i) {
+    std::string path = json_path(json_path(base, "lights"), i);
+    assetlib::PrefabLight& l = out.lights.emplace_back();
+    l.name = string_or(lights[i], path, "name", "");
+    std::string type = string_or(lights[i], path, "type", "");
+    l.type = assetlib::light_type_from_name(type);
+    if (l.type == assetlib::LightType::Unknown)
+      throw GltfError(json_path(path, "type"), "'" + type + "' is not directional, point or spot");
+    numbers(lights[i], path, "color", l.color, 3);
+    l.intensity = float(number_or(lights[i], path, "intensity", 1));
+    l.range = float(number_or(lights[i], path, "range", 0));
+    const Json& spot = object_or_empty(lights[i], path, "spot");
+    l.inner_cone_angle = float(number_or(spot, json_path(path, "spot"), "innerConeAngle", 0));
+    l.outer_cone_angle =
+        float(number_or(spot, json_path(path, "spot"), "outerConeAngle", 0.7853981634));
+  }
+}
+
+}  // namespace
+
+assetlib::PrefabInfo import_gltf_scene(GltfData& data,
+                                       const std::vector<std::optional<GltfMeshRef>>& meshes,
+                                       bool& skinned, std::vector<std::string>& warnings) {
+  const Json& root = data.document().json;
+  const std::string& source = data.document().source;
+  assetlib::PrefabInfo out;
+  out.original_file = source;
+  read_cameras(root, out);
+  read_lights(root, out);
+  // Depth first from the roots, parents before children. glTF forbids a node with two parents
+  // (or a scene root that is also a child), but exporters write them and viewers draw the node
+  // under each: so is it here, instanced once per parent. A node that is its own ancestor is an
+  // error: it would never end.
+  struct Step {
+    uint32_t node;
+    int32_t parent;  // prefab index
+    bool leave;      // the node's subtree is done
+  };
+  size_t count = array_size(root, "nodes");
+  const size_t max_nodes = std::min(kMaxPrefabNodes, count * kMaxInstancing + kSpareInstances);
+  std::vector<bool> on_path(count, false);
+  std::vector<uint32_t> visits(count, 0);
+  std::vector<Step> pending;
+  std::vector<uint32_t> roots = scene_roots(root, source, warnings);
+  for (size_t i = roots.size(); i-- > 0;) pending.push_back({roots[i], -1, false});
+  while (!pending.empty()) {
+    Step step = pending.back();
+    pending.pop_back();
+    uint32_t n = step.node;
+    if (step.leave) {
+      on_path[n] = false;
+      continue;
+    }
+    std::string path = json_path("nodes", n);
+    if (on_path[n]) throw GltfError(path, "is its own ancestor (the node hierarchy has a cycle)");
+    if (out.nodes.size() >= max_nodes) {
+      throw GltfError(path, "the scene expands to more than " + std::to_string(max_nodes) +
+                                " nodes (nodes with several parents are instanced under each)");
+    }
+    ++visits[n];
+    const Json& node = root["nodes"][n];
+    assetlib::PrefabNode& out_node = out.nodes.emplace_back();
+    int32_t self = int32_t(out.nodes.size() - 1);
+    out_node.name = string_or(node, path, "name", "");
+    out_node.parent = step.parent;
+    read_transform(node, path, out_node);
+    if (std::optional<uint32_t> m = index_or_none(node, path, "mesh", meshes.size(), "mesh")) {
+      if (meshes[*m]) {
+        out_node.mesh = meshes[*m]->mesh;
+        out_node.materials = meshes[*m]->materials;
+      }
+    }
+    out_node.camera = int32_t(
+        index_or_none(node, path, "camera", out.cameras.size(), "camera").value_or(UINT32_MAX));
+    const Json& light = object_or_empty(object_or_empty(node, path, "extensions"),
+                                        json_path(path, "extensions"), "KHR_lights_punctual");
+    out_node.light = int32_t(index_or_none(light, json_path(path, "extensions.KHR_lights_punctual"),
+                                           "light", out.lights.size(), "light")
+                                 .value_or(UINT32_MAX));
+    out_node.instances = read_instances(data, node, path);
+    skinned = skinned || member(node, path, "skin");
+    on_path[n] = true;
+    pending.push_back({n, self, true});
+    const Json& children = array_or_empty(node, path, "children");
+    for (size_t c = children.size(); c-- > 0;) {
+      std::string cp = json_path(json_path(path, "children"), c);
+      pending.push_back({index_value(children[c], cp, count, "node"), self, false});
+    }
+  }
+  size_t shared =
+      size_t(std::count_if(visits.begin(), visits.end(), [](uint32_t v) { return v > 1; }));
+  if (shared > 0) {
+    warnings.push_back(source + ": " + std::to_string(shared) +
+                       " node(s) have several parents (invalid glTF); instanced under each");
+  }
+  size_t animations = array_size(root, "animations");
+  if (animations > 0)
+    warnings.push_back(source + ": " + std::to_string(animations) + " animation(s) not baked");
+  return out;
+}
+
+}  // namespace baker

@@ -1,0 +1,147 @@
+#include "import/image_import.h"
+
+#include "import/full_palette.h"
+#include "import/image_preflight.h"
+
+#include <stb/stb_image.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace baker {
+namespace {
+
+// A patched image (full_palette.h) as stb_image reads it: the source with one range replaced,
+// served through stb_image's callbacks so that the rest of the source is not copied.
+class PatchedReader {
+ public:
+  PatchedReader(const PatchedImage& patch, std::span<const std::byte> source) {
+    auto bytes = reinterpret_cast<const uint8_t*>(source.data());
+    uint64_t end = std::min<uint64_t>(patch.replace_at + patch.replace_size, source.size());
+    parts_[0] = {bytes, size_t(std::min<uint64_t>(patch.replace_at, source.size()))};
+    parts_[1] = {patch.bytes.data(), patch.bytes.size()};
+    parts_[2] = {bytes + end, size_t(source.size() - end)};
+  }
+
+  void* load(int& w, int& h, int& comp) {
+    stbi_io_callbacks io{&PatchedReader::read, &PatchedReader::skip, &PatchedReader::eof};
+    return stbi_load_from_callbacks(&io, this, &w, &h, &comp, 4);
+  }
+
+ private:
+  uint64_t size() const { return parts_[0].size() + parts_[1].size() + parts_[2].size(); }
+  static int read(void* user, char* data, int n) {
+    auto* self = static_cast<PatchedReader*>(user);
+    uint64_t done = 0, want = uint64_t(std::max(n, 0)), start = 0;
+    for (const std::span<const uint8_t>& part : self->parts_) {
+      uint64_t end = start + part.size();
+      if (self->pos_ < end && done < want) {
+        uint64_t chunk = std::min(want - done, end - self->pos_);
+        std::memcpy(data + done, part.data() + (self->pos_ - start), chunk);
+        done += chunk;
+        self->pos_ += chunk;
+      }
+      start = end;
+    }
+    return int(done);
+  }
+  static void skip(void* user, int n) {  // n < 0 steps back (stb_image's "unget")
+    auto* self = static_cast<PatchedReader*>(user);
+    if (n < 0) {
+      self->pos_ -= std::min(self->pos_, uint64_t(-int64_t(n)));
+    } else {
+      self->pos_ = std::min(self->size(), self->pos_ + uint64_t(n));
+    }
+  }
+  static int eof(void* user) {
+    auto* self = static_cast<PatchedReader*>(user);
+    return self->pos_ >= self->size();
+  }
+
+  std::span<const uint8_t> parts_[3];
+  uint64_t pos_ = 0;
+};
+
+// stb_image 2.27 reports the height of a top-down BMP as it is stored, negative (it decodes it
+// with the absolute value): such files were refused as "13x-6 is outside the limit".
+int header_height(std::span<const std::byte> source, int h) {
+  bool bmp = source.size() >= 2 && source[0] == std::byte{'B'} && source[1] == std::byte{'M'};
+  return bmp && h < 0 && h != INT32_MIN ? -h : h;
+}
+
+void* load_pixels(const stbi_uc* data, int len, ImageDepth depth, DecodedImage& out, int& w, int& h,
+                  int& comp) {
+  if (depth == ImageDepth::Native && stbi_is_hdr_from_memory(data, len)) {
+    out.bytes_per_channel = 4;
+    return stbi_loadf_from_memory(data, len, &w, &h, &comp, 4);
+  }
+  if (depth == ImageDepth::Native && stbi_is_16_bit_from_memory(data, len)) {
+    out.bytes_per_channel = 2;
+    return stbi_load_16_from_memory(data, len, &w, &h, &comp, 4);
+  }
+  out.bytes_per_channel = 1;
+  return stbi_load_from_memory(data, len, &w, &h, &comp, 4);
+}
+
+}  // namespace
+
+std::optional<ImageHeader> probe_image(std::span<const std::byte> source) {
+  if (source.size() > size_t(INT32_MAX)) return std::nullopt;
+  auto data = reinterpret_cast<const stbi_uc*>(source.data());
+  int len = int(source.size()), w = 0, h = 0, comp = 0;
+  if (!stbi_info_from_memory(data, len, &w, &h, &comp)) return std::nullopt;
+  h = header_height(source, h);
+  if (w <= 0 || h <= 0) return std::nullopt;
+  int depth = stbi_is_hdr_from_memory(data, len)      ? 4
+              : stbi_is_16_bit_from_memory(data, len) ? 2
+                                                      : 1;
+  return ImageHeader{uint32_t(w), uint32_t(h), depth};
+}
+
+void PixelsFree::operator()(void* pixels) const { stbi_image_free(pixels); }
+
+BakeStatus decode_image(std::span<const std::byte> source, const std::string& name,
+                        DecodedImage& out, ImageDepth depth) {
+  auto data = reinterpret_cast<const stbi_uc*>(source.data());
+  if (source.size() > size_t(INT32_MAX)) {
+    return BakeStatus::failure(BakeError::LimitExceeded, name, "file larger than 2 GiB");
+  }
+  int len = int(source.size());
+  int w = 0, h = 0, comp = 0;
+  if (!stbi_info_from_memory(data, len, &w, &h, &comp)) {
+    return BakeStatus::failure(BakeError::UnreadableSource, name,
+                               "not a readable image (" + std::string(stbi_failure_reason()) + ")");
+  }
+  h = header_height(source, h);
+  if (w <= 0 || h <= 0 || uint32_t(w) > kMaxSourceDimension || uint32_t(h) > kMaxSourceDimension) {
+    return BakeStatus::failure(BakeError::LimitExceeded, name,
+                               std::to_string(w) + "x" + std::to_string(h) + " is outside the 1.." +
+                                   std::to_string(kMaxSourceDimension) + " limit");
+  }
+  if (BakeStatus s = preflight_image(source, name, uint32_t(w), uint32_t(h)); !s) return s;
+  std::optional<PatchedImage> patch;
+  if (BakeStatus s = full_palette(source, name, patch); !s) return s;
+  void* pixels = nullptr;
+  if (patch) {  // palette images have 8-bit samples
+    out.bytes_per_channel = 1;
+    pixels = PatchedReader(*patch, source).load(w, h, comp);
+  } else {
+    pixels = load_pixels(data, len, depth, out, w, h, comp);
+  }
+  if (!pixels) {
+    std::string reason = stbi_failure_reason() ? stbi_failure_reason() : "";
+    // stb_image reports running out of memory as a decoding failure: it is the machine's.
+    if (reason == "outofmem")
+      return BakeStatus::failure(BakeError::Internal, name, "out of memory decoding the image");
+    return BakeStatus::failure(
+        BakeError::InvalidSource, name,
+        "decoding failed (" + (reason.empty() ? "corrupt data" : reason) + ")");
+  }
+  out.pixels.reset(pixels);
+  out.channels = comp;
+  out.width = uint32_t(w);
+  out.height = uint32_t(h);
+  return {};
+}
+
+}  // namespace baker

@@ -1,0 +1,362 @@
+#include "import/image_preflight.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+
+namespace baker {
+namespace {
+
+// Reads the way stb_image does: past the end, bytes read as 0. `overran()` tells it happened.
+class Reader {
+ public:
+  explicit Reader(std::span<const std::byte> bytes, uint64_t at = 0) : bytes_(bytes), pos_(at) {}
+
+  uint8_t u8() {
+    uint64_t at = pos_++;
+    return at < bytes_.size() ? uint8_t(bytes_[at]) : 0;
+  }
+  uint32_t be16() {
+    uint32_t hi = u8();
+    return hi << 8 | u8();
+  }
+  uint32_t be32() {
+    uint32_t hi = be16();
+    return hi << 16 | be16();
+  }
+  uint32_t le16() {
+    uint32_t lo = u8();
+    return lo | uint32_t(u8()) << 8;
+  }
+  uint32_t le32() {
+    uint32_t lo = le16();
+    return lo | le16() << 16;
+  }
+  void skip(uint64_t n) { pos_ += n; }
+  uint64_t pos() const { return pos_; }
+  uint64_t left() const { return pos_ < bytes_.size() ? bytes_.size() - pos_ : 0; }
+  bool overran() const { return pos_ > bytes_.size(); }
+
+ private:
+  std::span<const std::byte> bytes_;
+  uint64_t pos_;
+};
+
+BakeStatus refuse(const std::string& name, const std::string& why,
+                  BakeError code = BakeError::InvalidSource) {
+  return BakeStatus::failure(code, name, why);
+}
+
+BakeStatus truncated(const std::string& name, const char* what, uint64_t needed, uint64_t held) {
+  return refuse(name, std::string("truncated: ") + what + " needs " + std::to_string(needed) +
+                          " bytes, the file holds " + std::to_string(held));
+}
+
+bool starts_with(std::span<const std::byte> source, std::string_view magic) {
+  return source.size() >= magic.size() &&
+         std::memcmp(source.data(), magic.data(), magic.size()) == 0;
+}
+
+BakeStatus check_ratio(const std::string& name, uint64_t pixels, uint64_t bytes,
+                       uint64_t max_per_byte) {
+  if (pixels <= bytes * max_per_byte) return {};
+  return refuse(name,
+                std::to_string(pixels) + " pixels from " + std::to_string(bytes) +
+                    " bytes of compressed data is more than " + std::to_string(max_per_byte) +
+                    " pixels per byte (a forged header or a truncated file)",
+                BakeError::LimitExceeded);
+}
+
+// Every chunk must fit in the file (stb_image grows its buffer to the length a chunk claims), and
+// the IDAT bytes must be able to inflate to the pixels.
+BakeStatus check_png(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
+  Reader r(source, 8);
+  uint64_t idat = 0;
+  while (r.left() >= 8) {
+    uint32_t length = r.be32();
+    char type[5] = {char(r.u8()), char(r.u8()), char(r.u8()), char(r.u8()), 0};
+    if (length > 0x7fffffffu || uint64_t(length) + 4 > r.left()) {
+      return refuse(name, std::string("PNG chunk '") + type + "' claims " + std::to_string(length) +
+                              " bytes, the file holds " +
+                              std::to_string(r.left() >= 4 ? r.left() - 4 : 0) +
+                              " more (truncated or corrupt)");
+    }
+    if (std::strcmp(type, "IDAT") == 0) idat += length;
+    if (std::strcmp(type, "IEND") == 0) break;
+    r.skip(uint64_t(length) + 4);  // payload and CRC
+  }
+  if (idat == 0) return refuse(name, "the PNG has no image data (no IDAT chunk before the end)");
+  return check_ratio(name, pixels, idat, kMaxPngPixelsPerByte);
+}
+
+// stb_image 2.27 decodes a scan with Huffman tables its (uninitialised) decoder state never
+// received, reading through garbage offsets (fixed in 2.28): every table a scan uses must have
+// been defined by a DHT segment before it. Marker segments are walked; entropy-coded data after
+// a scan is skipped up to the next marker.
+BakeStatus check_jpeg(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
+  Reader r(source, 2);
+  bool defined[2][4] = {};  // [DC/AC][table]
+  while (r.left() >= 4) {
+    if (r.u8() != 0xff) continue;  // entropy-coded data, or fill
+    uint8_t marker = r.u8();
+    while (marker == 0xff && r.left() > 0) marker = r.u8();              // fill bytes
+    if (marker == 0x00 || (marker >= 0xd0 && marker <= 0xd7)) continue;  // stuffing, RSTn
+    if (marker == 0xd9) break;                                           // EOI
+    uint64_t length_at = r.pos();
+    uint64_t segment_end = length_at + r.be16();
+    if (marker == 0xc4) {
+      while (r.pos() + 17 <= segment_end) {
+        uint8_t q = r.u8();
+        uint64_t count = 0;
+        for (int length = 0; length < 16; ++length) count += r.u8();
+        if (count > 256)
+          return refuse(
+              name, "a JPEG Huffman table has " + std::to_string(count) + " codes (at most 256)");
+        if ((q >> 4) <= 1 && (q & 15) <= 3) defined[q >> 4][q & 15] = true;
+        r.skip(count);
+      }
+    } else if (marker == 0xda) {
+      uint8_t components = r.u8();
+      Reader after(source, r.pos() + 2u * components);
+      uint8_t spectral_start = after.u8(), spectral_end = after.u8(), approximation = after.u8();
+      for (uint8_t c = 0; c < components; ++c) {
+        r.skip(1);
+        uint8_t tables = r.u8();
+        bool dc_used = spectral_start == 0 && (approximation >> 4) == 0;
+        bool missing = (dc_used && !defined[0][(tables >> 4) & 3]) ||
+                       (spectral_end > 0 && !defined[1][tables & 3]);
+        if (missing)
+          return refuse(name,
+                        "a JPEG scan uses a Huffman table that was never defined (corrupt file)");
+      }
+    }
+    r = Reader(source, segment_end);
+  }
+  return check_ratio(name, pixels, source.size(), kMaxPixelsPerByte);
+}
+
+// Walks GIF sub-blocks: a length byte, that many bytes, until a zero length. Counts the data bytes
+// in `data_bytes`; false when the chain runs past the file.
+bool skip_gif_sub_blocks(Reader& r, uint64_t& data_bytes) {
+  data_bytes = 0;
+  for (;;) {
+    if (r.left() == 0) return false;
+    uint8_t n = r.u8();
+    if (n == 0) return true;
+    if (n > r.left()) return false;
+    r.skip(n);
+    data_bytes += n;
+  }
+}
+
+// stb_image decodes the first frame and fills what its LZW data does not reach: the first image
+// descriptor must exist and carry a complete, non-empty chain of data blocks.
+BakeStatus check_gif(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
+  Reader r(source, 10);
+  uint8_t flags = r.u8();
+  r.skip(2);
+  if (flags & 0x80) r.skip(3ull << ((flags & 7) + 1));  // global colour table
+  for (;;) {
+    uint8_t tag = r.u8();
+    uint64_t data = 0;
+    if (r.overran()) break;
+    if (tag == 0x21) {  // extension: label, then sub-blocks
+      r.skip(1);
+      if (!skip_gif_sub_blocks(r, data)) break;
+      continue;
+    }
+    if (tag != 0x2c) return {};  // the trailer or junk: stb_image reports it
+    r.skip(8);
+    uint8_t image_flags = r.u8();
+    if (image_flags & 0x80) r.skip(3ull << ((image_flags & 7) + 1));  // local colour table
+    r.skip(1);                                                        // LZW minimum code size
+    if (!skip_gif_sub_blocks(r, data)) break;
+    if (data == 0) return refuse(name, "the GIF image has no pixel data");
+    return check_ratio(name, pixels, source.size(), kMaxPixelsPerByte);
+  }
+  return truncated(name, "the first GIF image", r.pos(), source.size());
+}
+
+// Uncompressed rows are padded to 4 bytes, except that stb_image does not need the last row's
+// padding.
+BakeStatus check_bmp(std::span<const std::byte> source, const std::string& name, uint64_t width,
+                     uint64_t height) {
+  Reader r(source, 10);
+  uint64_t offset = r.le32();
+  uint32_t header_size = r.le32();
+  uint64_t bits = 0, compression = 0;
+  if (header_size == 12) {
+    r.skip(6);
+    bits = r.le16();
+  } else {
+    r.skip(10);
+    bits = r.le16();
+    compression = r.le32();
+  }
+  if (compression != 0 && compression != 3) return {};  // RLE and the like: stb_image refuses them
+  uint64_t row = (width * bits + 7) / 8;
+  uint64_t stride = (row + 3) & ~uint64_t(3);
+  uint64_t needed = offset + stride * (height - 1) + row;
+  if (needed <= source.size()) return {};
+  return truncated(name, "the BMP pixel data", needed, source.size());
+}
+
+BakeStatus check_tga(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
+  Reader r(source);
+  uint64_t id_length = r.u8();
+  bool indexed = r.u8() != 0;
+  uint8_t type = r.u8();
+  uint64_t palette_start = r.le16(), palette_length = r.le16(), palette_bits = r.u8();
+  r.skip(8);
+  uint64_t pixel_bytes = (uint64_t(r.u8()) + 7) / 8;
+  uint64_t start = 18 + id_length;
+  if (indexed) start += palette_start + palette_length * ((palette_bits + 7) / 8);
+  if (type < 8) {
+    uint64_t needed = start + pixels * pixel_bytes;
+    if (needed <= source.size()) return {};
+    return truncated(name, "the TGA pixel data", needed, source.size());
+  }
+  // RLE packets: a header byte, then one pixel (a run) or up to 128 (raw); runs may span rows.
+  Reader packets(source, start);
+  while (pixels > 0) {
+    if (packets.left() == 0)
+      return truncated(name, "the TGA RLE data", packets.pos() + 1, source.size());
+    uint8_t header = packets.u8();
+    uint64_t count = (header & 0x7fu) + 1;
+    uint64_t bytes = (header & 0x80) ? pixel_bytes : count * pixel_bytes;
+    if (bytes > packets.left())
+      return truncated(name, "the TGA RLE data", packets.pos() + bytes, source.size());
+    packets.skip(bytes);
+    pixels -= std::min(count, pixels);
+  }
+  return {};
+}
+
+// stb_image reads at most 4 channels; RLE data is preceded by a table of every row's byte count.
+BakeStatus check_psd(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
+  Reader r(source, 12);
+  uint64_t channels = r.be16();
+  uint64_t height = r.be32();
+  r.skip(4);
+  uint64_t depth_bytes = r.be16() / 8;
+  r.skip(2);
+  for (int section = 0; section < 3; ++section) r.skip(r.be32());  // colour mode, resources, layers
+  uint32_t compression = r.be16();
+  uint64_t read_channels = std::min<uint64_t>(channels, 4);
+  if (compression == 0) {
+    uint64_t needed = r.pos() + read_channels * pixels * depth_bytes;
+    if (needed <= source.size()) return {};
+    return truncated(name, "the PSD pixel data", needed, source.size());
+  }
+  if (compression != 1) return {};
+  uint64_t table = r.pos();
+  uint64_t data = table + channels * height * 2;
+  if (data > source.size()) return truncated(name, "the PSD row table", data, source.size());
+  uint64_t needed = data;
+  for (uint64_t row = 0; row < read_channels * height; ++row) needed += r.be16();
+  if (needed <= source.size()) return {};
+  return truncated(name, "the PSD RLE data", needed, source.size());
+}
+
+bool pnm_space(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// The header grammar as stb_image parses it: magic, then width, height and maxval separated by
+// whitespace and '#' comments; the byte after maxval is consumed; the samples follow.
+BakeStatus check_pnm(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
+  Reader r(source, 1);
+  uint64_t channels = r.u8() == '6' ? 3 : 1;
+  uint8_t c = r.u8();
+  uint64_t maxval = 0;
+  for (int field = 0; field < 3; ++field) {
+    while (!r.overran() && (pnm_space(c) || c == '#')) {
+      if (c == '#') {
+        while (!r.overran() && c != '\n' && c != '\r') c = r.u8();
+      }
+      c = r.u8();
+    }
+    maxval = 0;
+    while (!r.overran() && c >= '0' && c <= '9') {
+      maxval = std::min<uint64_t>(maxval * 10 + uint64_t(c - '0'), 1u << 20);
+      c = r.u8();
+    }
+  }
+  // stb_image 2.27 expands a 16-bit PNM's channels with its 8-bit routine and then reads past its
+  // own buffer (found by fuzzing): PNG and PSD are the 16-bit formats it decodes correctly.
+  if (maxval > 255)
+    return refuse(name, "16-bit PNM images are not supported (use PNG or PSD for 16 bits)",
+                  BakeError::UnsupportedFeature);
+  uint64_t needed = r.pos() + pixels * channels;
+  if (needed <= source.size()) return {};
+  return truncated(name, "the PNM samples", needed, source.size());
+}
+
+// Radiance HDR: text lines up to an empty one, the resolution line, then scanlines that are flat
+// RGBE or RLE. stb_image 2.27 loops for ever on a zero-length RLE packet (and on a truncated one,
+// which reads as zeros): every packet is walked here first.
+BakeStatus check_hdr(std::span<const std::byte> source, const std::string& name, uint64_t width,
+                     uint64_t height) {
+  Reader r(source);
+  int empty_lines = 0;
+  bool line_empty = true;
+  while (r.left() > 0 && empty_lines < 2) {  // the empty line, then the resolution line
+    uint8_t c = r.u8();
+    if (c != '\n') {
+      line_empty = false;
+      continue;
+    }
+    if (line_empty || empty_lines == 1) ++empty_lines;
+    line_empty = true;
+  }
+  uint64_t flat_bytes = width * height * 4;
+  if (width < 8 || width >= 32768) {
+    if (r.pos() + flat_bytes <= source.size()) return {};
+    return truncated(name, "the HDR pixel data", r.pos() + flat_bytes, source.size());
+  }
+  for (uint64_t row = 0; row < height; ++row) {
+    if (r.left() < 4) return truncated(name, "the HDR scanlines", r.pos() + 4, source.size());
+    uint64_t row_start = r.pos();
+    uint8_t c1 = r.u8(), c2 = r.u8(), hi = r.u8(), lo = r.u8();
+    if (c1 != 2 || c2 != 2 ||
+        (hi & 0x80)) {  // not RLE: stb_image reads the whole image flat from here
+      if (row_start + flat_bytes <= source.size()) return {};
+      return truncated(name, "the HDR pixel data", row_start + flat_bytes, source.size());
+    }
+    if ((uint64_t(hi) << 8 | lo) != width) return {};  // stb_image refuses it
+    for (int component = 0; component < 4; ++component) {
+      for (uint64_t x = 0; x < width;) {
+        if (r.left() == 0) return truncated(name, "the HDR RLE data", r.pos() + 1, source.size());
+        uint8_t count = r.u8();
+        if (count == 0) return refuse(name, "an HDR RLE packet of length 0 (corrupt data)");
+        uint64_t bytes = count > 128 ? 1 : count;
+        if (bytes > r.left())
+          return truncated(name, "the HDR RLE data", r.pos() + bytes, source.size());
+        r.skip(bytes);
+        x += count > 128 ? count - 128u : count;
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+BakeStatus preflight_image(std::span<const std::byte> source, const std::string& name,
+                           uint32_t width, uint32_t height) {
+  uint64_t pixels = uint64_t(width) * height;
+  if (starts_with(source, "\x89PNG\r\n\x1a\n")) return check_png(source, name, pixels);
+  if (starts_with(source, "\xff\xd8")) return check_jpeg(source, name, pixels);
+  if (starts_with(source, "GIF8")) return check_gif(source, name, pixels);
+  if (starts_with(source, "BM")) return check_bmp(source, name, width, height);
+  if (starts_with(source, "8BPS")) return check_psd(source, name, pixels);
+  if (starts_with(source, "P5") || starts_with(source, "P6"))
+    return check_pnm(source, name, pixels);
+  if (starts_with(source, "#?RADIANCE\n") || starts_with(source, "#?RGBE\n")) {
+    return check_hdr(source, name, width, height);
+  }
+  if (starts_with(source, "S\x80\xf6\x34"))
+    return check_ratio(name, pixels, source.size(), kMaxPixelsPerByte);
+  return check_tga(source, name,
+                   pixels);  // the format without a signature, which stb_image tries last
+}
+
+}  // namespace baker

@@ -1,0 +1,233 @@
+#include "import/mtl_materials.h"
+
+#include "common/source_paths.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace baker {
+namespace {
+
+// Materials of `text` (an .mtl) that have a `Pr` line, by their index after `first`.
+std::set<size_t> materials_stating_roughness(const std::string& text,
+                                             const std::map<std::string, int>& material_map) {
+  std::set<size_t> found;
+  std::istringstream lines(text);
+  std::string line, current;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string key;
+    words >> key;
+    if (key == "newmtl") {
+      std::getline(words >> std::ws, current);
+      while (!current.empty() && (current.back() == '\r' || current.back() == ' '))
+        current.pop_back();
+    } else if (key == "Pr") {
+      auto it = material_map.find(current);
+      if (it != material_map.end()) found.insert(size_t(it->second));
+    }
+  }
+  return found;
+}
+
+// The textures a material uses, with their slot roles. One list for the plan and the import.
+struct TextureUse {
+  const std::string* name;
+  const tinyobj::texture_option_t* options;
+  TextureRole role;
+};
+
+std::vector<TextureUse> texture_uses(const tinyobj::material_t& m) {
+  std::vector<TextureUse> uses;
+  if (!m.diffuse_texname.empty())
+    uses.push_back({&m.diffuse_texname, &m.diffuse_texopt, TextureRole::Color});
+  if (!m.emissive_texname.empty())
+    uses.push_back({&m.emissive_texname, &m.emissive_texopt, TextureRole::Color});
+  if (!m.normal_texname.empty()) {
+    uses.push_back({&m.normal_texname, &m.normal_texopt, TextureRole::Normal});
+  } else if (!m.bump_texname.empty()) {
+    uses.push_back({&m.bump_texname, &m.bump_texopt, TextureRole::Normal});
+  }
+  return uses;
+}
+
+// A texture an .mtl names, resolved against its folder: the root-relative path, or nullopt with
+// the reason in `why`.
+std::optional<std::string> texture_path(const std::string& folder, const std::string& name,
+                                        std::string& why) {
+  std::optional<std::string> path = resolve_reference(folder, name, &why);
+  if (path && !is_utf8(*path)) {  // asset metadata is JSON, which holds only UTF-8: no match
+    why = "name '" + *path + "' is not valid UTF-8";
+    return std::nullopt;
+  }
+  return path;
+}
+
+// The slot for one texture use: its logical name (or none, with a warning) and the -o / -s
+// options as a texture transform. OBJ V points up and the baker flips it (v' = 1 - v), so
+// uv' = o + s * uv becomes, in the baked space, offset (o.u, 1 - o.v - s.v) and scale s.
+assetlib::TextureSlot make_slot(const TextureUse& use, const std::string& folder,
+                                const std::string& obj_path, const ImportInputs& inputs,
+                                std::vector<std::string>& warnings) {
+  assetlib::TextureSlot slot;
+  std::string why;
+  std::optional<std::string> path = texture_path(folder, *use.name, why);
+  std::optional<std::string> name =
+      path && inputs.texture_name ? inputs.texture_name(*path, use.role) : std::nullopt;
+  if (!path) {
+    warnings.push_back(obj_path + ": texture " + why + "; material left untextured");
+    return slot;
+  }
+  if (!name) {
+    warnings.push_back(obj_path + ": texture '" + *path + "' not found; material left untextured");
+    return slot;
+  }
+  slot.texture = *name;
+  const tinyobj::texture_option_t& o = *use.options;
+  if (std::isfinite(o.origin_offset[0]) && std::isfinite(o.origin_offset[1]) &&
+      std::isfinite(o.scale[0]) && std::isfinite(o.scale[1])) {
+    slot.offset[0] = float(o.origin_offset[0]);
+    slot.offset[1] = float(1 - o.origin_offset[1] - o.scale[1]);
+    slot.scale[0] = float(o.scale[0]);
+    slot.scale[1] = float(o.scale[1]);
+  }
+  return slot;
+}
+
+float finite_or(double v, float fallback) { return std::isfinite(v) ? float(v) : fallback; }
+float unit(double v, float fallback) { return std::clamp(finite_or(v, fallback), 0.0f, 1.0f); }
+
+void warn_unbaked_maps(const tinyobj::material_t& m, const std::string& obj_path,
+                       std::vector<std::string>& warnings) {
+  const std::pair<const char*, const std::string*> unbaked[] = {
+      {"map_Ka", &m.ambient_texname},
+      {"map_Ks", &m.specular_texname},
+      {"map_Ns", &m.specular_highlight_texname},
+      {"disp", &m.displacement_texname},
+      {"refl", &m.reflection_texname},
+      {"map_Pr", &m.roughness_texname},
+      {"map_Pm", &m.metallic_texname},
+      {"map_Ps", &m.sheen_texname}};
+  std::string names;
+  for (const auto& [key, texture] : unbaked) {
+    if (!texture->empty()) names += std::string(names.empty() ? "" : ", ") + key;
+  }
+  if (!m.alpha_texname.empty() && m.alpha_texname != m.diffuse_texname) {
+    names += std::string(names.empty() ? "" : ", ") + "map_d (other than map_Kd)";
+  }
+  if (!names.empty()) {
+    warnings.push_back(obj_path + ": material '" + m.name + "': " + names +
+                       " not baked (no such slot in the material model; docs/baker.md)");
+  }
+}
+
+}  // namespace
+
+bool MtlLibraries::operator()(const std::string& name, std::vector<tinyobj::material_t>* materials,
+                              std::map<std::string, int>* material_map, std::string* warn,
+                              std::string* err) {
+  auto [by_name, new_name] = loaded_names_.try_emplace(name, false);
+  if (!new_name) return by_name->second;
+  std::string why;
+  std::optional<std::string> path = resolve_reference(parent_of(obj_path_), name, &why);
+  if (!path) {
+    warnings_.push_back(obj_path_ + ": mtllib " + why);
+    return false;
+  }
+  auto [by_path, new_path] = loaded_paths_.try_emplace(*path, false);
+  if (!new_path) return by_name->second = by_path->second;
+  std::optional<std::string> text = inputs_.read_file ? inputs_.read_file(*path) : std::nullopt;
+  if (!text) {
+    warnings_.push_back(obj_path_ + ": material library '" + *path +
+                        "' not found; default material used");
+    return false;
+  }
+  std::map<std::string, int> library_map;
+  std::vector<tinyobj::material_t> library;
+  std::istringstream stream(*text);
+  tinyobj::LoadMtl(&library_map, &library, &stream, warn, err);
+  // Appended after the materials of earlier libraries, as tinyobjloader numbers them.
+  size_t first = materials->size();
+  for (size_t i : materials_stating_roughness(*text, library_map))
+    with_roughness_.insert(first + i);
+  for (auto& [material_name, index] : library_map) {
+    material_map->emplace(material_name, int(first) + index);
+  }
+  materials->insert(materials->end(), library.begin(), library.end());
+  folders_.resize(materials->size(), parent_of(*path));
+  return by_name->second = by_path->second = true;
+}
+
+std::vector<std::pair<std::string, TextureRole>> obj_texture_references(
+    std::string_view obj_text, const std::string& obj_path, const ImportInputs& inputs) {
+  std::vector<std::string> ignored;
+  MtlLibraries libraries(obj_path, inputs, ignored);
+  std::vector<tinyobj::material_t> materials;
+  std::map<std::string, int> material_map;
+  std::string warn, err;
+  for (size_t start = 0; start < obj_text.size();) {
+    size_t end = std::min(obj_text.find_first_of("\r\n", start), obj_text.size());
+    std::string_view line = obj_text.substr(start, end - start);
+    start = end + 1;
+    size_t at = line.find_first_not_of(" \t");
+    if (at == std::string_view::npos || line.substr(at, 7) != "mtllib ") continue;
+    // tinyobjloader tries the names of an `mtllib` line in turn until one loads.
+    std::istringstream names{std::string(line.substr(at + 7))};
+    for (std::string name; names >> name;) {
+      if (libraries(name, &materials, &material_map, &warn, &err)) break;
+    }
+  }
+  std::vector<std::pair<std::string, TextureRole>> references;
+  for (size_t i = 0; i < materials.size(); ++i) {
+    for (const TextureUse& use : texture_uses(materials[i])) {
+      std::string why;
+      if (auto path = texture_path(libraries.folder_of(i), *use.name, why)) {
+        references.emplace_back(*path, use.role);
+      }
+    }
+  }
+  return references;
+}
+
+assetlib::MaterialInfo convert_mtl_material(const tinyobj::material_t& m, const std::string& folder,
+                                            bool states_roughness, const std::string& obj_path,
+                                            const ImportInputs& inputs,
+                                            std::vector<std::string>& warnings) {
+  assetlib::MaterialInfo out;
+  out.name = m.name;
+  out.original_file = obj_path;
+  for (int k = 0; k < 3; ++k) {
+    out.base_color_factor[k] = unit(m.diffuse[k], 1);
+    out.emissive_factor[k] = std::max(finite_or(m.emission[k], 0), 0.0f);
+  }
+  out.base_color_factor[3] = unit(m.dissolve, 1);
+  out.metallic_factor = unit(m.metallic, 0);
+  // Ns is a Blinn-Phong exponent (0..1000); sqrt(2 / (Ns + 2)) is the matching GGX roughness.
+  float shininess = std::max(finite_or(m.shininess, 0), 0.0f);
+  out.roughness_factor =
+      states_roughness ? unit(m.roughness, 1) : std::sqrt(2.0f / (shininess + 2.0f));
+  if (out.base_color_factor[3] < 1) out.alpha_mode = assetlib::AlphaMode::Blend;
+  for (const TextureUse& use : texture_uses(m)) {
+    assetlib::TextureSlot slot = make_slot(use, folder, obj_path, inputs, warnings);
+    if (use.name == &m.diffuse_texname) {
+      out.base_color = slot;
+    } else if (use.name == &m.emissive_texname) {
+      out.emissive = slot;
+      // Ke multiplies map_Ke; an exporter that leaves Ke at 0 beside a map means the map.
+      if (out.emissive_factor[0] + out.emissive_factor[1] + out.emissive_factor[2] == 0) {
+        std::fill(out.emissive_factor, out.emissive_factor + 3, 1.0f);
+      }
+    } else {
+      out.normal = slot;
+      out.normal_scale = finite_or(use.options->bump_multiplier, 1);
+    }
+  }
+  if (!m.alpha_texname.empty() && m.alpha_texname == m.diffuse_texname) {
+    out.alpha_mode = assetlib::AlphaMode::Mask;  // cut-outs: alpha in the colour map
+  }
+  warn_unbaked_maps(m, obj_path, warnings);
+  return out;
+}
+
+}  // namespace baker

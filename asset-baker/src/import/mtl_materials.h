@@ -1,0 +1,69 @@
+// OBJ materials: .mtl libraries read through ImportInputs, and tinyobjloader's materials turned
+// into the baker's one material model (assetlib::MaterialInfo, glTF's metallic-roughness), so an
+// engine draws OBJ and glTF materials the same way (docs/baker.md, "Materials").
+#pragma once
+
+#include "common/bake_settings.h"
+#include "import/import_inputs.h"
+
+#include <assetlib/material_asset.h>
+#include <tiny_obj_loader.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace baker {
+
+// Serves tinyobjloader's `mtllib` requests through ImportInputs, so only checked paths inside the
+// root are read, and remembers which folder each material came from (texture paths are relative
+// to it) and which materials state a roughness (`Pr`). Each library is read once, however often
+// and under whatever spelling the OBJ names it: tinyobjloader only skips a name it has loaded
+// before under the same spelling, so thousands of `mtllib d1/../a.mtl`, `mtllib d2/../a.mtl`, ...
+// lines parsed the library (and copied its materials) once each: 450 KB of OBJ took 44 s and
+// 15 GB. A name that failed is not retried.
+class MtlLibraries : public tinyobj::MaterialReader {
+ public:
+  MtlLibraries(const std::string& obj_path, const ImportInputs& inputs,
+               std::vector<std::string>& warnings)
+      : obj_path_(obj_path), inputs_(inputs), warnings_(warnings) {}
+
+  bool operator()(const std::string& name, std::vector<tinyobj::material_t>* materials,
+                  std::map<std::string, int>* material_map, std::string* warn,
+                  std::string* err) override;
+
+  const std::string& folder_of(size_t material) const { return folders_.at(material); }
+  bool states_roughness(size_t material) const { return with_roughness_.count(material) > 0; }
+
+ private:
+  std::string obj_path_;
+  const ImportInputs& inputs_;
+  std::vector<std::string>& warnings_;
+  std::vector<std::string> folders_;
+  std::set<size_t> with_roughness_;
+  std::map<std::string, bool> loaded_names_, loaded_paths_;  // name or resolved path -> was it read
+};
+
+// The images the materials of `obj_text` (the OBJ at `obj_path`) use, each with the role its slot
+// gives it: map_Kd and map_Ke colour, norm / map_Bump / bump normal. Reads only the `mtllib`
+// lines and the libraries they name; references that are unsafe or not UTF-8 are left out (the
+// import warns about them). For the bake's texture plan, before any source bakes.
+std::vector<std::pair<std::string, TextureRole>> obj_texture_references(std::string_view obj_text,
+                                                                        const std::string& obj_path,
+                                                                        const ImportInputs& inputs);
+
+// One .mtl material as a MaterialInfo (named `material.name`, original_file `obj_path`):
+// Kd and d base colour, Ke / map_Ke emissive, Pm metalness, Pr roughness (else derived from the
+// Blinn-Phong exponent Ns: sqrt(2 / (Ns + 2))), map_Kd / norm / map_Bump textures with their -o and
+// -s options as the texture transform and -bm as the normal scale, map_d equal to map_Kd as alpha
+// MASK, d < 1 as BLEND. Maps with no slot in the model (map_Ks, map_Pr, map_Pm, a separate map_d,
+// disp, refl...) are warned about. Texture names come from inputs.texture_name.
+assetlib::MaterialInfo convert_mtl_material(const tinyobj::material_t& material,
+                                            const std::string& folder, bool states_roughness,
+                                            const std::string& obj_path, const ImportInputs& inputs,
+                                            std::vector<std::string>& warnings);
+
+}  // namespace baker

@@ -1,0 +1,303 @@
+#include "import/obj_import.h"
+
+#include "common/asset_names.h"
+#include "common/source_paths.h"
+#include "common/vec3.h"
+#include "import/mtl_materials.h"
+
+#include <tiny_obj_loader.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+namespace baker {
+namespace {
+
+struct Triangle {
+  int material;              // tinyobj material id, -1 for none
+  uint32_t smoothing_group;  // 0 = flat
+  tinyobj::index_t corners[3];
+};
+
+bool in_range(int index, size_t count) { return index >= 0 && size_t(index) < count; }
+
+bool reasonable_obj_position(const tinyobj::attrib_t& attrib, int index) {
+  return reasonable_position(&attrib.vertices[3 * size_t(index)]);
+}
+
+// Positions out of range make a face meaningless: an error. A normal or UV index pointing nowhere
+// (files that reference attributes they never wrote) is dropped with one warning, and the bake
+// generates normals / zero UVs as for a file without them.
+BakeStatus collect_triangles(const tinyobj::attrib_t& attrib,
+                             const std::vector<tinyobj::shape_t>& shapes, const std::string& path,
+                             std::vector<Triangle>& out, std::vector<std::string>& warnings) {
+  size_t positions = attrib.vertices.size() / 3, normals = attrib.normals.size() / 3,
+         uvs = attrib.texcoords.size() / 2;
+  bool dropped = false;
+  for (const tinyobj::shape_t& shape : shapes) {
+    const auto& mesh = shape.mesh;
+    size_t at = 0;
+    for (size_t f = 0; f < mesh.num_face_vertices.size(); ++f) {
+      size_t count = mesh.num_face_vertices[f];
+      if (count != 3 || at + 3 > mesh.indices.size()) {
+        return BakeStatus::failure(BakeError::InvalidSource, path,
+                                   "face " + std::to_string(f) + " of '" + shape.name +
+                                       "' is not a triangle after triangulation");
+      }
+      Triangle t{f < mesh.material_ids.size() ? mesh.material_ids[f] : -1,
+                 f < mesh.smoothing_group_ids.size() ? mesh.smoothing_group_ids[f] : 0,
+                 {}};
+      for (int k = 0; k < 3; ++k) {
+        tinyobj::index_t idx = mesh.indices[at + size_t(k)];
+        if (!in_range(idx.vertex_index, positions)) {
+          return BakeStatus::failure(BakeError::InvalidSource, path,
+                                     "face " + std::to_string(f) + " of '" + shape.name +
+                                         "' uses position " + std::to_string(idx.vertex_index + 1) +
+                                         " of " + std::to_string(positions));
+        }
+        if (!reasonable_obj_position(attrib, idx.vertex_index)) {
+          return BakeStatus::failure(BakeError::InvalidSource, path,
+                                     "position " + std::to_string(idx.vertex_index + 1) +
+                                         " is not finite or lies beyond +-1e18");
+        }
+        if (idx.normal_index != -1 && !in_range(idx.normal_index, normals))
+          dropped = true, idx.normal_index = -1;
+        if (idx.texcoord_index != -1 && !in_range(idx.texcoord_index, uvs))
+          dropped = true, idx.texcoord_index = -1;
+        t.corners[k] = idx;
+      }
+      out.push_back(t);
+      at += count;
+    }
+  }
+  if (dropped)
+    warnings.push_back(path + ": faces reference normals or UVs the file does not have; ignored");
+  return {};
+}
+
+Vec3 position_of(const tinyobj::attrib_t& a, int i) {
+  return {float(a.vertices[3 * size_t(i)]), float(a.vertices[3 * size_t(i) + 1]),
+          float(a.vertices[3 * size_t(i) + 2])};
+}
+Vec3 normalize(const Vec3& v) { return normalized_or(v, Vec3{0, 0, 0}); }
+
+// Normals for corners without one: the face normal for smoothing group 0, otherwise the
+// angle-weighted average of the faces sharing the position within the same smoothing group.
+// A file that never says `s` is smoothed as one group: scans and sculpts (most files without
+// normals) are smooth surfaces, and flat shading would also triple their vertex count.
+std::vector<Vec3> generated_normals(const tinyobj::attrib_t& attrib, std::vector<Triangle> tris) {
+  if (std::all_of(tris.begin(), tris.end(),
+                  [](const Triangle& t) { return t.smoothing_group == 0; })) {
+    for (Triangle& t : tris) t.smoothing_group = 1;
+  }
+  std::map<std::pair<int, uint32_t>, Vec3> smooth;  // (position, group) -> accumulated normal
+  std::vector<Vec3> corner_normals(tris.size() * 3);
+  for (size_t t = 0; t < tris.size(); ++t) {
+    Vec3 p[3];
+    for (int k = 0; k < 3; ++k) p[k] = position_of(attrib, tris[t].corners[k].vertex_index);
+    Vec3 face = normalize(cross(p[1] - p[0], p[2] - p[0]));
+    for (int k = 0; k < 3; ++k) {
+      corner_normals[t * 3 + size_t(k)] = face;
+      if (tris[t].smoothing_group == 0) continue;
+      Vec3 e1 = normalize(p[(k + 1) % 3] - p[k]), e2 = normalize(p[(k + 2) % 3] - p[k]);
+      float angle = std::acos(std::clamp(dot(e1, e2), -1.0f, 1.0f));
+      Vec3& acc = smooth[{tris[t].corners[k].vertex_index, tris[t].smoothing_group}];
+      for (int c = 0; c < 3; ++c) acc[c] += face[c] * angle;
+    }
+  }
+  for (size_t t = 0; t < tris.size(); ++t) {
+    if (tris[t].smoothing_group == 0) continue;
+    for (int k = 0; k < 3; ++k) {
+      Vec3 n = normalize(smooth[{tris[t].corners[k].vertex_index, tris[t].smoothing_group}]);
+      if (dot(n, n) > 0) corner_normals[t * 3 + size_t(k)] = n;
+    }
+  }
+  return corner_normals;
+}
+
+bool has_area(const tinyobj::attrib_t& attrib, const Triangle& t) {
+  Vec3 p0 = position_of(attrib, t.corners[0].vertex_index),
+       p1 = position_of(attrib, t.corners[1].vertex_index),
+       p2 = position_of(attrib, t.corners[2].vertex_index);
+  Vec3 n = cross(p1 - p0, p2 - p0);
+  return dot(n, n) > 0;
+}
+
+MeshVertex make_vertex(const tinyobj::attrib_t& a, const tinyobj::index_t& idx,
+                       const Vec3& fallback_normal, bool has_colors) {
+  MeshVertex v{};
+  Vec3 p = position_of(a, idx.vertex_index);
+  std::copy(p.begin(), p.end(), v.position);
+  for (int k = 0; k < 3; ++k) {
+    v.normal[k] = idx.normal_index >= 0 ? float(a.normals[3 * size_t(idx.normal_index) + size_t(k)])
+                                        : fallback_normal[size_t(k)];
+    v.color[k] = has_colors ? float(a.colors[3 * size_t(idx.vertex_index) + size_t(k)]) : 1.0f;
+  }
+  if (idx.texcoord_index >= 0) {
+    v.uv[0] = float(a.texcoords[2 * size_t(idx.texcoord_index)]);
+    v.uv[1] =
+        1.0f - float(a.texcoords[2 * size_t(idx.texcoord_index) + 1]);  // OBJ v=0 is the bottom row
+  }
+  return v;
+}
+
+// The one pass over the text before tinyobjloader, on the lines as tinyobjloader splits them (at
+// '\n', '\r' or "\r\n"; a NUL ends what it reads of a line):
+// - tinyobjloader parses face indices with an atoi that wraps: "f 1 2 4294967299" would become a
+//   valid triangle. Indices of faces, lines and points must fit in an int.
+// - its ear clipping is quadratic in a face's corners: the corner limit and the triangulation
+//   budget (obj_import.h). A corner is what tinyobjloader reads as one: a run of characters other
+//   than space and tab.
+// - it copies every `t` (subdivision tag) line read so far into each group it closes, and a tag
+//   line may ask for 3 x 8192 values: quadratic and amplified memory for data the baker never
+//   reads. Those lines are turned into comments (`text` is the baker's own copy).
+BakeStatus prescan_obj(std::string& text, const std::string& relative_path) {
+  const uint64_t budget =
+      kTriangulationBudgetBase + kTriangulationBudgetPerByte * uint64_t(text.size());
+  uint64_t work = 0;  // corners squared of the faces over 4 corners so far
+  size_t line_number = 0;
+  for (size_t start = 0; start < text.size(); ++line_number) {
+    size_t end = std::min(text.find_first_of("\r\n", start), text.size());
+    std::string_view line(text.data() + start, end - start);
+    size_t line_start = start;
+    start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
+    line = line.substr(0, line.find('\0'));
+    size_t at = line.find_first_not_of(" \t");
+    if (at == std::string_view::npos || line.size() < at + 2 ||
+        (line[at + 1] != ' ' && line[at + 1] != '\t')) {
+      continue;
+    }
+    if (line[at] == 't') {
+      text[line_start + at] = '#';
+      continue;
+    }
+    if (std::string_view("flp").find(line[at]) == std::string_view::npos) continue;
+    for (size_t i = at + 1; i < line.size();) {
+      size_t digits = line.find_first_of("0123456789", i);
+      if (digits == std::string_view::npos) break;
+      size_t stop = std::min(line.find_first_not_of("0123456789", digits), line.size());
+      std::string_view number = line.substr(digits, stop - digits);
+      number.remove_prefix(std::min(number.find_first_not_of('0'), number.size()));
+      if (number.size() > 10 || (number.size() == 10 && number > "2147483647")) {
+        return BakeStatus::failure(BakeError::LimitExceeded, relative_path,
+                                   "line " + std::to_string(line_number + 1) + ": index " +
+                                       std::string(number) + " is beyond 2147483647");
+      }
+      i = stop;
+    }
+    if (line[at] != 'f') continue;
+    uint64_t corners = 0;
+    for (size_t i = line.find_first_not_of(" \t", at + 1); i < line.size();
+         i = line.find_first_not_of(" \t", i)) {
+      ++corners;
+      i = std::min(line.find_first_of(" \t", i), line.size());
+    }
+    if (corners > kMaxPolygonCorners) {
+      return BakeStatus::failure(BakeError::LimitExceeded, relative_path,
+                                 "line " + std::to_string(line_number + 1) + ": a face of " +
+                                     std::to_string(corners) + " corners is over the " +
+                                     std::to_string(kMaxPolygonCorners) +
+                                     "-corner limit (triangulate it when exporting)");
+    }
+    if (corners > 4) work += corners * corners;
+    if (work > budget) {
+      return BakeStatus::failure(
+          BakeError::LimitExceeded, relative_path,
+          "line " + std::to_string(line_number + 1) +
+              ": the faces of more than 4 corners up to here need " + std::to_string(work) +
+              " corners squared of triangulation, over the budget of " + std::to_string(budget) +
+              " for a file of this size (2^24 + 64 per byte; triangulate them when exporting)");
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+BakeStatus import_obj(std::string_view obj_text, const std::string& relative_path,
+                      const ImportInputs& inputs, ImportedMesh& out,
+                      std::vector<assetlib::MaterialInfo>& material_assets,
+                      std::vector<std::string>& warnings) {
+  tinyobj::attrib_t attrib;
+  std::vector<tinyobj::shape_t> shapes;
+  std::vector<tinyobj::material_t> materials;
+  std::string text(obj_text);
+  if (BakeStatus s = prescan_obj(text, relative_path); !s) return s;
+  std::string warn, err;
+  std::istringstream stream(std::move(text));
+  MtlLibraries reader(relative_path, inputs, warnings);
+  bool loaded =
+      tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &stream, &reader, true, false);
+  if (!loaded) {
+    return BakeStatus::failure(BakeError::InvalidSource, relative_path,
+                               "OBJ parse failed: " + (err.empty() ? warn : err));
+  }
+  std::vector<Triangle> tris;
+  if (BakeStatus s = collect_triangles(attrib, shapes, relative_path, tris, warnings); !s) return s;
+  if (tris.empty())
+    return BakeStatus::failure(BakeError::InvalidSource, relative_path,
+                               "no triangles (only points or lines?)");
+  // tinyobjloader reads unparsable numbers ("nan", "inf") as 0: a mesh of only zero-area
+  // triangles is such a file, or nothing a renderer could draw.
+  if (std::none_of(tris.begin(), tris.end(),
+                   [&](const Triangle& t) { return has_area(attrib, t); })) {
+    return BakeStatus::failure(BakeError::InvalidSource, relative_path,
+                               "every triangle has zero area (unreadable coordinates?)");
+  }
+
+  // Faces without a material (-1) draw with a default material placed after the file's own.
+  const int default_material = int(materials.size());
+  for (Triangle& t : tris) {
+    if (t.material < 0 || t.material >= default_material) t.material = default_material;
+  }
+  std::stable_sort(tris.begin(), tris.end(),
+                   [](const Triangle& a, const Triangle& b) { return a.material < b.material; });
+
+  bool has_colors = attrib.colors.size() == attrib.vertices.size();
+  out.has_uvs = std::any_of(tris.begin(), tris.end(), [](const Triangle& t) {
+    return t.corners[0].texcoord_index >= 0 || t.corners[1].texcoord_index >= 0 ||
+           t.corners[2].texcoord_index >= 0;
+  });
+  std::vector<Vec3> normals = generated_normals(attrib, tris);
+  std::vector<int> material_slot(size_t(default_material) + 1, -1);
+  for (size_t t = 0; t < tris.size(); ++t) {
+    int m = tris[t].material;
+    if (material_slot[size_t(m)] < 0) {
+      size_t slot = material_assets.size();
+      material_slot[size_t(m)] = int(slot);
+      assetlib::MaterialInfo& material = material_assets.emplace_back();
+      float specular[3] = {0, 0, 0};
+      if (m == default_material) {
+        material.name = "default";
+        material.original_file = relative_path;
+        material.roughness_factor = std::sqrt(2.0f / 3.0f);  // tinyobjloader's default Ns of 1
+        material.metallic_factor = 0;
+      } else {
+        const tinyobj::material_t& source = materials[size_t(m)];
+        material = convert_mtl_material(source, reader.folder_of(size_t(m)),
+                                        reader.states_roughness(size_t(m)), relative_path, inputs,
+                                        warnings);
+        for (int k = 0; k < 3; ++k) {
+          specular[k] = std::isfinite(source.specular[k])
+                            ? std::clamp(float(source.specular[k]), 0.0f, 1.0f)
+                            : 0.0f;
+        }
+      }
+      assetlib::MeshMaterial& summary = out.materials.emplace_back(
+          material_summary(material, part_name(relative_path, PartKind::Material, slot)));
+      std::copy(specular, specular + 3, summary.specular_color);
+      out.submeshes.push_back({uint32_t(t * 3), 0, uint32_t(slot)});
+    }
+    out.submeshes.back().index_count += 3;
+    for (int k = 0; k < 3; ++k) {
+      out.soup.push_back(
+          make_vertex(attrib, tris[t].corners[k], normals[t * 3 + size_t(k)], has_colors));
+    }
+  }
+  return {};
+}
+
+}  // namespace baker

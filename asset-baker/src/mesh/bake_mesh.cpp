@@ -1,0 +1,141 @@
+#include "mesh/bake_mesh.h"
+
+#include "mesh/mesh_budget.h"
+#include "mesh/mesh_lods.h"
+#include "mesh/mesh_meshlets.h"
+#include "mesh/mesh_tangents.h"
+#include "mesh/vertex_encode.h"
+
+#include <meshoptimizer.h>
+
+#include <algorithm>
+#include <optional>
+
+namespace baker {
+namespace {
+
+// Identical vertices of the triangle soup merged into one indexed mesh.
+void index_soup(const std::vector<MeshVertex>& soup, std::vector<MeshVertex>& vertices,
+                std::vector<uint32_t>& indices) {
+  std::vector<uint32_t> remap(soup.size());
+  size_t unique = meshopt_generateVertexRemap(remap.data(), nullptr, soup.size(), soup.data(),
+                                              soup.size(), sizeof(MeshVertex));
+  vertices.resize(unique);
+  indices.resize(soup.size());
+  meshopt_remapVertexBuffer(vertices.data(), soup.data(), soup.size(), sizeof(MeshVertex),
+                            remap.data());
+  meshopt_remapIndexBuffer(indices.data(), nullptr, soup.size(), remap.data());
+}
+
+// Orders triangles for the post-transform cache and for overdraw within each submesh (so ranges
+// stay contiguous), then vertices for fetch locality. With `split`, each submesh is optimised on
+// its own vertices (mesh_budget.h; the same order, without the cost of the others).
+void optimize(std::vector<MeshVertex>& vertices, std::vector<uint32_t>& indices,
+              const std::vector<ImportedSubmesh>& submeshes, bool split, MeshFallbacks& fallbacks) {
+  std::optional<SubmeshVertices> local;
+  if (split) local.emplace(vertices);
+  for (const ImportedSubmesh& sub : submeshes) {
+    uint32_t* range = indices.data() + sub.first_index;
+    if (local) {
+      local->assign(range, sub.index_count);
+      uint32_t* own = local->indices.data();
+      optimize_vertex_cache(own, own, sub.index_count, local->vertex_count(), fallbacks);
+      meshopt_optimizeOverdraw(own, own, sub.index_count, local->positions.data(),
+                               local->vertex_count(), 3 * sizeof(float), 1.05f);
+      local->to_mesh(own, sub.index_count);
+      std::copy(own, own + sub.index_count, range);
+      continue;
+    }
+    optimize_vertex_cache(range, range, sub.index_count, vertices.size(), fallbacks);
+    meshopt_optimizeOverdraw(range, range, sub.index_count, vertices[0].position, vertices.size(),
+                             sizeof(MeshVertex), 1.05f);
+  }
+  meshopt_optimizeVertexFetch(vertices.data(), indices.data(), indices.size(), vertices.data(),
+                              vertices.size(), sizeof(MeshVertex));
+}
+
+void analyze(const std::vector<uint32_t>& indices, size_t vertex_count, float& acmr, float& atvr) {
+  meshopt_VertexCacheStatistics stats =
+      meshopt_analyzeVertexCache(indices.data(), indices.size(), vertex_count, 16, 0, 0);
+  acmr = stats.acmr;
+  atvr = stats.atvr;
+}
+
+}  // namespace
+
+assetlib::VertexFormat mesh_vertex_format(const std::string& setting, bool uses_uv1,
+                                          bool& dropped_uv1) {
+  using assetlib::VertexFormat;
+  VertexFormat format = assetlib::vertex_format_from_name(setting);
+  if (format == VertexFormat::Unknown) format = VertexFormat::PNCVT_F32;
+  dropped_uv1 = false;
+  if (!uses_uv1) return format;
+  if (format == VertexFormat::PNCVT_F32) return VertexFormat::PNCVVT_F32;
+  if (format == VertexFormat::PNCVT_OCT) return VertexFormat::PNCVVT_OCT;
+  dropped_uv1 = format != VertexFormat::PNCVVT_F32 && format != VertexFormat::PNCVVT_OCT;
+  return format;
+}
+
+BakeStatus bake_mesh(ImportedMesh mesh, const std::string& source, const std::string& what,
+                     const BakeSettings& settings, assetlib::AssetFile& out,
+                     std::vector<std::string>& warnings) {
+  assetlib::MeshInfo info;
+  std::vector<MeshVertex> vertices;
+  std::vector<uint32_t> indices;
+  // On the soup: a corner's tangent is part of what indexing compares, so a vertex on a UV mirror
+  // seam splits in two.
+  if (mesh.has_uvs && !mesh.has_tangents) generate_tangents(mesh.soup);
+  index_soup(mesh.soup, vertices, indices);
+  mesh.soup = {};
+  analyze(indices, vertices.size(), info.stats.acmr_before, info.stats.atvr_before);
+  MeshFallbacks fallbacks;
+  const bool split = split_submesh_vertices(mesh.submeshes.size(), vertices.size(), indices.size());
+  fallbacks.per_submesh =
+      split && (settings.mesh.optimize || settings.mesh.lod_count > 0 || settings.mesh.meshlets);
+  if (settings.mesh.optimize) optimize(vertices, indices, mesh.submeshes, split, fallbacks);
+  analyze(indices, vertices.size(), info.stats.acmr_after, info.stats.atvr_after);
+
+  bool dropped_uv1 = false;
+  info.vertex_format = mesh_vertex_format(settings.mesh.vertex_format, mesh.uses_uv1, dropped_uv1);
+  if (dropped_uv1) {
+    warnings.push_back(what + ": a material samples the second UV set, which vertex_format " +
+                       settings.mesh.vertex_format +
+                       " does not hold: it samples the first (use PNCVT_F32 or PNCVT_OCT)");
+  }
+  info.vertex_count = uint32_t(vertices.size());
+  info.index_count = uint32_t(indices.size());
+  info.original_file = source;
+  info.materials = std::move(mesh.materials);
+  for (const ImportedSubmesh& sub : mesh.submeshes) {
+    info.submeshes.push_back({sub.first_index, sub.index_count, sub.material, {}, 0, 0});
+  }
+  build_lods(vertices, info.submeshes, settings.mesh.lod_count, split, indices, info.lods,
+             fallbacks);
+  info.lod_index_count = uint32_t(indices.size()) - info.index_count;
+  assetlib::MeshletData meshlets;
+  if (settings.mesh.meshlets)
+    build_meshlets(vertices, indices, info.submeshes, split, meshlets, fallbacks);
+  if (fallbacks.any()) {
+    warnings.push_back(what + ": linear fallbacks for an unusual mesh: " + fallbacks.describe() +
+                       " (docs/robustness.md)");
+  }
+  info.meshlet_count = uint32_t(meshlets.meshlets.size());
+  info.meshlet_vertex_count = uint32_t(meshlets.vertices.size());
+  info.meshlet_triangle_count = uint32_t(meshlets.triangles.size() / 3);
+
+  // 16-bit indices halve the index buffer; 0xFFFF stays free for primitive restart.
+  info.index_size = vertices.size() < 0xFFFF ? 2 : 4;
+  std::vector<uint16_t> indices16;
+  const void* index_data = indices.data();
+  if (info.index_size == 2) {
+    indices16.assign(indices.begin(), indices.end());
+    index_data = indices16.data();
+  }
+  std::vector<std::byte> vertex_bytes = encode_vertices(vertices, info.vertex_format);
+  assetlib::Status packed = assetlib::pack_mesh(
+      info, vertex_bytes.data(), vertex_bytes.size(), index_data, indices.size() * info.index_size,
+      out, settings.pack, info.meshlet_count ? &meshlets : nullptr);
+  return BakeStatus::from_memory_call(packed, BakeError::InvalidSource, source);
+}
+
+}  // namespace baker

@@ -1,0 +1,61 @@
+#include "mesh/mesh_lods.h"
+
+#include <meshoptimizer.h>
+
+#include <algorithm>
+#include <optional>
+
+namespace baker {
+
+void build_lods(const std::vector<MeshVertex>& vertices,
+                const std::vector<assetlib::Submesh>& submeshes, uint32_t count, bool split,
+                std::vector<uint32_t>& indices, std::vector<assetlib::MeshLod>& lods,
+                MeshFallbacks& fallbacks) {
+  constexpr float kMaxError = 0.05f;
+  const float* positions = vertices.empty() ? nullptr : vertices[0].position;
+  std::optional<SubmeshVertices> local;
+  if (split && count > 0) local.emplace(vertices);
+  // The previous level of each submesh, as its own index list.
+  std::vector<std::vector<uint32_t>> previous;
+  for (const auto& sub : submeshes) {
+    previous.emplace_back(indices.begin() + sub.first_index,
+                          indices.begin() + sub.first_index + sub.index_count);
+  }
+  for (uint32_t level = 0; level < count; ++level) {
+    assetlib::MeshLod lod;
+    std::vector<std::vector<uint32_t>> simplified(previous.size());
+    size_t before = 0, after = 0;
+    for (size_t s = 0; s < previous.size(); ++s) {
+      const std::vector<uint32_t>& src = previous[s];
+      std::vector<uint32_t>& dst = simplified[s];
+      dst.resize(src.size());
+      float error = 0;
+      // A submesh already simplified away (or to one triangle) stays as it is.
+      size_t target = std::min(src.size(), std::max<size_t>(3, src.size() / 2 / 3 * 3));
+      if (local) {
+        local->assign(src.data(), src.size());
+        dst.resize(simplify(dst.data(), local->indices.data(), src.size(), local->positions.data(),
+                            local->vertex_count(), 3 * sizeof(float), target, kMaxError, &error,
+                            fallbacks));
+        optimize_vertex_cache(dst.data(), dst.data(), dst.size(), local->vertex_count(), fallbacks);
+        local->to_mesh(dst.data(), dst.size());
+      } else {
+        dst.resize(simplify(dst.data(), src.data(), src.size(), positions, vertices.size(),
+                            sizeof(MeshVertex), target, kMaxError, &error, fallbacks));
+        optimize_vertex_cache(dst.data(), dst.data(), dst.size(), vertices.size(), fallbacks);
+      }
+      lod.error = std::max(lod.error, error);
+      before += src.size();
+      after += dst.size();
+    }
+    if (after * 10 > before * 9) break;  // not worth another level
+    for (const std::vector<uint32_t>& dst : simplified) {
+      lod.submeshes.push_back({uint32_t(indices.size()), uint32_t(dst.size())});
+      indices.insert(indices.end(), dst.begin(), dst.end());
+    }
+    lods.push_back(std::move(lod));
+    previous = std::move(simplified);
+  }
+}
+
+}  // namespace baker

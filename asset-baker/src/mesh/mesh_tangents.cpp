@@ -1,0 +1,138 @@
+#include "mesh/mesh_tangents.h"
+
+#include "common/vec3.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <array>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+namespace baker {
+namespace {
+
+// MikkTSpace's test for a usable length or area.
+bool not_zero(float x) { return std::fabs(x) > FLT_MIN; }
+
+// Any unit vector perpendicular to n: a stable choice for corners without a UV direction.
+Vec3 perpendicular(const Vec3& n) {
+  Vec3 axis = std::fabs(n[0]) < 0.9f ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
+  return normalized_or(cross(axis, n), Vec3{1, 0, 0}, 0.0f);
+}
+
+Vec3 projected_unit(const Vec3& v, const Vec3& n) {
+  Vec3 p = v - n * dot(n, v);
+  return normalized_or(p, p, FLT_MIN);
+}
+
+// What groups corners: position, normal and UV compared as MikkTSpace compares them (== on
+// floats, so -0 and +0 are one value), and the UV orientation of the triangle.
+struct GroupKey {
+  std::array<float, 8> values;
+  bool preserving;
+  bool operator==(const GroupKey& o) const {
+    return values == o.values && preserving == o.preserving;
+  }
+};
+struct GroupKeyHash {
+  size_t operator()(const GroupKey& k) const {
+    return size_t(XXH3_64bits_withSeed(k.values.data(), sizeof k.values, k.preserving));
+  }
+};
+
+GroupKey key_of(const MeshVertex& v, bool preserving) {
+  GroupKey key{{v.position[0], v.position[1], v.position[2], v.normal[0], v.normal[1], v.normal[2],
+                v.uv[0], v.uv[1]},
+               preserving};
+  for (float& f : key.values) f += 0.0f;  // -0 becomes +0
+  return key;
+}
+
+struct Triangle {
+  Vec3 tangent{0, 0, 0};  // unit, or zero when the UVs give no direction
+  bool preserving = true;
+  bool uv_degenerate = false;
+};
+
+// The tangent direction of a triangle and whether its UV mapping keeps the orientation.
+// Stored UVs point v down (the first texel row is v = 0); MikkTSpace and normal maps take v up
+// (+Y of a normal map is up in the image), so v is negated here, as glTF exporters and viewers do.
+// Without it every w would be the opposite of what Blender writes and normal maps would light
+// upside down.
+Triangle triangle_frame(const MeshVertex* c) {
+  Vec3 d1 = to_vec3(c[1].position) - to_vec3(c[0].position);
+  Vec3 d2 = to_vec3(c[2].position) - to_vec3(c[0].position);
+  float t21x = c[1].uv[0] - c[0].uv[0], t21y = c[0].uv[1] - c[1].uv[1];
+  float t31x = c[2].uv[0] - c[0].uv[0], t31y = c[0].uv[1] - c[2].uv[1];
+  float signed_area = t21x * t31y - t21y * t31x;
+  Triangle t;
+  t.preserving = signed_area > 0;
+  t.uv_degenerate = !not_zero(signed_area);
+  if (t.uv_degenerate) return t;
+  Vec3 os = d1 * t31y - d2 * t21y;
+  float length = std::sqrt(dot(os, os));
+  if (not_zero(length)) t.tangent = os * ((t.preserving ? 1.0f : -1.0f) / length);
+  return t;
+}
+
+// The angle at corner `k` of triangle `c`, measured in the plane of that corner's normal.
+float corner_angle(const MeshVertex* c, int k, const Vec3& n) {
+  Vec3 p = to_vec3(c[k].position);
+  Vec3 a = projected_unit(to_vec3(c[(k + 1) % 3].position) - p, n);
+  Vec3 b = projected_unit(to_vec3(c[(k + 2) % 3].position) - p, n);
+  return std::acos(std::clamp(dot(a, b), -1.0f, 1.0f));
+}
+
+}  // namespace
+
+void generate_tangents(std::vector<MeshVertex>& soup) {
+  const size_t triangles = soup.size() / 3;
+  std::vector<Triangle> frames(triangles);
+  std::unordered_map<GroupKey, Vec3, GroupKeyHash> sums;
+  sums.reserve(soup.size());
+  // Each corner's group, kept from the summing pass (elements of an unordered_map stay where they
+  // are when it grows); corners of triangles without UV area find theirs afterwards.
+  std::vector<const Vec3*> group_of(soup.size(), nullptr);
+  for (size_t t = 0; t < triangles; ++t) {
+    const MeshVertex* c = &soup[t * 3];
+    frames[t] = triangle_frame(c);
+    if (frames[t].uv_degenerate) continue;
+    for (int k = 0; k < 3; ++k) {
+      Vec3 n = to_vec3(c[k].normal);
+      Vec3& sum = sums[key_of(c[k], frames[t].preserving)];
+      sum = sum + projected_unit(frames[t].tangent, n) * corner_angle(c, k, n);
+      group_of[t * 3 + size_t(k)] = &sum;
+    }
+  }
+  for (size_t t = 0; t < triangles; ++t) {
+    for (size_t k = 0; k < 3; ++k) {
+      MeshVertex& corner = soup[t * 3 + k];
+      const Vec3* group = group_of[t * 3 + k];
+      bool preserving = frames[t].preserving;
+      if (frames[t].uv_degenerate) {
+        // "Group with any": the frame already at this corner, the preserving one first.
+        for (bool side : {true, false}) {
+          auto found = sums.find(key_of(corner, side));
+          if (found == sums.end()) continue;
+          group = &found->second;
+          preserving = side;
+          break;
+        }
+      }
+      Vec3 n = to_vec3(corner.normal);
+      Vec3 tangent = perpendicular(n);
+      float w = 1.0f;
+      if (group && dot(*group, *group) > 0) {
+        tangent = normalized_or(*group, tangent, FLT_MIN);
+        w = preserving ? 1.0f : -1.0f;
+      }
+      std::memcpy(corner.tangent, tangent.data(), sizeof(float) * 3);
+      corner.tangent[3] = w;
+    }
+  }
+}
+
+}  // namespace baker

@@ -1,0 +1,29 @@
+// Per-vertex tangent frames for normal mapping, from positions, normals and UVs, following the
+// rules of MikkTSpace: what glTF requires of generated tangents and what Blender, Substance and
+// xNormal bake normal maps against, so that a map baked there lights correctly here.
+#pragma once
+
+#include "common/imported_mesh.h"
+
+#include <vector>
+
+namespace baker {
+
+// Sets the tangent of every corner of `soup` (3 corners per triangle, before indexing).
+//
+// As MikkTSpace does: each triangle's UV-aligned tangent direction, projected into the plane of
+// each corner's normal, is summed weighted by the corner's angle over the corners that share a
+// position, normal and UV *and* the triangle's UV orientation; w is chosen so that
+// w * cross(normal, tangent) points where v decreases (up in the image: glTF's convention, the +Y
+// of an OpenGL-style normal map), so it is -1 on one side of a UV mirror and +1 on the other.
+// Corners on a mirror seam therefore get two frames, and indexing afterwards splits the vertex. A
+// triangle whose UVs have no area takes the frame of its corners' group (the orientation-preserving
+// one first); a corner with no frame at all gets any unit tangent perpendicular to its normal, w =
+// +1.
+//
+// Not reproduced: MikkTSpace also splits a group whose triangles around the vertex are not
+// connected by edges; an indexed corner position shared by unconnected fans of one orientation is
+// rare outside degenerate meshes, and the frames then differ only in how the fans are averaged.
+void generate_tangents(std::vector<MeshVertex>& soup);
+
+}  // namespace baker

@@ -1,0 +1,107 @@
+#include "pipeline/bake_cache.h"
+
+#include "common/asset_kinds.h"
+#include "common/source_paths.h"
+
+#include <assetlib/asset_file.h>
+#include <assetlib/manifest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace baker {
+namespace {
+
+using nlohmann::json;
+
+// JSON holds only UTF-8, but an .mtl may name a file whose name is not: such a path is stored as
+// its bytes, so that it reads back as the same path and the dependency still matches.
+json path_to_json(const std::string& path) {
+  if (is_utf8(path)) return path;
+  return std::vector<uint8_t>(path.begin(), path.end());
+}
+
+std::string path_from_json(const json& j) {
+  if (j.is_string()) return j.get<std::string>();
+  std::vector<uint8_t> bytes = j.get<std::vector<uint8_t>>();
+  return std::string(bytes.begin(), bytes.end());
+}
+
+json output_to_json(const OutputRecord& o) {
+  return {{"name", o.name}, {"path", o.path},         {"type", o.type},        {"hash", o.hash},
+          {"size", o.size}, {"mtime_ns", o.mtime_ns}, {"raw_size", o.raw_size}};
+}
+
+OutputRecord output_from_json(const json& j) {
+  return {j.at("name").get<std::string>(), j.at("path").get<std::string>(),
+          j.at("type").get<std::string>(), j.at("hash").get<std::string>(),
+          j.at("size").get<uint64_t>(),    j.at("mtime_ns").get<int64_t>(),
+          j.at("raw_size").get<uint64_t>()};
+}
+
+json entry_to_json(const CacheEntry& e) {
+  json deps = json::array(), outputs = json::array();
+  for (const Dependency& d : e.deps) deps.push_back({path_to_json(d.path), d.state});
+  for (const OutputRecord& o : e.outputs) outputs.push_back(output_to_json(o));
+  return {{"kind", e.kind},
+          {"settings", e.settings},
+          {"source_hash", e.source_hash},
+          {"deps", deps},
+          {"outputs", outputs}};
+}
+
+CacheEntry entry_from_json(const json& j) {
+  CacheEntry e;
+  e.kind = j.at("kind").get<std::string>();
+  e.settings = j.at("settings").get<std::string>();
+  e.source_hash = j.at("source_hash").get<std::string>();
+  for (const json& d : j.at("deps"))
+    e.deps.push_back({path_from_json(d.at(0)), d.at(1).get<std::string>()});
+  for (const json& o : j.at("outputs")) e.outputs.push_back(output_from_json(o));
+  return e;
+}
+
+// Only entries the baker could have written: every path inside its root, baked files' names.
+bool trustworthy(const std::string& source, const CacheEntry& e) {
+  if (!assetlib::is_safe_relative_path(source) || e.outputs.empty()) return false;
+  return std::all_of(e.outputs.begin(), e.outputs.end(), [](const OutputRecord& o) {
+    return assetlib::is_safe_relative_path(o.path) && is_output_extension(lower_extension(o.path));
+  });
+}
+
+}  // namespace
+
+BakeCache load_cache(const OutputTree& output) {
+  std::optional<std::string> text = output.read_file(kCacheFileName, kMaxCacheBytes);
+  if (!text) return {};
+  json doc = json::parse(*text, nullptr, false);
+  BakeCache cache;
+  // A damaged cache only costs a full rebake, so any problem means "start empty".
+  try {
+    if (doc.is_discarded() || doc.at("baker_version").get<uint32_t>() != kBakerVersion) return {};
+    for (auto& [source, entry] : doc.at("entries").items()) {
+      CacheEntry e = entry_from_json(entry);
+      if (trustworthy(source, e)) cache.entries[source] = std::move(e);
+    }
+    for (auto& [path, s] : doc.at("stamps").items()) {
+      cache.stamps[path] = {s.at(0).get<uint64_t>(), s.at(1).get<int64_t>(),
+                            s.at(2).get<std::string>()};
+    }
+  } catch (const json::exception&) {
+    return {};
+  }
+  return cache;
+}
+
+BakeStatus save_cache(const OutputTree& output, const BakeCache& cache) {
+  json entries = json::object(), stamps = json::object();
+  for (const auto& [source, e] : cache.entries) entries[source] = entry_to_json(e);
+  for (const auto& [path, s] : cache.stamps) stamps[path] = {s.size, s.mtime_ns, s.hash};
+  json doc = {{"baker_version", kBakerVersion}, {"entries", entries}, {"stamps", stamps}};
+  std::string text = doc.dump(1, '\t', false, json::error_handler_t::replace) + "\n";
+  const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
+  return output.write(kCacheFileName, parts);
+}
+
+}  // namespace baker

@@ -1,0 +1,83 @@
+// The incremental-bake cache (.assetlib-cache.json in the output folder).
+//
+// Each baked output is keyed by the bytes of every file its bake read (hashed; a file's size and
+// mtime only let an unchanged file skip re-hashing), the settings that apply to it, and the
+// baker's version. It also keeps what the manifest needs, so an up-to-date asset costs no reads.
+#pragma once
+
+#include "common/bake_status.h"
+#include "pipeline/output_tree.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace baker {
+
+// Bump when an importer changes what it writes for the same input: every output rebakes.
+// Changelog:
+//   1  the first cache format
+//   2  palette BMPs and PNGs decode with a full, zero-filled palette (OS/2 BMPs keep their last 4
+//      colours); top-down BMPs bake; meshes past the valence, k-d tree or submesh budgets take
+//      linear fallbacks (docs/robustness.md)
+//   3  a source may bake into several assets (entries list their outputs); glTF scenes; OBJ
+//      materials become material assets; images bake once per role their material slots use;
+//      grey data stored as RGB becomes BC4; generated tangents follow MikkTSpace
+inline constexpr uint32_t kBakerVersion = 3;
+inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
+
+// What a bake depended on besides its source: a file's content hash; or, for an image a material
+// uses, "texture <role> <name>" (the texture the bake names for it, or "absent").
+struct Dependency {
+  std::string path;  // root-relative
+  std::string state;
+};
+
+// One file a source's bake wrote, as the manifest lists it and as it was written.
+struct OutputRecord {
+  std::string name;  // logical name
+  std::string path;  // output-relative
+  std::string type;  // "TEXI", "MESH", "MATL", "PRFB"
+  std::string hash;
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;  // when the file was last seen holding `hash`
+  uint64_t raw_size = 0;
+};
+
+struct CacheEntry {
+  std::string kind;      // "texture", "mesh" or "scene"
+  std::string settings;  // canonical settings key
+  std::string source_hash;
+  std::vector<Dependency> deps;
+  std::vector<OutputRecord> outputs;  // every file the source baked into
+};
+
+// Remembered hash of a source file, valid while its size and mtime are unchanged.
+struct FileStamp {
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;
+  std::string hash;
+};
+
+struct BakeCache {
+  std::map<std::string, CacheEntry> entries;  // by source (root-relative)
+  std::map<std::string, FileStamp> stamps;    // by root-relative path
+};
+
+// Largest cache file read; a bigger one is treated as damaged (a full rebake, nothing lost).
+inline constexpr uint64_t kMaxCacheBytes = 256ull << 20;
+
+// Reads the cache in the output folder; a missing, unreadable, oversized or other-version cache
+// gives an empty one. The cache sits in a folder others may write to, so it is not trusted: an
+// entry whose source or any output is not a safe relative path (assetlib::is_safe_relative_path),
+// or an output not a baked file's name, is dropped, and outputs are only ever deleted while they
+// still hold the recorded hash (OutputTree::remove_if_unchanged).
+BakeCache load_cache(const OutputTree& output);
+
+// Writes it atomically.
+BakeStatus save_cache(const OutputTree& output, const BakeCache& cache);
+
+}  // namespace baker

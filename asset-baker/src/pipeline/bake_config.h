@@ -1,0 +1,56 @@
+// baker.json: project settings, glob rules and presets, resolved into the settings of one file.
+//
+//   {
+//     "settings": { "compression": "LZ4", "mips": true },  // project defaults
+//     "rules": [ { "match": "ui/**", "settings": { "texture_role": "ui" } } ],  // later ones win
+//     "presets": { "release": { "settings": { "lz4_hc_level": 9 }, "rules": [...],
+//                               "output": "baked-release" } }
+//   }
+//
+// Every settings key is listed in docs/baker.md. Unknown keys are warned about, wrong types are
+// errors.
+#pragma once
+
+#include "common/asset_kinds.h"
+#include "common/bake_settings.h"
+#include "common/bake_status.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace baker {
+
+// A baker.json larger than this is not a configuration (refused before reading).
+inline constexpr uint64_t kMaxConfigBytes = uint64_t(16) << 20;
+
+struct BakeRule {
+  std::string match;
+  nlohmann::json settings;
+};
+
+struct BakeConfig {
+  std::string path;  // the baker.json read, empty for built-in defaults
+  nlohmann::json settings = nlohmann::json::object();
+  std::vector<BakeRule> rules;
+  std::optional<std::string> output;  // set by a preset, relative to the config's folder
+  std::vector<std::string> warnings;
+};
+
+// The nearest baker.json in `input_dir` or its ancestors.
+std::optional<std::filesystem::path> find_config(const std::filesystem::path& input_dir);
+
+// Reads `path` and applies `preset` (empty for none). Unknown preset: an error listing the known
+// ones.
+BakeStatus load_config(const std::filesystem::path& path, const std::string& preset,
+                       BakeConfig& out);
+
+// The settings of `relative_path` (root-relative, '/'): defaults, project settings, then every
+// matching rule in file order.
+BakeStatus settings_for(const BakeConfig& config, const std::string& relative_path, AssetKind kind,
+                        BakeSettings& out);
+
+}  // namespace baker

@@ -1,0 +1,337 @@
+#include "pipeline/bake_job.h"
+
+#include "bake/bake_gltf.h"
+#include "bake/bake_image.h"
+#include "bake/bake_obj.h"
+#include "common/asset_names.h"
+#include "common/content_hash.h"
+#include "common/source_paths.h"
+#include "import/image_import.h"
+#include "pipeline/source_files.h"
+#include "pipeline/unpack_check.h"
+
+#include <assetlib/mesh_asset.h>
+#include <assetlib/texture_asset.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <new>
+
+namespace baker {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The dependency on the texture a material names for `image` in `role`: which name the bake gave
+// it (or "absent"). Rebaked when that changes: the image appears or goes, or its role changes.
+std::string texture_dependency(const TexturePlan& plan, const std::string& image,
+                               TextureRole role) {
+  std::optional<std::string> name = plan.texture_name(image, role);
+  return std::string("texture:") + texture_role_name(role) + ":" + name.value_or("absent");
+}
+
+// True when the dependency still holds: a file with the same content (or still missing), or the
+// same texture name.
+bool dependency_holds(JobContext& context, const Dependency& dep) {
+  if (dep.state.rfind("texture:", 0) == 0) {
+    size_t colon = dep.state.find(':', 8);
+    std::optional<TextureRole> role =
+        texture_role_from_name(std::string_view(dep.state).substr(8, colon - 8));
+    return role && colon != std::string::npos &&
+           texture_dependency(context.textures, dep.path, *role) == dep.state;
+  }
+  // A file the bake looked for and did not find holds while it is still missing.
+  return context.file_hash(dep.path).value_or("absent") == dep.state;
+}
+
+// True when the source, its settings and everything its previous bake read are unchanged.
+bool same_inputs(JobContext& context, const CacheEntry& old, AssetKind kind,
+                 const std::string& settings_key, const std::string& source_hash) {
+  if (old.kind != kind_name(kind) || old.settings != settings_key ||
+      old.source_hash != source_hash) {
+    return false;
+  }
+  return std::all_of(old.deps.begin(), old.deps.end(),
+                     [&](const Dependency& dep) { return dependency_holds(context, dep); });
+}
+
+// True when the inputs are unchanged (same_inputs) and each output still holds what was written:
+// its size, and its hash whenever its modification time moved (a damaged or replaced file is
+// rebaked). `outputs` gets the old records with the modification times seen now.
+bool up_to_date(JobContext& context, const CacheEntry& old, AssetKind kind,
+                const std::string& settings_key, const std::string& source_hash,
+                std::vector<OutputRecord>& outputs) {
+  if (!same_inputs(context, old, kind, settings_key, source_hash)) return false;
+  outputs = old.outputs;
+  for (OutputRecord& record : outputs) {
+    std::optional<FileStat> now = context.output.file_stat(record.path);
+    if (!now || now->size != record.size) return false;
+    if (now->mtime_ns != record.mtime_ns && context.output.file_hash(record.path) != record.hash)
+      return false;
+    record.mtime_ns = now->mtime_ns;
+  }
+  return true;
+}
+
+// What a model's import may read: files (each recorded with its hash) and texture names (each
+// recorded with the name given).
+ImportInputs model_inputs(JobContext& context, CacheEntry& entry) {
+  ImportInputs inputs;
+  inputs.read_file = [&context, &entry](const std::string& path) -> std::optional<std::string> {
+    std::vector<std::byte> data;
+    if (!read_source(context.input, path, data)) {
+      entry.deps.push_back({path, "absent"});
+      return std::nullopt;
+    }
+    std::string hash = hash_string(hash_bytes(data.data(), data.size()));
+    context.remember(path, hash);
+    entry.deps.push_back({path, hash});
+    return std::string(reinterpret_cast<const char*>(data.data()), data.size());
+  };
+  inputs.texture_name = [&context, &entry](const std::string& path, TextureRole role) {
+    entry.deps.push_back({path, texture_dependency(context.textures, path, role)});
+    return context.textures.texture_name(path, role);
+  };
+  return inputs;
+}
+
+BakeStatus bake_source(JobContext& context, const Source& source, const BakeSettings& settings,
+                       std::span<const std::byte> bytes, CacheEntry& entry, BakedAssets& baked,
+                       std::vector<std::string>& warnings) {
+  const std::string& relative = source.relative;
+  if (source.kind == AssetKind::Texture) {
+    return bake_image(bytes, relative, context.textures.targets(relative), settings,
+                      context.threads_per_job, baked, warnings);
+  }
+  ImportInputs inputs = model_inputs(context, entry);
+  if (source.kind == AssetKind::Scene) {
+    return bake_gltf(bytes, relative, inputs, settings, context.threads_per_job, baked, warnings);
+  }
+  std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  return bake_obj(text, relative, inputs, settings, baked, warnings);
+}
+
+// What baking `source` may hold in memory at its peak, so the jobs' sum stays within the budget.
+// Textures, per pixel: the decoded image, the mip chain in working precision (float for HDR), the
+// block-compressed chain and the packed blob (measured: a 16384² RGBA8 PNG peaks at 9 bytes per
+// pixel). Meshes: tinyobjloader's arrays and the triangle soup, about 24 times the OBJ text. glTF:
+// its buffers decoded into the soup, and the images it embeds decoded (a JPEG expands some 10 to
+// 50 times): 64 times the file.
+uint64_t estimated_bake_memory(AssetKind kind, std::span<const std::byte> source) {
+  if (kind == AssetKind::Mesh) return 24 * uint64_t(source.size());
+  if (kind == AssetKind::Scene) return 64 * uint64_t(source.size());
+  std::optional<ImageHeader> header = probe_image(source);
+  if (!header) return source.size();
+  uint64_t pixels = uint64_t(header->width) * header->height;
+  uint64_t working = header->bytes_per_channel == 4 ? 16 : 4 * uint64_t(header->bytes_per_channel);
+  uint64_t per_pixel_x3 =
+      3 * 4 * uint64_t(header->bytes_per_channel) + 4 * working + 2 * 4;  // x3: mips add 1/3
+  return source.size() + pixels * per_pixel_x3 / 3;
+}
+
+// The settings key of a source: its settings and, for an image, the roles it bakes in.
+std::string source_settings_key(const JobContext& context, const Source& source,
+                                const BakeSettings& settings) {
+  if (source.kind != AssetKind::Texture) return settings.key;
+  std::string key = settings.key + " roles:";
+  for (TextureRole role : context.textures.roles(source.relative))
+    key += std::string(" ") + texture_role_name(role);
+  return key;
+}
+
+JobResult bake_one(JobContext& context, const Source& source, JobClock& clock) {
+  const std::string& relative = source.relative;
+  JobResult result;
+  auto old = context.previous.entries.end();
+  std::optional<std::string> source_hash;
+  std::string key;
+  auto fail = [&](BakeStatus s) {
+    result.outcome = Outcome::Failed;
+    result.status = std::move(s);
+    result.inputs_unchanged = source_hash && old != context.previous.entries.end() &&
+                              same_inputs(context, old->second, source.kind, key, *source_hash);
+    return result;
+  };
+  BakeSettings settings;
+  if (BakeStatus s = settings_for(context.config, relative, source.kind, settings); !s)
+    return fail(s);
+  key = source_settings_key(context, source, settings);
+
+  source_hash = context.file_hash(relative);
+  if (!source_hash)
+    return fail(BakeStatus::failure(BakeError::UnreadableSource, relative, "cannot read"));
+  old = context.previous.entries.find(relative);
+  if (!context.force && old != context.previous.entries.end() &&
+      up_to_date(context, old->second, source.kind, key, *source_hash, result.entry.outputs)) {
+    result.outcome = Outcome::UpToDate;
+    CacheEntry entry = old->second;
+    entry.outputs = std::move(result.entry.outputs);
+    result.entry = std::move(entry);
+    return result;
+  }
+
+  std::vector<std::byte> bytes;
+  if (BakeStatus s = read_source(context.input, relative, bytes); !s) return fail(s);
+  result.bytes_in = bytes.size();
+  MemoryBudget::Grant memory = context.budget.acquire(estimated_bake_memory(source.kind, bytes));
+  clock.start();
+  CacheEntry& entry = result.entry;
+  entry.kind = kind_name(source.kind);
+  entry.settings = key;
+  entry.source_hash = hash_string(hash_bytes(bytes.data(), bytes.size()));
+  BakedAssets baked;
+  if (BakeStatus s = bake_source(context, source, settings, bytes, entry, baked, result.warnings);
+      !s)
+    return fail(s);
+  bytes = {};
+  if (BakeStatus s = context.commit(baked, entry.outputs); !s) return fail(s);
+  if (context.verify) {
+    for (const OutputRecord& record : entry.outputs) {
+      UnpackedAsset written;
+      if (BakeStatus s =
+              unpack_whole_asset((context.output.root() / record.path).string(), written);
+          !s)
+        return fail(BakeStatus::failure(s.code, relative, "--verify: " + s.reason));
+    }
+  }
+  result.outcome = Outcome::Baked;
+  return result;
+}
+
+// Unpacked bytes of a baked asset (the manifest's raw_size): 0 for metadata-only assets.
+uint64_t unpacked_size(const assetlib::AssetFile& file) {
+  if (assetlib::has_type(file, "TEXI")) {
+    assetlib::TextureInfo info;
+    return assetlib::read_texture_info(file, info) ? info.total_size : 0;
+  }
+  if (assetlib::has_type(file, "MESH")) {
+    assetlib::MeshInfo info;
+    return assetlib::read_mesh_info(file, info) ? assetlib::mesh_unpacked_size(info) : 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
+const char* to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::Baked: return "baked";
+    case Outcome::UpToDate: return "up to date";
+    case Outcome::Failed: return "failed";
+    case Outcome::NotRun: return "not run";
+  }
+  return "?";
+}
+
+BakeStatus JobContext::commit(const BakedAssets& baked, std::vector<OutputRecord>& records) {
+  // Serialised and staged first: a failure here (a full disk) leaves every old file in place.
+  std::vector<StagedFile> staged(baked.size());
+  records.clear();
+  for (size_t i = 0; i < baked.size(); ++i) {
+    const BakedAsset& asset = baked[i];
+    std::vector<std::byte> head = assetlib::serialize_binaryfile_head(asset.file);
+    const std::span<const std::byte> parts[] = {head, asset.file.blob};
+    if (BakeStatus s = output.stage(asset.path, parts, staged[i]); !s) return s;
+    records.push_back({asset.name, asset.path, std::string(asset.file.type, 4),
+                       hash_string(hash_parts(parts)), head.size() + asset.file.blob.size(), 0,
+                       unpacked_size(asset.file)});
+  }
+  std::shared_lock lock(commit_mutex_);
+  if (commits_stopped_) {
+    return BakeStatus::failure(BakeError::IoError, baked.empty() ? "" : baked.front().path,
+                               "not written: the bake stopped before this output");
+  }
+  for (size_t i = 0; i < baked.size(); ++i) {
+    if (BakeStatus s = output.publish(staged[i]); !s) return s;
+    if (std::optional<FileStat> written = output.file_stat(records[i].path))
+      records[i].mtime_ns = written->mtime_ns;
+  }
+  return {};
+}
+
+void JobContext::stop_commits() {
+  // A commit stuck in the file system (a hung network folder) must not hang the bake too.
+  std::unique_lock lock(commit_mutex_, std::defer_lock);
+  (void)lock.try_lock_for(std::chrono::seconds(10));
+  commits_stopped_ = true;
+}
+
+void JobClock::start() {
+  started_ns_.store(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+
+double JobClock::seconds() const {
+  int64_t started = started_ns_.load();
+  if (started == 0) return 0;
+  auto now = std::chrono::steady_clock::now().time_since_epoch();
+  return std::chrono::duration<double>(now - std::chrono::steady_clock::duration(started)).count();
+}
+
+std::optional<std::string> JobContext::file_hash(const std::string& relative) {
+  std::optional<fs::path> path = inside_root(input, relative);
+  std::optional<FileStamp> now = path ? stat_file(*path) : std::nullopt;
+  if (!now) return std::nullopt;
+  {
+    std::lock_guard lock(mutex_);
+    auto known = stamps_.find(relative);
+    if (known != stamps_.end() && known->second.size == now->size &&
+        known->second.mtime_ns == now->mtime_ns) {
+      return known->second.hash;
+    }
+  }
+  auto old = previous.stamps.find(relative);
+  if (old != previous.stamps.end() && old->second.size == now->size &&
+      old->second.mtime_ns == now->mtime_ns) {
+    now->hash = old->second.hash;
+  } else {
+    uint64_t h = 0;
+    if (!hash_file(path->string(), h)) return std::nullopt;
+    now->hash = hash_string(h);
+  }
+  std::lock_guard lock(mutex_);
+  stamps_[relative] = *now;
+  return now->hash;
+}
+
+void JobContext::remember(const std::string& relative, const std::string& hash) {
+  std::optional<fs::path> path = inside_root(input, relative);
+  std::optional<FileStamp> now = path ? stat_file(*path) : std::nullopt;
+  if (!now) return;
+  now->hash = hash;
+  std::lock_guard lock(mutex_);
+  stamps_[relative] = *now;
+}
+
+std::map<std::string, FileStamp> JobContext::take_stamps() {
+  std::lock_guard lock(mutex_);
+  return std::move(stamps_);
+}
+
+JobResult run_job(JobContext& context, const Source& source, JobClock& clock) {
+  const std::string& relative = source.relative;
+  auto start = std::chrono::steady_clock::now();
+  JobResult result;
+  try {
+    result = bake_one(context, source, clock);
+  } catch (const std::bad_alloc&) {
+    result = JobResult{};
+    result.outcome = Outcome::Failed;
+    // The machine's limit, not the source's fault: its previous output is kept.
+    result.status = BakeStatus::failure(
+        BakeError::Internal, relative,
+        "out of memory while baking (fewer parallel jobs, -j, leave more for each)");
+  } catch (const std::exception& e) {
+    // An importer threw (out of memory on a hostile file, a library bug): this source fails, the
+    // bake goes on.
+    result = JobResult{};
+    result.outcome = Outcome::Failed;
+    result.status = BakeStatus::failure(BakeError::Internal, relative, e.what());
+  }
+  clock.stop();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace baker

@@ -1,0 +1,109 @@
+// Baking one source: decide whether it is up to date, else import, pack, and write all its
+// assets atomically (all or none).
+#pragma once
+
+#include "bake/baked_asset.h"
+#include "pipeline/bake_cache.h"
+#include "pipeline/bake_config.h"
+#include "pipeline/memory_budget.h"
+#include "pipeline/output_tree.h"
+#include "pipeline/texture_plan.h"
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+namespace baker {
+
+// One source of a bake and the outputs it owns.
+struct Source {
+  std::string relative;  // root-relative, '/'
+  AssetKind kind;
+  // Output-relative paths it writes, known before it bakes: its main output, or for an image one
+  // texture per role (texture_plan.h). OBJ and glTF files also write parts under `parts`.
+  std::vector<std::string> outputs;
+  std::string parts;  // parts_folder(relative) for OBJ and glTF, else empty
+};
+
+// NotRun: the bake was interrupted before this source started, or stopped while it ran.
+enum class Outcome { NotRun, Baked, UpToDate, Failed };
+const char* to_string(Outcome outcome);
+
+struct JobResult {
+  Outcome outcome = Outcome::NotRun;
+  BakeStatus status;  // when failed: what and why
+  std::vector<std::string> warnings;
+  CacheEntry entry;       // when baked or up to date
+  uint64_t bytes_in = 0;  // source bytes read (0 when up to date)
+  // When failed: the source, its settings and everything it read are what the previous bake
+  // succeeded with. The failure is then not the source's (the machine ran out of memory, the
+  // disk filled up), whatever the error says, and the previous outputs stay.
+  bool inputs_unchanged = false;
+  double seconds = 0;
+};
+
+// State shared by all jobs of one bake. Read-only but for the stamp table, which has its own lock.
+class JobContext {
+ public:
+  JobContext(std::filesystem::path input_root, const OutputTree& output_tree,
+             const BakeConfig& bake_config, const BakeCache& previous_cache,
+             MemoryBudget& memory_budget)
+      : input(std::move(input_root)),
+        output(output_tree),
+        config(bake_config),
+        previous(previous_cache),
+        budget(memory_budget) {}
+
+  std::filesystem::path input;
+  const OutputTree& output;  // every write goes through it
+  const BakeConfig& config;
+  const BakeCache& previous;
+  MemoryBudget& budget;  // shared by all jobs: what they may hold in memory together
+  bool force = false;
+  bool verify = false;
+  unsigned threads_per_job = 1;  // inner parallelism (block compression) each job may use
+  TexturePlan textures;          // every image of this bake and the roles models use it in
+
+  // Writes every asset of `baked` through `output`, all or none: each is staged beside its target
+  // first, then all are renamed into place. Unless stop_commits() was called: then it writes
+  // nothing and fails (IoError). `records` gets what was written.
+  BakeStatus commit(const BakedAssets& baked, std::vector<OutputRecord>& records);
+  // Once this returns, no job changes the output folder any more (commits in progress are waited
+  // for, up to a few seconds). The bake that abandons a job calls it before it writes the manifest.
+  void stop_commits();
+
+  // Content hash of a root-relative file, reusing the previous run's when size and mtime match.
+  std::optional<std::string> file_hash(const std::string& relative);
+  // Records the hash of bytes just read, so the next run need not hash them again.
+  void remember(const std::string& relative, const std::string& hash);
+  std::map<std::string, FileStamp> take_stamps();
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, FileStamp> stamps_;
+  std::shared_timed_mutex commit_mutex_;
+  std::atomic<bool> commits_stopped_{false};  // atomic: set without the lock when a commit hangs
+};
+
+// When the job on one worker began baking (once its memory was granted: waiting for memory is not
+// baking), for the per-file time limit. Written by the worker, read by the thread that watches.
+class JobClock {
+ public:
+  void start();
+  void stop() { started_ns_.store(0); }
+  // Seconds since start(); 0 while no job is baking.
+  double seconds() const;
+
+ private:
+  std::atomic<int64_t> started_ns_{0};
+};
+
+// Bakes `source` unless it is up to date; `clock` runs while it bakes.
+JobResult run_job(JobContext& context, const Source& source, JobClock& clock);
+
+}  // namespace baker

@@ -1,0 +1,395 @@
+#include "pipeline/bake_tree.h"
+
+#include "common/asset_kinds.h"
+#include "common/source_paths.h"
+#include "pipeline/bake_cache.h"
+#include "pipeline/bake_config.h"
+#include "pipeline/bake_job.h"
+#include "pipeline/interrupt.h"
+#include "pipeline/job_runner.h"
+#include "pipeline/memory_budget.h"
+#include "pipeline/output_lock.h"
+#include "pipeline/output_tree.h"
+#include "pipeline/plan_textures.h"
+#include "pipeline/progress_report.h"
+
+#include <assetlib/manifest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <set>
+#include <thread>
+
+namespace baker {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Every bakeable file under `root`, sorted, skipping `exclude` (an output folder inside the input)
+// and symlinks that lead outside the root. `unsupported` counts the other files.
+std::vector<Source> scan_sources(const fs::path& root, const fs::path& exclude,
+                                 ProgressReport& report, size_t& unsupported) {
+  std::vector<Source> sources;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::directory_entry& entry = *it;
+    // Error-code overloads throughout: a symlink loop or a vanished file is a warning, not a throw.
+    std::error_code entry_ec;
+    bool directory = entry.is_directory(entry_ec);
+    if (directory && fs::equivalent(entry.path(), exclude, entry_ec)) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    std::string relative = entry.path().lexically_relative(root).generic_string();
+    if (entry.is_symlink(entry_ec)) {
+      bool resolves = fs::exists(entry.path(), entry_ec);
+      if (!resolves || !inside_root(root, relative)) {
+        report.warning(relative + (resolves
+                                       ? ": symlink leads outside the input folder; not followed"
+                                       : ": symlink is broken or loops; not followed"));
+        if (directory) it.disable_recursion_pending();
+        continue;
+      }
+    }
+    if (!entry.is_regular_file(entry_ec)) continue;
+    std::optional<AssetKind> kind = source_kind(relative);
+    if (!kind) {
+      ++unsupported;
+      report.verbose("skipped " + relative + " (not a supported source)");
+      continue;
+    }
+    sources.push_back({relative, *kind, {}, {}});
+  }
+  if (ec) report.error(root.string() + ": walking the folder failed: " + ec.message());
+  std::sort(sources.begin(), sources.end(),
+            [](const Source& a, const Source& b) { return a.relative < b.relative; });
+  return sources;
+}
+
+struct Totals {
+  size_t baked = 0, up_to_date = 0, failed = 0, not_run = 0, removed = 0, unsupported = 0;
+  uint64_t bytes_in = 0, bytes_out = 0;
+};
+
+uint64_t bytes_written(const CacheEntry& entry) {
+  uint64_t bytes = 0;
+  for (const OutputRecord& o : entry.outputs) bytes += o.size;
+  return bytes;
+}
+
+void write_json_report(const fs::path& path, const Totals& t, double seconds,
+                       const std::vector<JobResult>& results, const std::vector<Source>& sources,
+                       ProgressReport& report) {
+  json files = json::array();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const JobResult& r = results[i];
+    json outputs = json::array();
+    for (const OutputRecord& o : r.entry.outputs) outputs.push_back(o.path);
+    files.push_back({{"source", sources[i].relative},
+                     {"outputs", outputs},
+                     {"status", to_string(r.outcome)},
+                     {"code", bake_error_name(r.status.code)},
+                     {"message", r.status.message()},
+                     {"warnings", r.warnings},
+                     {"seconds", r.seconds},
+                     {"bytes_in", r.bytes_in},
+                     {"bytes_out", bytes_written(r.entry)}});
+  }
+  json doc = {{"baked", t.baked},       {"up_to_date", t.up_to_date},   {"failed", t.failed},
+              {"removed", t.removed},   {"unsupported", t.unsupported}, {"seconds", seconds},
+              {"bytes_in", t.bytes_in}, {"bytes_out", t.bytes_out},     {"files", files}};
+  std::string text = doc.dump(1, '\t', false, json::error_handler_t::replace) + "\n";
+  const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
+  if (assetlib::Status s = assetlib::write_file_atomically(path.string(), parts); !s)
+    report.error(s.message);
+}
+
+// Input, configuration and output folder of a bake, resolved and checked.
+struct Setup {
+  fs::path input, output;
+  BakeConfig config;
+};
+
+// True when `inner` is `outer` or lies below it (both canonical).
+bool within(const fs::path& inner, const fs::path& outer) {
+  auto [outer_end, _] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+  return outer_end == outer.end();
+}
+
+// Resolves the folders and the configuration. The output may lie inside the input (it is then left
+// out of the walk) but not contain it: the bake writes and deletes only inside the output folder,
+// and no source may ever be taken for one of its files. An output folder named by the input's
+// own configuration or by default (not by -o) must not be a symlink: that could point anywhere.
+BakeStatus resolve_setup(const BakeOptions& options, Setup& setup) {
+  std::error_code ec;
+  if (!fs::is_directory(options.input, ec))
+    return BakeStatus::failure(BakeError::Config, options.input.string(), "not a folder");
+  setup.input = fs::weakly_canonical(options.input);
+  std::optional<fs::path> config_path = options.config ? options.config : find_config(setup.input);
+  if (config_path) {
+    if (BakeStatus s = load_config(*config_path, options.preset, setup.config); !s) return s;
+  } else if (!options.preset.empty()) {
+    return BakeStatus::failure(BakeError::Config, "",
+                               "--preset " + options.preset + " given but no baker.json found");
+  }
+  fs::path output = options.output        ? *options.output
+                    : setup.config.output ? fs::path(*setup.config.output)
+                                          : fs::path(setup.input.string() + "-baked");
+  if (!options.output && fs::is_symlink(output, ec)) {
+    return BakeStatus::failure(
+        BakeError::RefusedPath, output.string(),
+        "the output folder is a symlink; name it with -o to bake into it anyway");
+  }
+  setup.output = fs::weakly_canonical(output, ec);
+  if (ec)
+    return BakeStatus::failure(BakeError::IoError, output.string(),
+                               "cannot resolve: " + ec.message());
+  if (within(setup.input, setup.output)) {
+    return BakeStatus::failure(BakeError::Config, setup.output.string(),
+                               setup.input == setup.output
+                                   ? "the output folder must differ from the input folder"
+                                   : "the output folder contains the input folder " +
+                                         setup.input.string() + "; choose another output folder");
+  }
+  return {};
+}
+
+// The outputs sources claim: exact paths, and the parts folders of OBJ and glTF sources.
+class OutputClaims {
+ public:
+  // The claimed output `source` would overwrite, or "" when it takes none.
+  std::string conflict(const Source& source) const {
+    for (const std::string& path : source.outputs) {
+      if (paths_.count(path)) return path;
+      for (size_t slash = path.find('/'); slash != std::string::npos;
+           slash = path.find('/', slash + 1)) {
+        if (folders_.count(path.substr(0, slash + 1))) return path;
+      }
+    }
+    if (!source.parts.empty()) {
+      auto inside = paths_.lower_bound(source.parts);
+      if (inside != paths_.end() && inside->rfind(source.parts, 0) == 0) return *inside;
+    }
+    return {};
+  }
+  void claim(const Source& source) {
+    paths_.insert(source.outputs.begin(), source.outputs.end());
+    if (!source.parts.empty()) folders_.insert(source.parts);
+  }
+
+ private:
+  std::set<std::string> paths_, folders_;
+};
+
+// Two sources that would write the same output (a.png, a.jpg): the first in path order bakes, the
+// others fail. So does a name that is not UTF-8: the manifest (JSON) could not name it. Returns the
+// indices of the sources to run.
+std::vector<size_t> claim_outputs(const std::vector<Source>& sources,
+                                  std::vector<JobResult>& results, ProgressReport& progress) {
+  OutputClaims claims;
+  std::vector<size_t> to_run;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    bool utf8 = is_utf8(sources[i].relative);
+    std::string taken = utf8 ? claims.conflict(sources[i]) : std::string();
+    if (utf8 && taken.empty()) {
+      claims.claim(sources[i]);
+      to_run.push_back(i);
+      continue;
+    }
+    results[i].outcome = Outcome::Failed;
+    results[i].status =
+        utf8 ? BakeStatus::failure(BakeError::RefusedPath, sources[i].relative,
+                                   "output " + taken + " is already produced by another source")
+             : BakeStatus::failure(BakeError::RefusedPath, sources[i].relative,
+                                   "file name is not valid UTF-8; rename it");
+    progress.error(results[i].status.message());
+    progress.step(sources[i].relative, to_string(Outcome::Failed));
+  }
+  return to_run;
+}
+
+// Big sources go first, so that the longest bakes do not end up last on one worker while the
+// others idle. Outputs do not depend on the order.
+void largest_first(const fs::path& input, const std::vector<Source>& sources,
+                   std::vector<size_t>& to_run) {
+  std::vector<uintmax_t> sizes(sources.size(), 0);
+  std::error_code ec;
+  for (size_t i : to_run) sizes[i] = fs::file_size(input / sources[i].relative, ec);
+  std::stable_sort(to_run.begin(), to_run.end(),
+                   [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
+}
+
+// Whether a source's previous outputs survive this run: when the source was not run (interrupted),
+// or failed for a reason that is not the source's (a full disk, the configuration, the baker, or
+// any failure of inputs that baked before), and every output still holds what the baker wrote.
+// Nothing good is removed because a new one could not be made; the outputs of a source that is now
+// broken or gone are.
+bool keeps_previous(const JobResult& r, const CacheEntry& old, const OutputTree& output) {
+  bool not_the_source =
+      r.outcome == Outcome::Failed && (!r.status.blames_source() || r.inputs_unchanged);
+  if (r.outcome != Outcome::NotRun && !not_the_source) return false;
+  return std::all_of(old.outputs.begin(), old.outputs.end(),
+                     [&](const OutputRecord& o) { return output.file_hash(o.path) == o.hash; });
+}
+
+// The new cache and manifest, and the output paths they hold.
+struct NewState {
+  BakeCache cache;
+  assetlib::Manifest manifest;
+  std::set<std::string> live;
+
+  bool any_live(const CacheEntry& entry) const {
+    return std::any_of(entry.outputs.begin(), entry.outputs.end(),
+                       [&](const OutputRecord& o) { return live.count(o.path) > 0; });
+  }
+  void add(const std::string& source, const CacheEntry& entry) {
+    cache.entries[source] = entry;
+    for (const OutputRecord& o : entry.outputs) {
+      manifest.assets.push_back({o.name, o.type, o.path, o.hash, o.size, o.raw_size});
+      live.insert(o.path);
+    }
+  }
+};
+
+// The outputs of the previous run that no source of this run owns, deleted while they still hold
+// what the baker wrote (a file someone changed since is left alone).
+void remove_orphans(const OutputTree& output, const std::vector<Source>& sources,
+                    const BakeCache& old_cache, const std::set<std::string>& live, Totals& totals,
+                    ProgressReport& progress) {
+  for (const auto& [old_source, entry] : old_cache.entries) {
+    const std::string& relative = old_source;  // clang 14 cannot capture a structured binding
+    bool still_there = std::any_of(sources.begin(), sources.end(),
+                                   [&](const Source& s) { return s.relative == relative; });
+    for (const OutputRecord& o : entry.outputs) {
+      if (live.count(o.path) || !output.remove_if_unchanged(o.path, o.hash)) continue;
+      ++totals.removed;
+      progress.info("removed " + o.path +
+                    (still_there ? " (its source failed to bake or no longer makes it)"
+                                 : " (source deleted)"));
+    }
+  }
+}
+
+// The new cache and manifest hold the baked, up-to-date and kept sources; orphaned outputs are
+// removed. Both files are written atomically, the manifest last.
+void finish_outputs(const OutputTree& output, const std::vector<Source>& sources,
+                    const std::vector<JobResult>& results, const BakeCache& old_cache,
+                    JobContext& context, Totals& totals, ProgressReport& progress) {
+  NewState state;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const JobResult& r = results[i];
+    totals.bytes_in += r.bytes_in;
+    if (r.outcome == Outcome::Failed) ++totals.failed;
+    if (r.outcome == Outcome::NotRun) ++totals.not_run;
+    if (r.outcome == Outcome::Baked || r.outcome == Outcome::UpToDate) {
+      (r.outcome == Outcome::Baked ? totals.baked : totals.up_to_date)++;
+      if (r.outcome == Outcome::Baked) totals.bytes_out += bytes_written(r.entry);
+      state.add(sources[i].relative, r.entry);
+      continue;
+    }
+    auto old = old_cache.entries.find(sources[i].relative);
+    if (old != old_cache.entries.end() && !state.any_live(old->second) &&
+        keeps_previous(r, old->second, output)) {
+      state.add(sources[i].relative, old->second);
+      if (r.outcome == Outcome::Failed) {
+        for (const OutputRecord& o : old->second.outputs)
+          progress.info("kept the previous " + o.path);
+      }
+    }
+  }
+  remove_orphans(output, sources, old_cache, state.live, totals, progress);
+  state.cache.stamps = context.take_stamps();
+  // Without the cache the next run rebakes everything, but loses nothing: still a failure to
+  // report.
+  if (BakeStatus s = save_cache(output, state.cache); !s) {
+    progress.error(s.message());
+    ++totals.failed;
+  }
+  std::string manifest_text = assetlib::write_manifest(state.manifest);
+  const std::span<const std::byte> parts[] = {std::as_bytes(std::span(manifest_text))};
+  if (BakeStatus s = output.write("manifest.json", parts); !s) {
+    progress.error(s.message());
+    ++totals.failed;
+  }
+}
+
+}  // namespace
+
+int run_bake(const BakeOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  Setup setup;
+  OutputTree output;
+  OutputLock lock;
+  BakeStatus ready = resolve_setup(options, setup);
+  if (ready) ready = OutputTree::open(setup.output, output);
+  if (ready) ready = lock.acquire(output);
+  if (!ready) {
+    std::fprintf(stderr, "error: %s\n", ready.message().c_str());
+    return 2;
+  }
+  InterruptScope interrupt_scope;
+  ProgressReport progress(0, options.quiet, options.verbose);
+  for (const std::string& w : setup.config.warnings) progress.warning(w);
+  Totals totals;
+  std::vector<Source> sources =
+      scan_sources(setup.input, setup.output, progress, totals.unsupported);
+  output.sweep_temporaries();  // under the lock: no other run's temporaries are in flight
+  BakeCache old_cache = load_cache(output);
+
+  MemoryBudget budget(options.memory_budget ? options.memory_budget : default_memory_budget());
+  JobContext context(setup.input, output, setup.config, old_cache, budget);
+  context.force = options.force;
+  context.verify = options.verify;
+  context.textures = plan_textures(setup.input, setup.config, sources);
+  for (Source& s : sources) plan_outputs(context.textures, s);
+  progress.set_total(sources.size());
+  std::vector<JobResult> results(sources.size());
+  std::vector<size_t> to_run = claim_outputs(sources, results, progress);
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  unsigned jobs = options.jobs ? options.jobs : cores;
+  // Every job may compress blocks on all cores. A fixed share (cores / jobs) left cores idle at the
+  // tail of a bake, when one large texture was still compressing on its share alone.
+  context.threads_per_job = cores;
+  largest_first(setup.input, sources, to_run);
+  bool abandoned =
+      run_jobs(context, sources, to_run, {jobs, options.time_limit}, results, progress);
+
+  finish_outputs(output, sources, results, old_cache, context, totals, progress);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!options.quiet) {
+    std::printf(
+        "baked %zu, up to date %zu, failed %zu, removed %zu, skipped %zu unsupported files in "
+        "%.2f s; %.1f MB read, %.1f MB written -> %s\n",
+        totals.baked, totals.up_to_date, totals.failed, totals.removed, totals.unsupported, seconds,
+        double(totals.bytes_in) / 1e6, double(totals.bytes_out) / 1e6,
+        setup.output.string().c_str());
+  }
+  if (options.json_report)
+    write_json_report(*options.json_report, totals, seconds, results, sources, progress);
+  if (int signal = interrupt_signal()) {
+    std::fprintf(stderr,
+                 "interrupted: %zu source(s) not started; the cache and manifest hold what is "
+                 "done, run again "
+                 "to finish\n",
+                 totals.not_run);
+    return 128 + signal;
+  }
+  if (abandoned) {
+    std::fprintf(
+        stderr,
+        "stopped at the time limit: %zu source(s) not baked; the cache and manifest hold what is "
+        "done\n",
+        totals.not_run);
+    // The abandoned jobs' threads still run: end without unwinding what they use.
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
+  return totals.failed ? 1 : 0;
+}
+
+}  // namespace baker

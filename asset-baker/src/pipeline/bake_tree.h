@@ -1,0 +1,35 @@
+// Baking a whole input tree: walk, plan, skip what is up to date, bake the rest in parallel,
+// remove outputs of deleted sources, write the cache and the manifest.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace baker {
+
+// The per-file time limit by default: far beyond any real source (a 16384² texture bakes in under
+// a minute on one core), short of a CI job's own timeout.
+inline constexpr double kDefaultTimeLimit = 600;
+
+struct BakeOptions {
+  std::filesystem::path input;
+  std::optional<std::filesystem::path> output;  // default: the preset's, else "<input>-baked"
+  std::optional<std::filesystem::path> config;  // default: nearest baker.json
+  std::string preset;
+  unsigned jobs = 0;  // 0: all cores
+  uint64_t memory_budget =
+      0;  // bytes all running bakes may hold together; 0: half the machine's memory
+  double time_limit = kDefaultTimeLimit;  // seconds one source may bake (job_runner.h); 0: none
+  bool force = false;
+  bool verify = false;
+  bool quiet = false;
+  bool verbose = false;
+  std::optional<std::filesystem::path> json_report;
+};
+
+// Returns the process exit code: 0 when nothing failed, 1 when a source failed, 2 on a usage or
+// configuration error.
+int run_bake(const BakeOptions& options);
+
+}  // namespace baker

@@ -1,0 +1,29 @@
+// One baker at a time per output folder. Two bakers writing into one folder would sweep each
+// other's temporaries and race on the cache and manifest, so a bake holds an exclusive flock on
+// ".assetlib-lock" in the output folder from before its first write until it exits (the kernel
+// drops the lock when the process dies, so a killed run never leaves the folder locked).
+#pragma once
+
+#include "common/bake_status.h"
+#include "pipeline/output_tree.h"
+
+namespace baker {
+
+inline constexpr const char* kLockFileName = ".assetlib-lock";
+
+class OutputLock {
+ public:
+  OutputLock() = default;
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+  ~OutputLock();
+
+  // Takes the lock without waiting. When another process holds it, returns IoError naming the
+  // folder. The lock file stays empty, so that output folders stay byte-identical across runs.
+  BakeStatus acquire(const OutputTree& tree);
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace baker

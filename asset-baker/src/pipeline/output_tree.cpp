@@ -1,0 +1,333 @@
+#include "pipeline/output_tree.h"
+
+#include "common/content_hash.h"
+
+#include <assetlib/asset_file.h>
+#include <assetlib/manifest.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+namespace baker {
+namespace {
+
+// Deeper trees than this are not output trees the baker made; the sweep stops there.
+constexpr int kMaxSweepDepth = 64;
+
+class Descriptor {
+ public:
+  explicit Descriptor(int fd = -1) : fd_(fd) {}
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  ~Descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+  void reset(int fd) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
+
+ private:
+  int fd_;
+};
+
+bool all_digits(std::string_view text) {
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+int open_folder(int dir, const char* name) {
+  return ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+// A regular file opened without following a symlink and without blocking on a FIFO.
+int open_regular(int dir, const std::string& name) {
+  int fd = ::openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st {};
+  if (fd >= 0 && (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    ::close(fd);
+    errno = EINVAL;
+    return -1;
+  }
+  return fd;
+}
+
+bool write_all(int fd, std::span<const std::byte> bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = ENOSPC;
+      return false;
+    }
+    bytes = bytes.subspan(size_t(n));
+  }
+  return true;
+}
+
+std::string io_reason(const char* what, int err) {
+  if (err == ENOSPC) return std::string("disk full ") + what + " (" + std::strerror(err) + ")";
+  if (err == EDQUOT)
+    return std::string("disk quota exceeded ") + what + " (" + std::strerror(err) + ")";
+  return std::string(what) + " failed: " + std::strerror(err);
+}
+
+std::string temporary_name(const std::string& leaf) {
+  static std::atomic<uint64_t> counter{0};
+  return leaf + kTempMarker + std::to_string(::getpid()) + "-" +
+         std::to_string(counter.fetch_add(1));
+}
+
+// True when the open file is laid out as an asset the baker writes: a known type, this format
+// version, and header lengths that account for exactly the file's size. The cache that names a
+// file to delete can be planted along with its hash; no planted hash turns a user's file into one
+// of these.
+bool is_asset_file(int fd) {
+  std::byte header[assetlib::kHeaderSize];
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || ::pread(fd, header, sizeof header, 0) != ssize_t(sizeof header))
+    return false;
+  bool known = false;
+  for (const char* type : {"TEXI", "MESH", "MATL", "PRFB"})
+    known |= std::memcmp(header, type, 4) == 0;
+  auto u32 = [&](size_t at) {
+    uint32_t v;
+    std::memcpy(&v, header + at, 4);
+    return uint64_t(v);
+  };
+  return known && u32(4) == assetlib::kFormatVersion &&
+         assetlib::kHeaderSize + u32(8) + u32(12) == uint64_t(st.st_size);
+}
+
+void sweep(int dir, int depth) {
+  if (depth > kMaxSweepDepth) return;
+  std::vector<std::string> names;
+  if (DIR* listing = ::fdopendir(::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC))) {
+    while (dirent* entry = ::readdir(listing)) {
+      std::string name = entry->d_name;
+      if (name != "." && name != "..") names.push_back(std::move(name));
+    }
+    ::closedir(listing);
+  }
+  for (const std::string& name : names) {
+    struct stat st {};
+    if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      Descriptor sub(open_folder(dir, name.c_str()));
+      if (sub.get() >= 0) sweep(sub.get(), depth + 1);
+    } else if (S_ISREG(st.st_mode) && is_temporary_name(name)) {
+      ::unlinkat(dir, name.c_str(), 0);
+    }
+  }
+}
+
+}  // namespace
+
+bool is_temporary_name(std::string_view file_name) {
+  size_t marker = file_name.rfind(kTempMarker);
+  if (marker == std::string_view::npos || marker == 0) return false;
+  std::string_view tail = file_name.substr(marker + std::strlen(kTempMarker));
+  size_t dash = tail.find('-');
+  return dash != std::string_view::npos && all_digits(tail.substr(0, dash)) &&
+         all_digits(tail.substr(dash + 1));
+}
+
+OutputTree::OutputTree(OutputTree&& other) noexcept
+    : root_(std::move(other.root_)), fd_(std::exchange(other.fd_, -1)) {}
+
+OutputTree& OutputTree::operator=(OutputTree&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    root_ = std::move(other.root_);
+    fd_ = std::exchange(other.fd_, -1);
+  }
+  return *this;
+}
+
+OutputTree::~OutputTree() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+BakeStatus OutputTree::open(const std::filesystem::path& root, OutputTree& out) {
+  std::error_code ec;
+  std::filesystem::create_directories(root, ec);
+  int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    return BakeStatus::failure(
+        BakeError::IoError, root.string(),
+        ec ? "cannot create the output folder: " + ec.message()
+           : std::string("cannot open the output folder: ") + std::strerror(errno));
+  }
+  out = OutputTree();
+  out.root_ = root;
+  out.fd_ = fd;
+  return {};
+}
+
+int OutputTree::open_parent(const std::string& relative, bool create, std::string& leaf) const {
+  if (!assetlib::is_safe_relative_path(relative)) {
+    errno = EINVAL;
+    return -1;
+  }
+  Descriptor dir(::dup(fd_));
+  size_t start = 0;
+  for (size_t slash; (slash = relative.find('/', start)) != std::string::npos; start = slash + 1) {
+    std::string name = relative.substr(start, slash - start);
+    int next = open_folder(dir.get(), name.c_str());
+    if (next < 0 && errno == ENOENT && create) {
+      if (::mkdirat(dir.get(), name.c_str(), 0755) != 0 && errno != EEXIST) return -1;
+      next = open_folder(dir.get(), name.c_str());
+    }
+    if (next < 0) return -1;  // ELOOP / ENOTDIR: a symlink or a file where a folder should be
+    dir.reset(next);
+  }
+  leaf = relative.substr(start);
+  return dir.release();
+}
+
+StagedFile::StagedFile(StagedFile&& other) noexcept
+    : dir_(std::exchange(other.dir_, -1)),
+      temporary(std::move(other.temporary)),
+      leaf(std::move(other.leaf)),
+      path(std::move(other.path)) {}
+
+StagedFile& StagedFile::operator=(StagedFile&& other) noexcept {
+  if (this != &other) {
+    discard();
+    dir_ = std::exchange(other.dir_, -1);
+    temporary = std::move(other.temporary);
+    leaf = std::move(other.leaf);
+    path = std::move(other.path);
+  }
+  return *this;
+}
+
+StagedFile::~StagedFile() { discard(); }
+
+void StagedFile::discard() noexcept {
+  if (dir_ < 0) return;
+  ::unlinkat(dir_, temporary.c_str(), 0);
+  ::close(std::exchange(dir_, -1));
+}
+
+BakeStatus OutputTree::stage(const std::string& relative,
+                             std::span<const std::span<const std::byte>> parts,
+                             StagedFile& out) const {
+  std::string path = (root_ / relative).string();
+  std::string leaf;
+  Descriptor dir(open_parent(relative, true, leaf));
+  if (dir.get() < 0) {
+    int err = errno;
+    if (err == ELOOP || err == ENOTDIR || err == EINVAL) {
+      return BakeStatus::failure(
+          BakeError::RefusedPath, path,
+          "a folder on the way is a symlink or not a folder; outputs are written only "
+          "through real folders inside the output folder");
+    }
+    return BakeStatus::failure(BakeError::IoError, path, io_reason("creating its folder", err));
+  }
+  std::string tmp = temporary_name(leaf);
+  Descriptor file(
+      ::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (file.get() < 0)
+    return BakeStatus::failure(BakeError::IoError, path, io_reason("creating a temporary", errno));
+  bool written = true;
+  for (std::span<const std::byte> part : parts) written = written && write_all(file.get(), part);
+  int err = errno;
+  bool closed = ::close(file.release()) == 0;
+  if (!closed && written) err = errno;
+  if (!written || !closed) {
+    ::unlinkat(dir.get(), tmp.c_str(), 0);
+    return BakeStatus::failure(BakeError::IoError, path, io_reason("writing", err));
+  }
+  out = StagedFile();
+  out.dir_ = dir.release();
+  out.temporary = std::move(tmp);
+  out.leaf = std::move(leaf);
+  out.path = std::move(path);
+  return {};
+}
+
+BakeStatus OutputTree::publish(StagedFile& staged) const {
+  if (::renameat(staged.dir_, staged.temporary.c_str(), staged.dir_, staged.leaf.c_str()) != 0) {
+    return BakeStatus::failure(BakeError::IoError, staged.path,
+                               io_reason("renaming into place", errno));
+  }
+  ::close(std::exchange(staged.dir_, -1));  // published: nothing left to remove
+  return {};
+}
+
+BakeStatus OutputTree::write(const std::string& relative,
+                             std::span<const std::span<const std::byte>> parts) const {
+  StagedFile staged;
+  if (BakeStatus s = stage(relative, parts, staged); !s) return s;
+  return publish(staged);
+}
+
+std::optional<FileStat> OutputTree::file_stat(const std::string& relative) const {
+  std::string leaf;
+  Descriptor dir(open_parent(relative, false, leaf));
+  struct stat st {};
+  if (dir.get() < 0 || ::fstatat(dir.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      !S_ISREG(st.st_mode)) {
+    return std::nullopt;
+  }
+  return FileStat{uint64_t(st.st_size),
+                  int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+std::optional<std::string> OutputTree::read_file(const std::string& relative,
+                                                 uint64_t max_bytes) const {
+  std::string leaf;
+  Descriptor dir(open_parent(relative, false, leaf));
+  if (dir.get() < 0) return std::nullopt;
+  Descriptor file(open_regular(dir.get(), leaf));
+  struct stat st {};
+  if (file.get() < 0 || ::fstat(file.get(), &st) != 0 || uint64_t(st.st_size) > max_bytes)
+    return std::nullopt;
+  std::string text(size_t(st.st_size), '\0');
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::read(file.get(), text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return std::nullopt;
+    done += size_t(n);
+  }
+  return text;
+}
+
+std::optional<std::string> OutputTree::file_hash(const std::string& relative) const {
+  std::string leaf;
+  Descriptor dir(open_parent(relative, false, leaf));
+  if (dir.get() < 0) return std::nullopt;
+  Descriptor file(open_regular(dir.get(), leaf));
+  uint64_t hash = 0;
+  if (file.get() < 0 || !hash_fd(file.get(), hash)) return std::nullopt;
+  return hash_string(hash);
+}
+
+bool OutputTree::remove_if_unchanged(const std::string& relative,
+                                     const std::string& expected_hash) const {
+  std::string leaf;
+  Descriptor dir(open_parent(relative, false, leaf));
+  if (dir.get() < 0) return false;
+  Descriptor file(open_regular(dir.get(), leaf));
+  uint64_t hash = 0;
+  if (file.get() < 0 || !is_asset_file(file.get()) || ::lseek(file.get(), 0, SEEK_SET) != 0 ||
+      !hash_fd(file.get(), hash) || hash_string(hash) != expected_hash)
+    return false;
+  return ::unlinkat(dir.get(), leaf.c_str(), 0) == 0;
+}
+
+void OutputTree::sweep_temporaries() const { sweep(fd_, 0); }
+
+}  // namespace baker

@@ -1,0 +1,105 @@
+// The output folder: the only place the baker writes or deletes.
+//
+// Output folders sit in checkouts and CI workspaces that other people control, so nothing found
+// there is trusted. Every path is checked with assetlib::is_safe_relative_path, and every folder on
+// the way is opened from the root's descriptor with O_NOFOLLOW | O_DIRECTORY: a symlink planted
+// anywhere in the tree is refused, never followed, so no write or delete can land outside the root.
+// Files are replaced atomically (a temporary beside the target, then renameat), and a file is
+// deleted only while it still holds the bytes the baker wrote.
+#pragma once
+
+#include "common/bake_status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace baker {
+
+// Temporary files carry this marker followed by "<pid>-<counter>"; only such names are swept.
+inline constexpr const char* kTempMarker = ".assetlib-tmp-";
+
+// True for a name written by OutputTree::write as a temporary ("x.tx.assetlib-tmp-12-3").
+bool is_temporary_name(std::string_view file_name);
+
+struct FileStat {
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;
+};
+
+// A file written next to its target under a temporary name (OutputTree::stage), not yet in place.
+class StagedFile {
+ public:
+  StagedFile() = default;
+  StagedFile(StagedFile&& other) noexcept;
+  StagedFile& operator=(StagedFile&& other) noexcept;
+  StagedFile(const StagedFile&) = delete;
+  StagedFile& operator=(const StagedFile&) = delete;
+  ~StagedFile();  // removes the temporary unless it was published
+
+ private:
+  friend class OutputTree;
+  void discard() noexcept;
+  int dir_ = -1;  // the folder holding both names
+  std::string temporary, leaf, path;
+};
+
+class OutputTree {
+ public:
+  OutputTree() = default;
+  OutputTree(const OutputTree&) = delete;
+  OutputTree& operator=(const OutputTree&) = delete;
+  OutputTree(OutputTree&& other) noexcept;
+  OutputTree& operator=(OutputTree&& other) noexcept;
+  ~OutputTree();
+
+  // Opens `root` (created if missing). Refuses a root that is not a directory.
+  static BakeStatus open(const std::filesystem::path& root, OutputTree& out);
+
+  const std::filesystem::path& root() const { return root_; }
+  int descriptor() const { return fd_; }
+
+  // Replaces `relative` with `parts` written one after another, creating missing folders. On any
+  // failure the old file is untouched and no temporary is left. A full disk says so.
+  BakeStatus write(const std::string& relative,
+                   std::span<const std::span<const std::byte>> parts) const;
+
+  // write() in two steps, so that several files are replaced all or none: stage() writes the
+  // temporary beside `relative` (the old file untouched; on failure no temporary is left),
+  // publish() renames it into place. A StagedFile that is not published removes its temporary.
+  BakeStatus stage(const std::string& relative, std::span<const std::span<const std::byte>> parts,
+                   StagedFile& out) const;
+  BakeStatus publish(StagedFile& staged) const;
+
+  // Size and modification time of the regular file at `relative`; nullopt as for file_hash.
+  std::optional<FileStat> file_stat(const std::string& relative) const;
+
+  // The bytes of the regular file at `relative`, if it holds at most `max_bytes`.
+  std::optional<std::string> read_file(const std::string& relative, uint64_t max_bytes) const;
+
+  // The content hash ("xxh3-64:...") of the regular file at `relative`; nullopt when there is
+  // none, or the path is unsafe or passes a symlink.
+  std::optional<std::string> file_hash(const std::string& relative) const;
+
+  // Deletes `relative` only when it is a regular file laid out as an asset (a known type, the
+  // format version, header lengths matching its size) whose content hash is `expected_hash` (what
+  // the baker recorded writing). Returns true when it was deleted.
+  bool remove_if_unchanged(const std::string& relative, const std::string& expected_hash) const;
+
+  // Deletes temporaries (is_temporary_name) that killed runs left anywhere in the tree, without
+  // following symlinks. Only safe while holding the output lock (OutputLock).
+  void sweep_temporaries() const;
+
+ private:
+  // Opens the folder holding `relative` and sets `leaf` to the file name; -1 when the path is
+  // unsafe, passes a symlink or (unless `create`) a folder is missing.
+  int open_parent(const std::string& relative, bool create, std::string& leaf) const;
+
+  std::filesystem::path root_;
+  int fd_ = -1;
+};
+
+}  // namespace baker

@@ -1,0 +1,24 @@
+// The first step of a bake, before any source bakes: which textures each image becomes
+// (texture_plan.h), from every image's own role and the material slots that use it.
+#pragma once
+
+#include "pipeline/bake_config.h"
+#include "pipeline/bake_job.h"
+
+#include <filesystem>
+#include <vector>
+
+namespace baker {
+
+// Adds every texture source of `sources` with its own role (baker.json's texture_role, else its
+// file name), then reads each OBJ (its .mtl libraries) and glTF file for the images their
+// materials use and in which slots. A file that cannot be read or parsed adds nothing: its own
+// bake reports the problem.
+TexturePlan plan_textures(const std::filesystem::path& root, const BakeConfig& config,
+                          const std::vector<Source>& sources);
+
+// The output paths `source` is known to write (Source::outputs) under `plan`, and the folder of
+// its parts (Source::parts).
+void plan_outputs(const TexturePlan& plan, Source& source);
+
+}  // namespace baker

@@ -1,0 +1,139 @@
+#include "pipeline/unpack_check.h"
+
+#include <assetlib/material_asset.h>
+#include <assetlib/mesh_asset.h>
+#include <assetlib/prefab_asset.h>
+#include <assetlib/texture_asset.h>
+
+#include <algorithm>
+#include <new>
+#include <span>
+#include <stdexcept>
+
+namespace baker {
+
+namespace {
+
+// Memory running out is the machine's limit, not the file's fault.
+BakeError error_for(const assetlib::Status& s) {
+  return s.code == assetlib::ErrorCode::OutOfMemory ? BakeError::Internal : BakeError::InvalidAsset;
+}
+
+BakeStatus about(const std::string& path, const assetlib::Status& s) {
+  return BakeStatus::from_memory_call(s, error_for(s), path);
+}
+
+// Chunks never straddle two sections (mip levels; vertex, index and meshlet data), so each section
+// unpacks on its own (unpack_texture_mips, unpack_mesh): every section start is a chunk start.
+BakeStatus check_section_starts(const std::string& path, std::span<const assetlib::Chunk> chunks,
+                                std::span<const uint64_t> starts, const char* what) {
+  uint64_t total = chunks.empty() ? 0 : chunks.back().raw_offset + chunks.back().raw_size;
+  size_t next = 0;
+  for (uint64_t start : starts) {
+    while (next < chunks.size() && chunks[next].raw_offset < start) ++next;
+    // The chunks are contiguous from 0 (read_*_info checked): `start` is either where chunk `next`
+    // begins or the end of the data (an empty last section); otherwise chunk next - 1 spans it.
+    bool on_boundary = next < chunks.size() ? chunks[next].raw_offset == start : start == total;
+    if (!on_boundary) {
+      return BakeStatus::failure(BakeError::InvalidAsset, path,
+                                 "chunk " + std::to_string(next - 1) + " straddles two " + what +
+                                     " (at unpacked byte " + std::to_string(start) + ")");
+    }
+  }
+  return {};
+}
+
+// Every chunk decompressed into `buffer` (as large as the largest chunk), in order.
+BakeStatus unpack_each_chunk(const std::string& path, assetlib::Compression compression,
+                             std::span<const assetlib::Chunk> chunks,
+                             std::span<const std::byte> blob) {
+  uint64_t largest = 0;
+  for (const assetlib::Chunk& c : chunks) largest = std::max(largest, c.raw_size);
+  std::vector<std::byte> buffer(largest);
+  for (const assetlib::Chunk& c : chunks) {
+    assetlib::Status s = assetlib::unpack_chunk(compression, c, blob.data(), blob.size(),
+                                                buffer.data(), buffer.size());
+    if (!s) return about(path, s);
+  }
+  return {};
+}
+
+BakeStatus check_material(const std::string& path, const assetlib::AssetFile& file,
+                          UnpackedAsset& out) {
+  assetlib::MaterialInfo info;
+  if (assetlib::Status s = assetlib::read_material_info(file, info); !s) return about(path, s);
+  for (const assetlib::TextureSlot* slot : {&info.base_color, &info.metallic_roughness,
+                                            &info.normal, &info.occlusion, &info.emissive}) {
+    if (!slot->texture.empty()) out.references.push_back({slot->texture, "TEXI"});
+  }
+  return {};
+}
+
+BakeStatus check_prefab(const std::string& path, const assetlib::AssetFile& file,
+                        UnpackedAsset& out) {
+  assetlib::PrefabInfo info;
+  if (assetlib::Status s = assetlib::read_prefab_info(file, info); !s) return about(path, s);
+  for (const assetlib::PrefabNode& node : info.nodes) {
+    if (!node.mesh.empty()) out.references.push_back({node.mesh, "MESH"});
+    for (const std::string& material : node.materials) out.references.push_back({material, "MATL"});
+  }
+  return {};
+}
+
+BakeStatus unpack_streaming(const std::string& path, UnpackedAsset& out) {
+  assetlib::AssetFile file;
+  if (assetlib::Status s = assetlib::load_binaryfile(path, file); !s) {
+    return BakeStatus::from_file_call(s, error_for(s), path);
+  }
+  out.type.assign(file.type, 4);
+  if (assetlib::has_type(file, "TEXI")) {
+    assetlib::TextureInfo info;
+    if (assetlib::Status s = assetlib::read_texture_info(file, info); !s) return about(path, s);
+    out.raw_size = info.total_size;
+    std::vector<uint64_t> starts;
+    for (const assetlib::TextureMip& mip : info.mips) starts.push_back(mip.offset);
+    if (BakeStatus s = check_section_starts(path, info.chunks, starts, "mip levels"); !s) return s;
+    return unpack_each_chunk(path, info.compression, info.chunks, file.blob);
+  }
+  if (assetlib::has_type(file, "MATL")) return check_material(path, file, out);
+  if (assetlib::has_type(file, "PRFB")) return check_prefab(path, file, out);
+  assetlib::MeshInfo info;
+  if (assetlib::Status s = assetlib::read_mesh_info(file, info); !s) return about(path, s);
+  for (const auto& m : info.materials) {
+    for (const std::string* ref : {&m.base_color_texture, &m.normal_texture}) {
+      if (!ref->empty()) out.references.push_back({*ref, "TEXI"});
+    }
+    if (!m.material.empty()) out.references.push_back({m.material, "MATL"});
+  }
+  out.raw_size = assetlib::mesh_unpacked_size(info);
+  const uint64_t starts[] = {0, info.vertex_buffer_size,
+                             info.vertex_buffer_size + info.index_buffer_size};
+  if (BakeStatus s =
+          check_section_starts(path, info.chunks, starts, "sections (vertices, indices, meshlets)");
+      !s) {
+    return s;
+  }
+  if (BakeStatus s = unpack_each_chunk(path, info.compression, info.chunks, file.blob); !s)
+    return s;
+  if (info.meshlet_data_size == 0) return {};
+  // Meshlets are checked against their arrays, which needs the section whole (4-byte aligned).
+  std::vector<uint32_t> meshlets(info.meshlet_data_size / 4);
+  return about(path, assetlib::unpack_meshlets(info, file.blob.data(), file.blob.size(),
+                                               meshlets.data(), info.meshlet_data_size));
+}
+
+}  // namespace
+
+BakeStatus unpack_whole_asset(const std::string& path, UnpackedAsset& out) {
+  try {
+    return unpack_streaming(path, out);
+  } catch (const std::bad_alloc&) {
+    return BakeStatus::failure(BakeError::Internal, path,
+                               "out of memory while unpacking (std::bad_alloc)");
+  } catch (const std::length_error&) {
+    return BakeStatus::failure(BakeError::Internal, path,
+                               "out of memory while unpacking (std::length_error)");
+  }
+}
+
+}  // namespace baker

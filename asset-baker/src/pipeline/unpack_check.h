@@ -1,0 +1,34 @@
+// Loading a baked file and unpacking every chunk of it: what `check` and `--verify` rely on.
+#pragma once
+
+#include "common/bake_status.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace baker {
+
+// A logical name an asset refers to, and the type the named asset must have.
+struct AssetReference {
+  std::string name;
+  std::string type;  // "TEXI", "MESH", "MATL"
+};
+
+struct UnpackedAsset {
+  std::string type;                        // "TEXI", "MESH", "MATL" or "PRFB"
+  uint64_t raw_size = 0;                   // unpacked bytes of all sections (0: metadata only)
+  std::vector<AssetReference> references;  // textures, meshes and materials it names
+};
+
+// Loads `path` (a regular file: a FIFO or a folder is refused without blocking), reads its metadata
+// (within assetlib's limits, assetlib/limits.h) and checks that every chunk decompresses to exactly
+// its promised size, one chunk at a time into one reusable buffer: memory is the file plus its
+// largest chunk (at most assetlib::kMaxChunkSize; 1 MiB by default), not the unpacked asset. A
+// mesh's meshlet section is also unpacked whole and checked meshlet by meshlet (unpack_meshlets).
+// Materials and prefabs are metadata only: read and checked by their readers.
+// Failures are InvalidAsset (IoError when the file cannot be read, Internal when memory runs out)
+// about `path`; nothing throws.
+BakeStatus unpack_whole_asset(const std::string& path, UnpackedAsset& out);
+
+}  // namespace baker

@@ -1,0 +1,128 @@
+#include "texture/mip_chain.h"
+
+#include <meshoptimizer.h>
+#include <stb/stb_image_resize.h>
+
+#include <cmath>
+#include <cstring>
+
+namespace baker {
+namespace {
+
+using assetlib::TextureFormat;
+using assetlib::TextureInfo;
+
+// Converts the decoded pixels to the storage type of `format` (8-bit, 16-bit or float channels)
+// in `dst`, which holds width * height texels.
+void convert_level0(const DecodedImage& image, TextureFormat format, std::byte* dst) {
+  size_t channels = size_t(image.width) * image.height * 4;
+  if (format == TextureFormat::RGBA16_SFLOAT || format == TextureFormat::RGBA16_UNORM) {
+    if (image.bytes_per_channel == 2 || image.bytes_per_channel == 4) {
+      std::memcpy(dst, image.pixels.get(), channels * size_t(image.bytes_per_channel));
+      return;
+    }
+  }
+  if (image.bytes_per_channel == 2) {
+    // 16-bit colour -> 8-bit: round, do not truncate.
+    auto src = static_cast<const uint16_t*>(image.pixels.get());
+    for (size_t i = 0; i < channels; ++i) dst[i] = std::byte(uint8_t((src[i] + 128u) / 257u));
+    return;
+  }
+  std::memcpy(dst, image.pixels.get(), channels);
+}
+
+void resize_level(TextureFormat format, const std::byte* src, uint32_t sw, uint32_t sh,
+                  std::byte* dst, uint32_t dw, uint32_t dh) {
+  int w = int(sw), h = int(sh), w2 = int(dw), h2 = int(dh);
+  switch (format) {
+    case TextureFormat::RGBA8_SRGB:
+      // Gamma-correct, and alpha-weighted so transparent texels do not bleed their colour.
+      stbir_resize_uint8_srgb(reinterpret_cast<const unsigned char*>(src), w, h, 0,
+                              reinterpret_cast<unsigned char*>(dst), w2, h2, 0, 4, 3, 0);
+      break;
+    case TextureFormat::RGBA8_UNORM:
+      stbir_resize_uint8_generic(reinterpret_cast<const unsigned char*>(src), w, h, 0,
+                                 reinterpret_cast<unsigned char*>(dst), w2, h2, 0, 4,
+                                 STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_CLAMP,
+                                 STBIR_FILTER_DEFAULT, STBIR_COLORSPACE_LINEAR, nullptr);
+      break;
+    case TextureFormat::RGBA16_UNORM:
+      stbir_resize_uint16_generic(reinterpret_cast<const uint16_t*>(src), w, h, 0,
+                                  reinterpret_cast<uint16_t*>(dst), w2, h2, 0, 4,
+                                  STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_CLAMP,
+                                  STBIR_FILTER_DEFAULT, STBIR_COLORSPACE_LINEAR, nullptr);
+      break;
+    default:
+      stbir_resize_float(reinterpret_cast<const float*>(src), w, h, 0,
+                         reinterpret_cast<float*>(dst), w2, h2, 0, 4);
+      break;
+  }
+}
+
+// Filtering shortens normals; give every texel of a downsampled normal map unit length again.
+void renormalize(std::byte* texels, uint64_t count) {
+  auto p = reinterpret_cast<uint8_t*>(texels);
+  for (uint64_t i = 0; i < count; ++i, p += 4) {
+    float v[3];
+    for (int k = 0; k < 3; ++k) v[k] = float(p[k]) / 127.5f - 1.0f;
+    float len = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (len < 1e-6f) continue;
+    for (int k = 0; k < 3; ++k) p[k] = uint8_t(std::lround((v[k] / len + 1.0f) * 127.5f));
+  }
+}
+
+// Float pixels are resized as float, then stored as half floats.
+void floats_to_halves(std::vector<std::byte>& chain, const TextureInfo& info,
+                      std::vector<std::byte>& halves) {
+  halves.resize(info.total_size);
+  auto out = reinterpret_cast<uint16_t*>(halves.data());
+  auto in = reinterpret_cast<const float*>(chain.data());
+  for (uint64_t i = 0; i < info.total_size / 2; ++i) out[i] = meshopt_quantizeHalf(in[i]);
+}
+
+}  // namespace
+
+std::vector<std::byte> build_mip_chain(DecodedImage& image, const TextureInfo& info,
+                                       TextureRole role) {
+  TextureFormat format = info.format;
+  // Resizing works on float for HDR; the chain is converted to halves at the end.
+  TextureFormat work_format =
+      format == TextureFormat::RGBA16_SFLOAT ? TextureFormat::Unknown : format;
+  size_t texel_bytes =
+      format == TextureFormat::RGBA16_SFLOAT ? 16 : assetlib::texture_level_size(format, 1, 1);
+
+  uint32_t width = info.mips[0].width, height = info.mips[0].height;
+  // The chain in working precision: level 0 first, each level resized from the one before.
+  std::vector<uint64_t> offsets;
+  uint64_t chain_size = 0;
+  for (const auto& mip : info.mips) {
+    offsets.push_back(chain_size);
+    chain_size += uint64_t(mip.width) * mip.height * texel_bytes;
+  }
+  std::vector<std::byte> chain(chain_size);
+  if (width == image.width && height == image.height) {
+    convert_level0(image, format, chain.data());
+  } else {
+    std::vector<std::byte> full(size_t(image.width) * image.height * texel_bytes);
+    convert_level0(image, format, full.data());
+    resize_level(work_format, full.data(), image.width, image.height, chain.data(), width, height);
+  }
+  image.pixels.reset();
+  for (size_t i = 1; i < info.mips.size(); ++i) {
+    const auto& prev = info.mips[i - 1];
+    const auto& mip = info.mips[i];
+    resize_level(work_format, chain.data() + offsets[i - 1], prev.width, prev.height,
+                 chain.data() + offsets[i], mip.width, mip.height);
+    if (role == TextureRole::Normal && format == TextureFormat::RGBA8_UNORM) {
+      renormalize(chain.data() + offsets[i], uint64_t(mip.width) * mip.height);
+    }
+  }
+  if (format == TextureFormat::RGBA16_SFLOAT) {
+    std::vector<std::byte> halves;
+    floats_to_halves(chain, info, halves);
+    chain.swap(halves);
+  }
+  return chain;
+}
+
+}  // namespace baker

@@ -1,0 +1,179 @@
+#include "metadata.h"
+#include "no_throw.h"
+
+#include <assetlib/material_asset.h>
+
+#include <array>
+#include <cmath>
+
+namespace assetlib {
+namespace {
+
+using detail::json;
+
+constexpr std::array kAlphaModes = {std::pair{AlphaMode::Opaque, "OPAQUE"},
+                                    std::pair{AlphaMode::Mask, "MASK"},
+                                    std::pair{AlphaMode::Blend, "BLEND"}};
+
+constexpr std::array kWraps = {std::pair{TextureWrap::Repeat, "repeat"},
+                               std::pair{TextureWrap::ClampToEdge, "clamp_to_edge"},
+                               std::pair{TextureWrap::MirroredRepeat, "mirrored_repeat"}};
+
+// The slots in the order docs/format.md lists them, with their JSON keys.
+template <typename Info>
+auto slots(Info& m) {
+  return std::array{std::pair{"base_color_texture", &m.base_color},
+                    std::pair{"metallic_roughness_texture", &m.metallic_roughness},
+                    std::pair{"normal_texture", &m.normal},
+                    std::pair{"occlusion_texture", &m.occlusion},
+                    std::pair{"emissive_texture", &m.emissive}};
+}
+
+json slot_to_json(const TextureSlot& t) {
+  return {{"texture", t.texture},
+          {"uv_set", t.uv_set},
+          {"offset", {t.offset[0], t.offset[1]}},
+          {"rotation", t.rotation},
+          {"scale", {t.scale[0], t.scale[1]}},
+          {"wrap", {texture_wrap_name(t.wrap_u), texture_wrap_name(t.wrap_v)}},
+          {"filter", t.nearest ? "nearest" : "linear"}};
+}
+
+TextureWrap read_wrap(detail::JsonReader& reader, const json& wrap, size_t i) {
+  TextureWrap w = wrap.is_array() && wrap.size() == 2 && wrap[i].is_string()
+                      ? texture_wrap_from_name(wrap[i].get<std::string>())
+                      : TextureWrap::Unknown;
+  if (reader.ok() && w == TextureWrap::Unknown)
+    reader.fail(ErrorCode::InvalidValue,
+                "wrap must be two of repeat, clamp_to_edge, mirrored_repeat");
+  return w;
+}
+
+void read_slot(detail::JsonReader& reader, const json& obj, TextureSlot& t) {
+  t.texture = reader.string(obj, "texture");
+  t.uv_set = reader.u32(obj, "uv_set");
+  reader.f32_array(obj, "offset", t.offset, 2);
+  t.rotation = reader.f32(obj, "rotation");
+  reader.f32_array(obj, "scale", t.scale, 2);
+  const json& wrap = reader.array(obj, "wrap");
+  t.wrap_u = read_wrap(reader, wrap, 0);
+  t.wrap_v = read_wrap(reader, wrap, 1);
+  std::string filter = reader.string(obj, "filter");
+  t.nearest = filter == "nearest";
+  if (reader.ok() && filter != "nearest" && filter != "linear")
+    reader.fail(ErrorCode::InvalidValue, "filter must be linear or nearest");
+  if (reader.ok() && t.uv_set > 1) reader.fail(ErrorCode::InvalidValue, "uv_set must be 0 or 1");
+}
+
+// Every float a material holds, for the writer's finiteness check.
+bool all_finite(const MaterialInfo& m) {
+  std::vector<float> values(m.base_color_factor, m.base_color_factor + 4);
+  values.insert(values.end(), m.emissive_factor, m.emissive_factor + 3);
+  values.insert(values.end(), {m.metallic_factor, m.roughness_factor, m.emissive_strength,
+                               m.normal_scale, m.occlusion_strength, m.alpha_cutoff});
+  for (const auto& [key, slot] : slots(m)) {
+    values.insert(values.end(), {slot->offset[0], slot->offset[1], slot->rotation, slot->scale[0],
+                                 slot->scale[1]});
+  }
+  for (float v : values) {
+    if (!std::isfinite(v)) return false;
+  }
+  return true;
+}
+
+Status pack_material_throwing(const MaterialInfo& m, AssetFile& out) {
+  auto invalid = [](const char* what) {
+    return Status::error(ErrorCode::InvalidArgument, std::string("pack_material: ") + what);
+  };
+  if (!all_finite(m)) return invalid("a factor or texture transform is not finite");
+  if (m.alpha_mode == AlphaMode::Unknown) return invalid("alpha_mode is Unknown");
+  json meta = {
+      {"name", m.name},
+      {"base_color_factor",
+       {m.base_color_factor[0], m.base_color_factor[1], m.base_color_factor[2],
+        m.base_color_factor[3]}},
+      {"metallic_factor", m.metallic_factor},
+      {"roughness_factor", m.roughness_factor},
+      {"emissive_factor", {m.emissive_factor[0], m.emissive_factor[1], m.emissive_factor[2]}},
+      {"emissive_strength", m.emissive_strength},
+      {"normal_scale", m.normal_scale},
+      {"occlusion_strength", m.occlusion_strength},
+      {"alpha_mode", alpha_mode_name(m.alpha_mode)},
+      {"alpha_cutoff", m.alpha_cutoff},
+      {"double_sided", m.double_sided},
+      {"unlit", m.unlit},
+      {"original_file", m.original_file}};
+  for (const auto& [key, slot] : slots(m)) {
+    if (slot->uv_set > 1) return invalid("a texture slot's uv_set is over 1");
+    if (slot->wrap_u == TextureWrap::Unknown || slot->wrap_v == TextureWrap::Unknown)
+      return invalid("a texture slot's wrap is Unknown");
+    meta[key] = slot_to_json(*slot);
+  }
+  detail::write_no_blob(meta);
+  return detail::finish_asset(out, "MATL", meta, {}, "pack_material");
+}
+
+Status read_material_info_throwing(const AssetView& file, MaterialInfo& info) {
+  json meta;
+  if (Status s = detail::parse_metadata(file, "MATL", meta); !s) return s;
+  detail::JsonReader reader("MATL metadata");
+  MaterialInfo m;
+  m.name = reader.string(meta, "name");
+  reader.f32_array(meta, "base_color_factor", m.base_color_factor, 4);
+  m.metallic_factor = reader.f32(meta, "metallic_factor");
+  m.roughness_factor = reader.f32(meta, "roughness_factor");
+  reader.f32_array(meta, "emissive_factor", m.emissive_factor, 3);
+  m.emissive_strength = reader.f32(meta, "emissive_strength");
+  m.normal_scale = reader.f32(meta, "normal_scale");
+  m.occlusion_strength = reader.f32(meta, "occlusion_strength");
+  m.alpha_mode = reader.named(meta, "alpha_mode", alpha_mode_from_name);
+  m.alpha_cutoff = reader.f32(meta, "alpha_cutoff");
+  m.double_sided = reader.boolean(meta, "double_sided");
+  m.unlit = reader.boolean(meta, "unlit");
+  m.original_file = reader.string(meta, "original_file");
+  for (const auto& [key, slot] : slots(m)) read_slot(reader, reader.object(meta, key), *slot);
+  detail::read_no_blob(reader, meta, file.blob.size());
+  if (!reader.ok()) return reader.status();
+  info = std::move(m);
+  return {};
+}
+
+}  // namespace
+
+const char* alpha_mode_name(AlphaMode mode) {
+  for (const auto& [value, name] : kAlphaModes) {
+    if (value == mode) return name;
+  }
+  return "Unknown";
+}
+
+AlphaMode alpha_mode_from_name(std::string_view name) {
+  for (const auto& [value, text] : kAlphaModes) {
+    if (name == text) return value;
+  }
+  return AlphaMode::Unknown;
+}
+
+const char* texture_wrap_name(TextureWrap wrap) {
+  for (const auto& [value, name] : kWraps) {
+    if (value == wrap) return name;
+  }
+  return "Unknown";
+}
+
+TextureWrap texture_wrap_from_name(std::string_view name) {
+  for (const auto& [value, text] : kWraps) {
+    if (name == text) return value;
+  }
+  return TextureWrap::Unknown;
+}
+
+Status pack_material(const MaterialInfo& info, AssetFile& out) {
+  return detail::no_throw("pack_material", [&] { return pack_material_throwing(info, out); });
+}
+
+Status read_material_info(const AssetView& file, MaterialInfo& info) {
+  return detail::no_throw("MATL metadata", [&] { return read_material_info_throwing(file, info); });
+}
+
+}  // namespace assetlib

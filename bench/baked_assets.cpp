@@ -1,0 +1,159 @@
+#include "baked_assets.h"
+
+#include <assetlib/assetlib.h>
+
+#include <stb/stb_image.h>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace bench {
+namespace fs = std::filesystem;
+
+namespace {
+
+// True when `status` is an error; its message (which names the file) then goes to `error`.
+bool failed(const assetlib::Status& status, std::string& error) {
+  if (!status) error = status.message;
+  return !status;
+}
+
+// Format and unpacked size of a baked texture, and the size stb_image decodes its source to
+// (what the baker holds in memory while baking it).
+bool describe_texture(const assetlib::AssetFile& file, BakedAsset& asset, std::string& error) {
+  assetlib::TextureInfo info;
+  if (failed(assetlib::read_texture_info(file, info), error)) return false;
+  asset.format = assetlib::texture_format_name(info.format);
+  asset.unpacked_bytes = info.total_size;
+  int w = 0, h = 0, comp = 0;
+  const std::string source = asset.source.string();
+  if (stbi_info(source.c_str(), &w, &h, &comp)) {
+    asset.source_bytes_per_channel = stbi_is_hdr(source.c_str())      ? 4
+                                     : stbi_is_16_bit(source.c_str()) ? 2
+                                                                      : 1;
+    asset.decoded_source_bytes =
+        uint64_t(w) * uint64_t(h) * 4 * uint64_t(asset.source_bytes_per_channel);
+  }
+  return true;
+}
+
+// Vertex format and unpacked size (vertices, indices, meshlets) of a baked mesh.
+bool describe_mesh(const assetlib::AssetFile& file, BakedAsset& asset, std::string& error) {
+  assetlib::MeshInfo info;
+  if (failed(assetlib::read_mesh_info(file, info), error)) return false;
+  asset.format = assetlib::vertex_format_name(info.vertex_format);
+  asset.unpacked_bytes = info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size;
+  return true;
+}
+
+bool describe(BakedAsset& asset, std::string& error) {
+  assetlib::AssetFile file;
+  if (failed(assetlib::load_binaryfile(asset.baked.string(), file), error)) return false;
+  return assetlib::has_type(file, "TEXI") ? describe_texture(file, asset, error)
+                                          : describe_mesh(file, asset, error);
+}
+
+bool unpack_texture_view(const assetlib::AssetView& view, StagingBuffers& staging) {
+  assetlib::TextureInfo info;
+  if (!assetlib::read_texture_info(view, info)) return false;
+  std::byte* dst = staging.first.get(info.total_size);
+  return bool(
+      assetlib::unpack_texture(info, view.blob.data(), view.blob.size(), dst, info.total_size));
+}
+
+bool unpack_mesh_view(const assetlib::AssetView& view, StagingBuffers& staging) {
+  assetlib::MeshInfo info;
+  if (!assetlib::read_mesh_info(view, info)) return false;
+  std::byte* vertices = staging.first.get(info.vertex_buffer_size);
+  std::byte* indices = staging.second.get(info.index_buffer_size);
+  if (!assetlib::unpack_mesh(info, view.blob.data(), view.blob.size(), vertices,
+                             info.vertex_buffer_size, indices, info.index_buffer_size)) {
+    return false;
+  }
+  if (info.meshlet_data_size == 0) return true;
+  std::byte* meshlets = staging.third.get(info.meshlet_data_size);
+  return bool(assetlib::unpack_meshlets(info, view.blob.data(), view.blob.size(), meshlets,
+                                        info.meshlet_data_size));
+}
+
+bool unpack_view(const assetlib::AssetView& view, StagingBuffers& staging) {
+  if (assetlib::has_type(view, "TEXI")) return unpack_texture_view(view, staging);
+  if (assetlib::has_type(view, "MESH")) return unpack_mesh_view(view, staging);
+  // Metadata only: loading one is reading it.
+  assetlib::MaterialInfo material;
+  if (assetlib::has_type(view, "MATL")) return bool(assetlib::read_material_info(view, material));
+  assetlib::PrefabInfo prefab;
+  return assetlib::has_type(view, "PRFB") && assetlib::read_prefab_info(view, prefab);
+}
+
+}  // namespace
+
+bool read_baked_tree(const std::string& label, const std::string& variant,
+                     const fs::path& source_root, const fs::path& baked_root, BakedTree& out,
+                     std::string& error) {
+  assetlib::Manifest manifest;
+  if (failed(assetlib::load_manifest((baked_root / "manifest.json").string(), manifest), error))
+    return false;
+  out = BakedTree{label, variant, source_root, baked_root, {}};
+  for (const assetlib::ManifestEntry& e : manifest.assets) {
+    // Measured against their source decoders: images and OBJ files baked as one asset each. Parts
+    // ("models/a.gltf#mesh/0", "a.png#normal") and metadata-only assets have no source of their
+    // own.
+    bool whole_source = e.name.find('#') == std::string::npos;
+    if (!whole_source || (e.type != "TEXI" && e.type != "MESH")) continue;
+    BakedAsset asset;
+    asset.name = e.name;
+    asset.source = source_root / e.name;
+    asset.baked = baked_root / e.path;
+    asset.type = e.type;
+    asset.file_bytes = e.file_size;
+    asset.unpacked_bytes = e.raw_size;
+    std::error_code ec;
+    asset.source_bytes = fs::file_size(asset.source, ec);
+    if (ec) {
+      error = asset.source.string() + ": " + ec.message();
+      return false;
+    }
+    if (!describe(asset, error)) return false;
+    out.assets.push_back(std::move(asset));
+  }
+  return true;
+}
+
+std::byte* Staging::get(uint64_t size) {
+  if (bytes_.size() < size) {
+    bytes_.clear();
+    bytes_.shrink_to_fit();
+    bytes_.resize(size_t(size));  // value-initialised: every page touched once here
+  }
+  return bytes_.data();
+}
+
+bool load_asset(const fs::path& path, StagingBuffers& staging) {
+  assetlib::AssetFile file;
+  return assetlib::load_binaryfile(path.string(), file) && unpack_view(file, staging);
+}
+
+bool load_asset_mapped(const fs::path& path, StagingBuffers& staging) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || st.st_size <= 0) {
+    ::close(fd);
+    return false;
+  }
+  size_t size = size_t(st.st_size);
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return false;
+  assetlib::AssetView view;
+  bool ok =
+      assetlib::parse_binaryfile({static_cast<const std::byte*>(map), size}, view, path.string()) &&
+      unpack_view(view, staging);
+  ::munmap(map, size);
+  return ok;
+}
+
+}  // namespace bench

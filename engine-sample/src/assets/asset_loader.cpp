@@ -1,0 +1,342 @@
+#include "assets/asset_loader.h"
+
+#include "error.h"
+#include "vk/upload_batch.h"
+#include "vk/vulkan_context.h"
+
+#include <assetlib/asset_file.h>
+#include <assetlib/manifest.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <span>
+
+namespace sample {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr VkDeviceSize kSpanAlignment = 16;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+[[noreturn]] void fail(const fs::path& path, const std::string& reason) {
+  throw SampleError(path.string(), reason);
+}
+
+// For assetlib calls on bytes in memory: their messages name no file, so the error does.
+[[noreturn]] void fail(const fs::path& path, const assetlib::Status& status) {
+  throw SampleError::from_memory_call(path.string(), status);
+}
+
+// The metadata of each asset type, read the same way by the loader.
+assetlib::Status read_info(const assetlib::AssetView& view, assetlib::TextureInfo& info) {
+  return assetlib::read_texture_info(view, info);
+}
+assetlib::Status read_info(const assetlib::AssetView& view, assetlib::MeshInfo& info) {
+  return assetlib::read_mesh_info(view, info);
+}
+
+// Whole files into one buffer reused for every asset: loading allocates per largest file, not
+// per file, and the bytes stay put while they are unpacked into staging.
+class FileReader {
+ public:
+  std::span<const std::byte> read(const fs::path& path) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!file) fail(path, std::string("cannot open: ") + std::strerror(errno));
+    std::error_code ec;
+    uintmax_t size = fs::file_size(path, ec);
+    if (ec) fail(path, "cannot stat: " + ec.message());
+    if (buffer_.size() < size) buffer_.resize(size);
+    if (size && std::fread(buffer_.data(), 1, size, file.get()) != size) {
+      fail(path, "short read of " + std::to_string(size) + " bytes");
+    }
+    return {buffer_.data(), static_cast<size_t>(size)};
+  }
+
+ private:
+  std::vector<std::byte> buffer_;
+};
+
+// Every VkBufferImageCopy the texture needs from level `first` down: the baked layout is the copy
+// layout, so each level's bufferOffset is its offset in the unpacked data (counted from level
+// `first`, which unpack_texture_mips puts at 0) and rows are tightly packed (rowLength 0).
+std::vector<VkBufferImageCopy> mip_copy_regions(const assetlib::TextureInfo& info, uint32_t first) {
+  std::vector<VkBufferImageCopy> regions;
+  for (uint32_t level = first; level < info.mips.size(); ++level) {
+    const assetlib::TextureMip& mip = info.mips[level];
+    VkBufferImageCopy region{};
+    region.bufferOffset = mip.offset - info.mips[first].offset;
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level - first, 0, 1};
+    region.imageExtent = {mip.width, mip.height, 1};
+    regions.push_back(region);
+  }
+  return regions;
+}
+
+// The ring's slots must hold the largest single asset; the manifest knows it before any file is
+// opened, so the staging memory is allocated once, at the right size.
+VkDeviceSize slot_size_for(const assetlib::Manifest& manifest, const LoaderOptions& options) {
+  VkDeviceSize largest = 0;
+  for (const assetlib::ManifestEntry& entry : manifest.assets) {
+    largest = std::max<VkDeviceSize>(largest, entry.raw_size + 2 * kSpanAlignment);
+  }
+  return std::max(options.staging_bytes / std::max(options.staging_slots, 1u), largest);
+}
+
+class FolderLoader {
+ public:
+  FolderLoader(const VulkanContext& ctx, UploadBatch& batch, fs::path folder, GpuScene& scene,
+               uint32_t skip_mips)
+      : ctx_(ctx),
+        batch_(batch),
+        folder_(std::move(folder)),
+        scene_(scene),
+        skip_mips_(skip_mips) {}
+
+  void upload_white();
+  std::optional<AssetTiming> load(const assetlib::ManifestEntry& entry, uint32_t id);
+
+ private:
+  assetlib::AssetView read_asset(const assetlib::ManifestEntry& entry, const fs::path& path,
+                                 AssetTiming& timing);
+  template <typename Info>
+  assetlib::AssetView read_asset_info(const assetlib::ManifestEntry& entry, const fs::path& path,
+                                      Info& info, AssetTiming& timing);
+  void check_raw_size(const assetlib::ManifestEntry& entry, const fs::path& path,
+                      uint64_t raw_size) const;
+  void check_texture_format(const assetlib::TextureInfo& info, const fs::path& path) const;
+  AssetTiming load_texture(const assetlib::ManifestEntry& entry, uint32_t id);
+  std::optional<AssetTiming> load_mesh(const assetlib::ManifestEntry& entry, uint32_t id);
+
+  const VulkanContext& ctx_;
+  UploadBatch& batch_;
+  fs::path folder_;
+  GpuScene& scene_;
+  uint32_t skip_mips_;
+  FileReader reader_;
+};
+
+void FolderLoader::upload_white() {
+  ImageDesc desc{VK_FORMAT_R8G8B8A8_UNORM,
+                 {1, 1},
+                 1,
+                 VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                 VK_IMAGE_ASPECT_COLOR_BIT};
+  scene_.white = GpuImage(ctx_, desc, "fallback white", scene_.memory.get());
+  StagingSpan span = batch_.reserve(4);
+  std::memset(span.data, 0xff, 4);
+  VkBufferImageCopy region{};
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  region.imageExtent = {1, 1, 1};
+  batch_.copy_to_image(span, scene_.white.handle(), 1, {&region, 1});
+}
+
+std::optional<AssetTiming> FolderLoader::load(const assetlib::ManifestEntry& entry, uint32_t id) {
+  if (entry.type == "TEXI") return load_texture(entry, id);
+  if (entry.type == "MESH") return load_mesh(entry, id);
+  // Materials reach the sample through the summary each mesh keeps; prefabs are not drawn yet.
+  if (entry.type == "MATL" || entry.type == "PRFB") return std::nullopt;
+  std::fprintf(stderr, "warning: %s: asset type '%s' is not one this sample draws; skipped\n",
+               entry.name.c_str(), entry.type.c_str());
+  return std::nullopt;
+}
+
+// Reads the file and splits it without copying; the view points into the reader's buffer.
+assetlib::AssetView FolderLoader::read_asset(const assetlib::ManifestEntry& entry,
+                                             const fs::path& path, AssetTiming& timing) {
+  std::span<const std::byte> bytes = reader_.read(path);
+  if (entry.file_size != 0 && entry.file_size != bytes.size()) {
+    fail(path, "manifest says " + std::to_string(entry.file_size) + " bytes, the file has " +
+                   std::to_string(bytes.size()) + " (stale manifest?)");
+  }
+  assetlib::AssetView view;
+  // Given the path as its source name, parse_binaryfile names the file in its messages itself.
+  if (assetlib::Status s = assetlib::parse_binaryfile(bytes, view, path.string()); !s) {
+    throw SampleError::from_file_call(path.string(), s);
+  }
+  if (std::string_view(view.type, 4) != entry.type) {
+    fail(path, "manifest says type " + entry.type + ", the file is " + std::string(view.type, 4));
+  }
+  timing.name = entry.name;
+  timing.type = entry.type;
+  timing.disk_bytes = bytes.size();
+  return view;
+}
+
+// The "load" column: read the file, split it, parse its metadata into `info`.
+template <typename Info>
+assetlib::AssetView FolderLoader::read_asset_info(const assetlib::ManifestEntry& entry,
+                                                  const fs::path& path, Info& info,
+                                                  AssetTiming& timing) {
+  Clock::time_point start = Clock::now();
+  assetlib::AssetView view = read_asset(entry, path, timing);
+  if (assetlib::Status s = read_info(view, info); !s) fail(path, s);
+  timing.load_ms = ms_since(start);
+  return view;
+}
+
+void FolderLoader::check_raw_size(const assetlib::ManifestEntry& entry, const fs::path& path,
+                                  uint64_t raw_size) const {
+  if (entry.raw_size != 0 && entry.raw_size != raw_size) {
+    fail(path, "manifest says " + std::to_string(entry.raw_size) + " unpacked bytes, the file " +
+                   std::to_string(raw_size) + " (stale manifest?)");
+  }
+}
+
+void FolderLoader::check_texture_format(const assetlib::TextureInfo& info,
+                                        const fs::path& path) const {
+  auto format = static_cast<VkFormat>(assetlib::texture_format_vk(info.format));
+  const char* name = assetlib::texture_format_name(info.format);
+  bool block_compressed =
+      format >= VK_FORMAT_BC1_RGB_UNORM_BLOCK && format <= VK_FORMAT_BC7_SRGB_BLOCK;
+  if (block_compressed && !ctx_.enabled_features().textureCompressionBC) {
+    fail(path, std::string(name) + " needs textureCompressionBC, which this device lacks");
+  }
+  // Linear filtering is optional per format; TextureBindings falls back to nearest without it.
+  VkFormatFeatureFlags needed =
+      VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+  if (format == VK_FORMAT_UNDEFINED || !has_format_features(ctx_, format, needed)) {
+    fail(path, std::string("texture format ") + name + " cannot be sampled on this device");
+  }
+  uint32_t max_size = ctx_.properties().limits.maxImageDimension2D;
+  if (info.width > max_size || info.height > max_size) {
+    fail(path, std::to_string(info.width) + "x" + std::to_string(info.height) +
+                   " exceeds this device's " + std::to_string(max_size) + " texel limit");
+  }
+}
+
+AssetTiming FolderLoader::load_texture(const assetlib::ManifestEntry& entry, uint32_t id) {
+  const fs::path path = folder_ / entry.path;
+  AssetTiming timing;
+  assetlib::TextureInfo info;
+  assetlib::AssetView view = read_asset_info(entry, path, info, timing);
+  check_raw_size(entry, path, info.total_size);
+  check_texture_format(info, path);
+
+  // Skipped levels are neither read from the blob nor decompressed: the image simply starts
+  // smaller.
+  auto first = std::min(skip_mips_, static_cast<uint32_t>(info.mips.size()) - 1);
+  auto mip_levels = static_cast<uint32_t>(info.mips.size()) - first;
+  const assetlib::TextureMip& top = info.mips[first];
+  ImageDesc desc{static_cast<VkFormat>(assetlib::texture_format_vk(info.format)),
+                 {top.width, top.height},
+                 mip_levels,
+                 VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                 VK_IMAGE_ASPECT_COLOR_BIT};
+  GpuImage image(ctx_, desc, entry.name, scene_.memory.get());
+
+  uint64_t unpacked = info.total_size - top.offset;
+  timing.unpacked_bytes = unpacked;
+  StagingSpan span = batch_.reserve(unpacked);
+  Clock::time_point start = Clock::now();
+  if (assetlib::Status s = assetlib::unpack_texture_mips(info, first, view.blob.data(),
+                                                         view.blob.size(), span.data, span.size);
+      !s) {
+    fail(path, s);
+  }
+  timing.unpack_ms = ms_since(start);
+
+  std::vector<VkBufferImageCopy> regions = mip_copy_regions(info, first);
+  batch_.begin_timing(span, id);
+  batch_.copy_to_image(span, image.handle(), mip_levels, regions);
+  batch_.end_timing(span);
+
+  info.chunks.clear();  // the blob layout is of no use once unpacked
+  scene_.textures.emplace(entry.name, GpuTexture{std::move(info), std::move(image)});
+  return timing;
+}
+
+std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry& entry,
+                                                   uint32_t id) {
+  const fs::path path = folder_ / entry.path;
+  AssetTiming timing;
+  assetlib::MeshInfo info;
+  assetlib::AssetView view = read_asset_info(entry, path, info, timing);
+  uint64_t vb_size = info.vertex_buffer_size;
+  uint64_t ib_size = info.index_buffer_size;
+  timing.unpacked_bytes = vb_size + ib_size;
+  check_raw_size(entry, path, vb_size + ib_size);
+  if (vb_size == 0 || ib_size == 0) {
+    // Vulkan has no empty buffers, and there would be nothing to draw.
+    std::fprintf(stderr, "warning: %s: mesh has no triangles; skipped\n", path.c_str());
+    return std::nullopt;
+  }
+
+  GpuMesh mesh;
+  mesh.name = entry.name;
+  mesh.vertices =
+      GpuBuffer(ctx_, vb_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                MemoryUse::GpuOnly, entry.name + " vertices", scene_.memory.get());
+  mesh.indices =
+      GpuBuffer(ctx_, ib_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
+                MemoryUse::GpuOnly, entry.name + " indices", scene_.memory.get());
+
+  // Both buffers in one reservation, so both copies land in the same batch.
+  VkDeviceSize index_offset = align_up(vb_size, kSpanAlignment);
+  StagingSpan span = batch_.reserve(index_offset + ib_size);
+  Clock::time_point start = Clock::now();
+  if (assetlib::Status s =
+          assetlib::unpack_mesh(info, view.blob.data(), view.blob.size(), span.data, vb_size,
+                                span.data + index_offset, ib_size);
+      !s) {
+    fail(path, s);
+  }
+  timing.unpack_ms = ms_since(start);
+
+  batch_.begin_timing(span, id);
+  batch_.copy_to_buffer(span, 0, mesh.vertices.handle(), vb_size);
+  batch_.copy_to_buffer(span, index_offset, mesh.indices.handle(), ib_size);
+  batch_.end_timing(span);
+
+  info.chunks.clear();
+  mesh.info = std::move(info);
+  scene_.meshes.push_back(std::move(mesh));
+  return timing;
+}
+
+}  // namespace
+
+LoadReport load_baked_folder(const VulkanContext& ctx, const fs::path& folder,
+                             const LoaderOptions& options, GpuScene& scene) {
+  Clock::time_point start = Clock::now();
+  const fs::path manifest_path = folder / "manifest.json";
+  assetlib::Manifest manifest;
+  if (assetlib::Status s = assetlib::load_manifest(manifest_path.string(), manifest); !s) {
+    throw SampleError::from_file_call(manifest_path.string(), s);
+  }
+
+  scene.memory = std::make_unique<GpuMemoryArena>(ctx);
+  UploadBatch batch(ctx, slot_size_for(manifest, options), options.staging_slots);
+  FolderLoader loader(ctx, batch, folder, scene, options.skip_mips);
+  loader.upload_white();
+  LoadReport report;
+  std::vector<uint32_t> ids;
+  for (uint32_t id = 0; id < manifest.assets.size(); ++id) {
+    std::optional<AssetTiming> timing = loader.load(manifest.assets[id], id);
+    if (!timing) continue;
+    report.assets.push_back(std::move(*timing));
+    ids.push_back(id);
+  }
+  batch.finish();
+  report.wall_ms = ms_since(start);
+
+  for (size_t i = 0; i < ids.size(); ++i)
+    report.assets[i].upload_ms = batch.gpu_milliseconds(ids[i]);
+  const UploadStats& stats = batch.stats();
+  report.batches = stats.batches;
+  report.staging_slot_bytes = stats.slot_size;
+  report.staging_slots = stats.slot_count;
+  report.fence_wait_ms = stats.fence_wait_ms;
+  return report;
+}
+
+}  // namespace sample

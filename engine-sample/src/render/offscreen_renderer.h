@@ -1,0 +1,72 @@
+// Draws the loaded scene into an offscreen colour + depth target and reads the image back.
+// Headless by construction: no surface, no swapchain, so it runs on lavapipe in CI.
+#pragma once
+
+#include "assets/gpu_scene.h"
+#include "assets/load_report.h"
+#include "assets/texture_bindings.h"
+#include "render/camera.h"
+#include "render/mesh_pipeline.h"
+#include "render/scene_draws.h"
+#include "vk/gpu_buffer.h"
+#include "vk/gpu_image.h"
+
+#include <vulkan/vulkan.h>
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace sample {
+
+class VulkanContext;
+
+struct RenderOptions {
+  uint32_t width = 1280;
+  uint32_t height = 720;
+  SceneLayout layout = SceneLayout::Grid;
+};
+
+class OffscreenRenderer {
+ public:
+  OffscreenRenderer(const VulkanContext& ctx, const GpuScene& scene, const RenderOptions& options);
+  ~OffscreenRenderer();
+  OffscreenRenderer(const OffscreenRenderer&) = delete;
+  OffscreenRenderer& operator=(const OffscreenRenderer&) = delete;
+
+  // Renders `count` frames, each recorded, submitted and waited for, and times them. The last
+  // frame is also copied into the readback buffer.
+  FrameTimings render_frames(uint32_t count);
+
+  // The last frame: tightly packed rows of 4-byte texels in color_format().
+  std::span<const std::byte> pixels() const;
+  VkFormat color_format() const { return color_format_; }
+  VkExtent2D extent() const { return extent_; }
+
+ private:
+  void create_targets();
+  void create_render_pass();
+  void create_framebuffer();
+  void record_frame(VkCommandBuffer cmd, bool read_back) const;
+  void record_readback(VkCommandBuffer cmd) const;
+  void destroy() noexcept;
+
+  const VulkanContext& ctx_;
+  VkExtent2D extent_;
+  VkFormat color_format_ = VK_FORMAT_UNDEFINED;
+  VkFormat depth_format_ = VK_FORMAT_UNDEFINED;
+  GpuImage color_;
+  GpuImage depth_;
+  GpuBuffer readback_;
+  VkRenderPass render_pass_ = VK_NULL_HANDLE;
+  VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
+  std::unique_ptr<MeshPipelines> pipelines_;
+  std::unique_ptr<TextureBindings> textures_;
+  SceneDrawList draws_;
+  Mat4 view_proj_;
+  VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+};
+
+}  // namespace sample

@@ -1,0 +1,408 @@
+// Settings resolution (pipeline/bake_config.h): defaults, baker.json settings, rules in order,
+// presets, warnings for unknown keys, errors for wrong values, and the settings key of the cache.
+#include "temp_dir.h"
+
+#include "pipeline/bake_config.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+using baker::AssetKind;
+using baker::BakeConfig;
+using baker::BakeError;
+using baker::BakeSettings;
+using baker::BakeStatus;
+using baker::TextureRole;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Loaded {
+  BakeStatus status;
+  BakeConfig config;
+  std::string path;
+};
+
+Loaded load(const test::TempDir& dir, const std::string& text, const std::string& preset = "") {
+  Loaded l;
+  l.path = dir.write("baker.json", text).string();
+  l.status = baker::load_config(l.path, preset, l.config);
+  return l;
+}
+
+BakeSettings settings_of(const BakeConfig& config, const std::string& path,
+                         AssetKind kind = AssetKind::Texture) {
+  BakeSettings out;
+  BakeStatus s = baker::settings_for(config, path, kind, out);
+  INFO(s.message());
+  REQUIRE(s.ok());
+  return out;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Loading `settings_json` as the project settings fails with a Config error naming the file and
+// `key`.
+void check_refused(const std::string& settings_json, const std::string& key) {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"settings": )" + settings_json + "}");
+  INFO(settings_json << " -> " << l.status.message());
+  CHECK(l.status.code == BakeError::Config);
+  CHECK(l.status.file == l.path);
+  CHECK(contains(l.status.reason, key));
+  CHECK(l.status.message() == l.path + ": " + l.status.reason);
+}
+
+// The settings key of a file of `kind` under project settings `settings_json`.
+std::string key_of(const std::string& settings_json, AssetKind kind) {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"settings": )" + settings_json + "}");
+  INFO(l.status.message());
+  REQUIRE(l.status.ok());
+  return settings_of(l.config, kind == AssetKind::Texture ? "a.png" : "a.obj", kind).key;
+}
+
+}  // namespace
+
+TEST_CASE("config: without a baker.json every file gets the documented defaults", "[config]") {
+  BakeSettings s = settings_of(BakeConfig{}, "textures/a.png");
+  CHECK(s.pack.compression == assetlib::Compression::LZ4);
+  CHECK(s.pack.lz4_hc_level == 0);
+  CHECK(s.pack.chunk_size == 1048576u);
+  CHECK(s.texture.role == TextureRole::Auto);
+  CHECK(s.texture.mips);
+  CHECK(s.texture.max_size == 0u);
+  CHECK(s.texture.block_compression);
+  CHECK(s.mesh.vertex_format == "PNCVT_F32");
+  CHECK(s.mesh.optimize);
+  CHECK_FALSE(s.mesh.meshlets);
+  CHECK(s.mesh.lod_count == 0u);
+  CHECK_FALSE(s.key.empty());
+}
+
+TEST_CASE("config: an empty baker.json gives the defaults and no warning", "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, "{}");
+  REQUIRE(l.status.ok());
+  CHECK(l.config.path == l.path);
+  CHECK(l.config.warnings.empty());
+  CHECK_FALSE(l.config.output);
+  CHECK(settings_of(l.config, "a.png").key == settings_of(BakeConfig{}, "a.png").key);
+}
+
+TEST_CASE("config: project settings apply to every file", "[config]") {
+  test::TempDir dir;
+  Loaded l =
+      load(dir, R"({"settings": {"compression": "None", "lz4_hc_level": 9, "chunk_size": 4096,
+      "texture_role": "data", "mips": false, "max_size": 256, "block_compression": false,
+      "vertex_format": "P32N8C8V16", "optimize": false, "meshlets": true, "lod_count": 3}})");
+  REQUIRE(l.status.ok());
+  BakeSettings s = settings_of(l.config, "deep/folder/x.png");
+  CHECK(s.pack.compression == assetlib::Compression::None);
+  CHECK(s.pack.lz4_hc_level == 9);
+  CHECK(s.pack.chunk_size == 4096u);
+  CHECK(s.texture.role == TextureRole::Data);
+  CHECK_FALSE(s.texture.mips);
+  CHECK(s.texture.max_size == 256u);
+  CHECK_FALSE(s.texture.block_compression);
+  CHECK(s.mesh.vertex_format == "P32N8C8V16");
+  CHECK_FALSE(s.mesh.optimize);
+  CHECK(s.mesh.meshlets);
+  CHECK(s.mesh.lod_count == 3u);
+}
+
+TEST_CASE("config: matching rules apply in file order and the later one wins", "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"settings": {"max_size": 1024},
+      "rules": [{"match": "ui/**", "settings": {"texture_role": "ui", "max_size": 64}},
+                {"match": "*.png", "settings": {"max_size": 512}},
+                {"match": "ui/icons/*", "settings": {"mips": false}}]})");
+  REQUIRE(l.status.ok());
+  BakeSettings icon = settings_of(l.config, "ui/icons/a.png");
+  CHECK(icon.texture.role == TextureRole::Ui);
+  CHECK(icon.texture.max_size == 512u);
+  CHECK_FALSE(icon.texture.mips);
+  BakeSettings ui_jpg = settings_of(l.config, "ui/b.jpg");
+  CHECK(ui_jpg.texture.max_size == 64u);
+  CHECK(ui_jpg.texture.mips);
+  BakeSettings other = settings_of(l.config, "world/c.jpg");
+  CHECK(other.texture.role == TextureRole::Auto);
+  CHECK(other.texture.max_size == 1024u);
+}
+
+TEST_CASE("config: a rule restating a key set earlier by a rule overrides it, not merges it",
+          "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"rules": [{"match": "*.png", "settings": {"texture_role": "normal"}},
+                                      {"match": "*.png", "settings": {"texture_role": "color"}}]})");
+  REQUIRE(l.status.ok());
+  CHECK(settings_of(l.config, "a.png").texture.role == TextureRole::Color);
+}
+
+TEST_CASE(
+    "config: a preset's settings override the project's and its rules come after the project's",
+    "[config]") {
+  test::TempDir dir;
+  const char* text = R"({"settings": {"lz4_hc_level": 1, "max_size": 128},
+      "rules": [{"match": "*.png", "settings": {"max_size": 256, "mips": false}}],
+      "presets": {"release": {"settings": {"lz4_hc_level": 9, "max_size": 2048},
+                              "rules": [{"match": "*.png", "settings": {"max_size": 4096}}]}}})";
+  Loaded plain = load(dir, text);
+  REQUIRE(plain.status.ok());
+  BakeSettings p = settings_of(plain.config, "a.png");
+  CHECK(p.pack.lz4_hc_level == 1);
+  CHECK(p.texture.max_size == 256u);
+
+  Loaded release = load(dir, text, "release");
+  REQUIRE(release.status.ok());
+  BakeSettings r = settings_of(release.config, "a.png");
+  CHECK(r.pack.lz4_hc_level == 9);
+  CHECK(r.texture.max_size == 4096u);
+  CHECK_FALSE(r.texture.mips);
+  // A file no rule matches gets the preset's settings over the project's.
+  CHECK(settings_of(release.config, "a.obj", AssetKind::Mesh).pack.lz4_hc_level == 9);
+  CHECK(settings_of(release.config, "a.jpg").texture.max_size == 2048u);
+}
+
+TEST_CASE("config: a preset's output is relative to the folder of baker.json", "[config]") {
+  test::TempDir dir;
+  const char* text = R"({"presets": {"release": {"output": "../baked-release"}, "debug": {}}})";
+  Loaded release = load(dir, text, "release");
+  REQUIRE(release.status.ok());
+  REQUIRE(release.config.output);
+  CHECK(fs::path(*release.config.output) == dir.path() / "../baked-release");
+  Loaded debug = load(dir, text, "debug");
+  REQUIRE(debug.status.ok());
+  CHECK_FALSE(debug.config.output);
+  Loaded none = load(dir, text);
+  REQUIRE(none.status.ok());
+  CHECK_FALSE(none.config.output);
+}
+
+TEST_CASE("config: an unknown preset is a Config error listing the known ones", "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"presets": {"release": {}, "debug": {}}})", "shipping");
+  CHECK(l.status.code == BakeError::Config);
+  CHECK(l.status.file == l.path);
+  CHECK(contains(l.status.reason, "'shipping'"));
+  CHECK(contains(l.status.reason, "release"));
+  CHECK(contains(l.status.reason, "debug"));
+
+  Loaded none = load(dir, "{}", "release");
+  CHECK(none.status.code == BakeError::Config);
+  CHECK(contains(none.status.reason, "known: none"));
+}
+
+TEST_CASE("config: a preset output that is not a string is refused", "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"presets": {"release": {"output": 3}}})", "release");
+  CHECK(l.status.code == BakeError::Config);
+  CHECK(l.status.file == l.path);
+}
+
+TEST_CASE("config: unknown keys are warned about, naming the file and the key, and ignored",
+          "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"setting": {}, "settings": {"mip": false},
+      "rules": [{"match": "*.png", "settings": {"maxsize": 4}}]})");
+  REQUIRE(l.status.ok());
+  REQUIRE(l.config.warnings.size() == 3);
+  for (const std::string& w : l.config.warnings) CHECK(w.rfind(l.path, 0) == 0);
+  auto warned = [&](const std::string& key) {
+    return std::any_of(l.config.warnings.begin(), l.config.warnings.end(),
+                       [&](const std::string& w) { return contains(w, "'" + key + "'"); });
+  };
+  CHECK(warned("setting"));
+  CHECK(warned("mip"));
+  CHECK(warned("maxsize"));
+  CHECK(settings_of(l.config, "a.png").key == settings_of(BakeConfig{}, "a.png").key);
+}
+
+TEST_CASE("config: unknown settings inside a preset are warned about", "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"presets": {"release": {"settings": {"lz4_level": 9}}}})", "release");
+  REQUIRE(l.status.ok());
+  REQUIRE(l.config.warnings.size() == 1);
+  CHECK(contains(l.config.warnings[0], "'lz4_level'"));
+}
+
+TEST_CASE("config: an unknown key of a preset itself is warned about", "[config]") {
+  // A misspelt "setings" or "ouput" in a preset must not be ignored silently.
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"presets": {"release": {"setings": {"lz4_hc_level": 9}}}})", "release");
+  REQUIRE(l.status.ok());
+  CHECK(l.config.warnings.size() == 1);
+}
+
+TEST_CASE("config: a missing file, broken JSON or a non-object is a Config error naming the file",
+          "[config]") {
+  test::TempDir dir;
+  BakeConfig config;
+  std::string missing = (dir.path() / "nope.json").string();
+  BakeStatus s = baker::load_config(missing, "", config);
+  CHECK(s.code == BakeError::Config);
+  CHECK(s.file == missing);
+  for (const char* text : {"{", "[]", "3", "", "{\"settings\": {} } trailing"}) {
+    Loaded l = load(dir, text);
+    INFO(text);
+    CHECK(l.status.code == BakeError::Config);
+    CHECK(l.status.file == l.path);
+  }
+}
+
+TEST_CASE("config: malformed settings, rules or presets are Config errors", "[config]") {
+  test::TempDir dir;
+  for (const char* text :
+       {R"({"settings": []})", R"({"rules": {}})", R"({"rules": [3]})",
+        R"({"rules": [{"settings": {}}]})", R"({"rules": [{"match": 1, "settings": {}}]})",
+        R"({"rules": [{"match": "*"}]})", R"({"rules": [{"match": "*", "settings": []}]})"}) {
+    Loaded l = load(dir, text);
+    INFO(text << " -> " << l.status.message());
+    CHECK(l.status.code == BakeError::Config);
+    CHECK(l.status.file == l.path);
+  }
+  Loaded preset = load(dir, R"({"presets": {"release": []}})", "release");
+  CHECK(preset.status.code == BakeError::Config);
+  Loaded preset_rules = load(dir, R"({"presets": {"release": {"rules": {}}}})", "release");
+  CHECK(preset_rules.status.code == BakeError::Config);
+}
+
+TEST_CASE("config: settings of the wrong type are refused naming the file and the key",
+          "[config]") {
+  check_refused(R"({"mips": "yes"})", "mips");
+  check_refused(R"({"block_compression": 1})", "block_compression");
+  check_refused(R"({"compression": true})", "compression");
+  check_refused(R"({"lz4_hc_level": "9"})", "lz4_hc_level");
+  check_refused(R"({"chunk_size": [1024]})", "chunk_size");
+  check_refused(R"({"max_size": "256"})", "max_size");
+  check_refused(R"({"texture_role": 1})", "texture_role");
+  check_refused(R"({"vertex_format": null})", "vertex_format");
+  check_refused(R"({"optimize": "false"})", "optimize");
+  check_refused(R"({"meshlets": {}})", "meshlets");
+  check_refused(R"({"lod_count": "2"})", "lod_count");
+}
+
+TEST_CASE("config: out-of-range and unknown setting values are refused naming the file",
+          "[config]") {
+  check_refused(R"({"compression": "lz4"})", "compression");
+  check_refused(R"({"compression": "ZSTD"})", "compression");
+  check_refused(R"({"lz4_hc_level": 13})", "lz4_hc_level");
+  check_refused(R"({"lz4_hc_level": -1})", "lz4_hc_level");
+  check_refused(R"({"chunk_size": 1023})", "chunk_size");
+  check_refused(R"({"chunk_size": 1073741825})", "chunk_size");
+  check_refused(R"({"texture_role": "albedo"})", "texture_role");
+  check_refused(R"({"vertex_format": "PNCVT_F16"})", "vertex_format");
+  check_refused(R"({"lod_count": 9})", "lod_count");
+}
+
+TEST_CASE("config: the limits of the ranges are accepted", "[config]") {
+  test::TempDir dir;
+  Loaded low =
+      load(dir, R"({"settings": {"lz4_hc_level": 0, "chunk_size": 1024, "lod_count": 0}})");
+  CHECK(low.status.ok());
+  Loaded high =
+      load(dir, R"({"settings": {"lz4_hc_level": 12, "chunk_size": 1073741824, "lod_count": 8}})");
+  CHECK(high.status.ok());
+  for (const char* format : {"PNCVT_F32", "PNCVT_OCT", "PNCV_F32", "P32N8C8V16"}) {
+    Loaded l = load(dir, std::string(R"({"settings": {"vertex_format": ")") + format + "\"}}");
+    INFO(format);
+    CHECK(l.status.ok());
+  }
+}
+
+TEST_CASE("config: a boolean for a number setting is refused", "[config]") {
+  // nlohmann's get<T> would convert true to 1.
+  check_refused(R"({"max_size": true})", "max_size");
+}
+
+TEST_CASE("config: a fraction for an integer setting is refused", "[config]") {
+  // get<int> would truncate 2.5 to 2.
+  check_refused(R"({"lz4_hc_level": 2.5})", "lz4_hc_level");
+}
+
+TEST_CASE("config: a negative max_size is refused", "[config]") {
+  // get<uint32_t> would turn -1 into 4294967295.
+  check_refused(R"({"max_size": -1})", "max_size");
+}
+
+TEST_CASE("config: a chunk_size beyond 32 bits is refused, not wrapped into range", "[config]") {
+  // get<uint32_t> would wrap 4294968320 (2^32 + 1024) to 1024, inside the 1024.. range.
+  check_refused(R"({"chunk_size": 4294968320})", "chunk_size");
+}
+
+TEST_CASE(
+    "config: a bad value in a rule fails the files it matches, naming the config and the file",
+    "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"rules": [{"match": "ui/**", "settings": {"mips": "no"}}]})");
+  REQUIRE(l.status.ok());
+  BakeSettings out;
+  BakeStatus bad = baker::settings_for(l.config, "ui/a.png", AssetKind::Texture, out);
+  CHECK(bad.code == BakeError::Config);
+  CHECK(bad.file == l.path);
+  CHECK(contains(bad.reason, "ui/a.png"));
+  CHECK(contains(bad.reason, "mips"));
+  CHECK(baker::settings_for(l.config, "world/a.png", AssetKind::Texture, out).ok());
+}
+
+TEST_CASE("config: the same settings give the same key and restating a default changes nothing",
+          "[config]") {
+  CHECK(key_of("{}", AssetKind::Texture) == key_of("{}", AssetKind::Texture));
+  CHECK(key_of(R"({"mips": true, "compression": "LZ4"})", AssetKind::Texture) ==
+        key_of("{}", AssetKind::Texture));
+  CHECK(key_of(R"({"vertex_format": "PNCVT_F32", "lod_count": 0})", AssetKind::Mesh) ==
+        key_of("{}", AssetKind::Mesh));
+  CHECK(key_of("{}", AssetKind::Texture) != key_of("{}", AssetKind::Mesh));
+}
+
+TEST_CASE("config: a mesh setting changes a mesh's key but not a texture's", "[config]") {
+  for (const char* s : {R"({"vertex_format": "PNCVT_OCT"})", R"({"optimize": false})",
+                        R"({"meshlets": true})", R"({"lod_count": 2})"}) {
+    INFO(s);
+    CHECK(key_of(s, AssetKind::Texture) == key_of("{}", AssetKind::Texture));
+    CHECK(key_of(s, AssetKind::Mesh) != key_of("{}", AssetKind::Mesh));
+  }
+}
+
+TEST_CASE("config: a texture setting changes a texture's key but not a mesh's", "[config]") {
+  for (const char* s : {R"({"texture_role": "normal"})", R"({"mips": false})",
+                        R"({"max_size": 64})", R"({"block_compression": false})"}) {
+    INFO(s);
+    CHECK(key_of(s, AssetKind::Mesh) == key_of("{}", AssetKind::Mesh));
+    CHECK(key_of(s, AssetKind::Texture) != key_of("{}", AssetKind::Texture));
+  }
+}
+
+TEST_CASE("config: a packing setting changes the key of both kinds", "[config]") {
+  for (const char* s :
+       {R"({"compression": "None"})", R"({"lz4_hc_level": 4})", R"({"chunk_size": 65536})"}) {
+    INFO(s);
+    CHECK(key_of(s, AssetKind::Mesh) != key_of("{}", AssetKind::Mesh));
+    CHECK(key_of(s, AssetKind::Texture) != key_of("{}", AssetKind::Texture));
+  }
+}
+
+TEST_CASE("config: a baker.json in the input folder is found before one in an ancestor",
+          "[config]") {
+  test::TempDir dir;
+  dir.write("baker.json", "{}");
+  fs::path inner = dir.write("a/b/baker.json", "{}");
+  std::optional<fs::path> found = baker::find_config(dir.path() / "a/b");
+  REQUIRE(found);
+  CHECK(fs::equivalent(*found, inner));
+}
+
+TEST_CASE("config: without one in the input folder the nearest ancestor's baker.json is found",
+          "[config]") {
+  // A folder without baker.json is the usual case, not an error that ends the search.
+  test::TempDir dir;
+  fs::path outer = dir.write("baker.json", "{}");
+  fs::path nearer = dir.write("a/baker.json", "{}");
+  fs::create_directories(dir.path() / "a/b/c");
+  std::optional<fs::path> found = baker::find_config(dir.path() / "a/b/c");
+  REQUIRE(found);
+  CHECK(fs::equivalent(*found, nearer));
+}

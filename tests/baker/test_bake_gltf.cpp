@@ -1,0 +1,364 @@
+// glTF scenes through the baker (bake/bake_gltf.h) on real corpus files and generated ones: node
+// hierarchies, transforms, materials, texture slots and roles, meshes (Draco, meshopt, sparse,
+// strips, fans, missing normals, a second UV set), cameras and lights, each checked against the
+// glTF's own JSON.
+#include "gltf_fixture.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <set>
+
+using namespace assetlib;
+using nlohmann::json;
+
+namespace {
+
+// The nodes of the default scene in the baker's order (depth first, parents first), each node
+// listed once per path to it: what the prefab must hold.
+std::vector<size_t> expected_order(const json& g) {
+  std::vector<size_t> roots;
+  if (g.contains("scenes")) {
+    for (const json& n : g["scenes"][g.value("scene", 0)]["nodes"]) roots.push_back(n);
+  }
+  std::vector<size_t> order;
+  std::vector<size_t> stack(roots.rbegin(), roots.rend());
+  while (!stack.empty()) {
+    size_t n = stack.back();
+    stack.pop_back();
+    order.push_back(n);
+    const json& node = g["nodes"][n];
+    if (!node.contains("children")) continue;
+    for (auto it = node["children"].rbegin(); it != node["children"].rend(); ++it)
+      stack.push_back(*it);
+  }
+  return order;
+}
+
+void check_against_json(const std::string& relative) {
+  INFO(relative);
+  test::BakedScene baked = test::bake_corpus_gltf(relative);
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  json g = test::gltf_json(test::corpus(relative));
+  PrefabInfo prefab = baked.prefab();
+  std::vector<size_t> order = expected_order(g);
+  REQUIRE(prefab.nodes.size() == order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const json& node = g["nodes"][order[i]];
+    const PrefabNode& p = prefab.nodes[i];
+    INFO("node " << order[i]);
+    CHECK(p.name == node.value("name", ""));
+    CHECK(p.has_matrix == node.contains("matrix"));
+    if (node.contains("matrix")) {
+      for (int k = 0; k < 16; ++k) CHECK(p.matrix[k] == node["matrix"][k].get<float>());
+    }
+    for (int k = 0; k < 3 && node.contains("translation"); ++k)
+      CHECK(p.translation[k] == node["translation"][k].get<float>());
+    for (int k = 0; k < 4 && node.contains("rotation"); ++k)
+      CHECK(p.rotation[k] == node["rotation"][k].get<float>());
+    CHECK((p.parent < 0 || size_t(p.parent) < i));
+    if (node.contains("mesh")) {
+      std::string mesh = relative + "#mesh/" + std::to_string(node["mesh"].get<int>());
+      CHECK(p.mesh == mesh);
+      MeshInfo info = baked.mesh(mesh);
+      REQUIRE(p.materials.size() == info.submeshes.size());
+      for (size_t s = 0; s < info.submeshes.size(); ++s)
+        CHECK(p.materials[s] == info.materials[info.submeshes[s].material].material);
+    }
+  }
+  // Every material of the file is an asset with its factors.
+  for (size_t m = 0; g.contains("materials") && m < g["materials"].size(); ++m) {
+    const json& jm = g["materials"][m];
+    MaterialInfo info = baked.material(relative + "#material/" + std::to_string(m));
+    CHECK(info.name == jm.value("name", ""));
+    json pbr = jm.value("pbrMetallicRoughness", json::object());
+    CHECK(info.metallic_factor == pbr.value("metallicFactor", 1.0f));
+    CHECK(info.roughness_factor == pbr.value("roughnessFactor", 1.0f));
+    for (int k = 0; k < 4 && pbr.contains("baseColorFactor"); ++k)
+      CHECK(info.base_color_factor[k] == pbr["baseColorFactor"][k].get<float>());
+    CHECK(alpha_mode_name(info.alpha_mode) == jm.value("alphaMode", std::string("OPAQUE")));
+    CHECK(info.double_sided == jm.value("doubleSided", false));
+  }
+  // Every mesh with triangles is an asset that unpacks.
+  for (size_t m = 0; m < g["meshes"].size(); ++m) {
+    const baker::BakedAsset* asset = baked.find(relative + "#mesh/" + std::to_string(m));
+    REQUIRE(asset);
+    MeshInfo info = baked.mesh(asset->name);
+    std::vector<std::byte> v(info.vertex_buffer_size), i(info.index_buffer_size);
+    CHECK(unpack_mesh(info, asset->file.blob.data(), asset->file.blob.size(), v.data(), v.size(),
+                      i.data(), i.size())
+              .ok());
+  }
+}
+
+// The triangles of a baked mesh as position triples, and each one's normal (from the vertices).
+struct Triangles {
+  std::vector<std::array<std::array<float, 3>, 3>> corners;
+  std::vector<std::array<float, 3>> normals;
+};
+
+Triangles triangles_of(const test::BakedScene& baked, const std::string& name) {
+  const baker::BakedAsset* a = baked.find(name);
+  REQUIRE(a);
+  MeshInfo info = baked.mesh(name);
+  REQUIRE(info.vertex_format == VertexFormat::PNCVT_F32);
+  std::vector<Vertex_PNCVT_F32> v(info.vertex_count);
+  std::vector<std::byte> idx(info.index_buffer_size);
+  REQUIRE(unpack_mesh(info, a->file.blob.data(), a->file.blob.size(), v.data(),
+                      info.vertex_buffer_size, idx.data(), idx.size())
+              .ok());
+  Triangles t;
+  for (uint32_t i = 0; i < info.index_count; i += 3) {
+    std::array<std::array<float, 3>, 3> tri;
+    for (uint32_t k = 0; k < 3; ++k) {
+      uint32_t vi = 0;
+      std::memcpy(&vi, idx.data() + (i + k) * info.index_size, info.index_size);
+      std::copy_n(v[vi].position, 3, tri[k].begin());
+      if (k == 0) t.normals.push_back({v[vi].normal[0], v[vi].normal[1], v[vi].normal[2]});
+    }
+    t.corners.push_back(tri);
+  }
+  return t;
+}
+
+// The geometric normal's z of a triangle (its winding in the xy plane).
+float winding_z(const std::array<std::array<float, 3>, 3>& t) {
+  float ax = t[1][0] - t[0][0], ay = t[1][1] - t[0][1];
+  float bx = t[2][0] - t[0][0], by = t[2][1] - t[0][1];
+  return ax * by - ay * bx;
+}
+
+}  // namespace
+
+TEST_CASE("glTF scenes keep their hierarchy, transforms, meshes and materials") {
+  for (const char* file :
+       {"intellij-gltf-viewer-plugin/models/DamagedHelmet/glTF/DamagedHelmet.gltf",
+        "intellij-gltf-viewer-plugin/models/DamagedHelmet/glTF-Binary/DamagedHelmet.glb",
+        "bevy/assets/models/FlightHelmet/FlightHelmet.gltf", "vulkan-guide/assets/house.glb",
+        "draco-testdata/CesiumMilkTruck/glTF/CesiumMilkTruck.gltf",
+        "draco-testdata/InterpolationTest/glTF/InterpolationTest.gltf",
+        "draco-testdata/KhronosSampleModels/Duck/glTF_Binary/Duck.glb",
+        "bevy/assets/models/CornellBox/CornellBox.glb", "bevy/assets/models/cubes/Cubes.glb",
+        "draco-testdata/CubeScaledInstances/glTF/cube_att.gltf",
+        "bevy/assets/models/AlienCake/tile.glb"}) {
+    check_against_json(file);
+  }
+}
+
+TEST_CASE("material slots name their texture in the role the slot needs") {
+  std::string file = "intellij-gltf-viewer-plugin/models/DamagedHelmet/glTF/DamagedHelmet.gltf";
+  test::BakedScene baked = test::bake_corpus_gltf(file);
+  REQUIRE(baked.status.ok());
+  MaterialInfo m = baked.material(file + "#material/0");
+  std::string dir = "intellij-gltf-viewer-plugin/models/DamagedHelmet/glTF/";
+  CHECK(m.base_color.texture == dir + "Default_albedo.jpg#color");
+  CHECK(m.metallic_roughness.texture == dir + "Default_metalRoughness.jpg#data");
+  CHECK(m.normal.texture == dir + "Default_normal.jpg#normal");
+  CHECK(m.occlusion.texture == dir + "Default_AO.jpg#data");
+  CHECK(m.emissive.texture == dir + "Default_emissive.jpg#color");
+  CHECK(m.emissive_factor[0] == 1);
+  // External images are baked by their own jobs, not read by the glTF's.
+  for (const std::string& read : baked.files_read) CHECK(read.find(".jpg") == std::string::npos);
+  // The mesh keeps a summary naming the material asset.
+  MeshInfo mesh = baked.mesh(file + "#mesh/0");
+  REQUIRE(mesh.materials.size() == 1);
+  CHECK(mesh.materials[0].material == file + "#material/0");
+  CHECK(mesh.materials[0].base_color_texture == dir + "Default_albedo.jpg#color");
+  CHECK(mesh.materials[0].normal_texture == dir + "Default_normal.jpg#normal");
+}
+
+TEST_CASE("images inside a GLB bake as parts of it, once per role") {
+  std::string file =
+      "intellij-gltf-viewer-plugin/models/DamagedHelmet/glTF-Binary/DamagedHelmet.glb";
+  test::BakedScene baked = test::bake_corpus_gltf(file);
+  REQUIRE(baked.status.ok());
+  MaterialInfo m = baked.material(file + "#material/0");
+  json g = test::gltf_json(test::corpus(file));
+  int normal_image =
+      g["textures"][g["materials"][0]["normalTexture"]["index"].get<int>()]["source"];
+  std::string normal = file + "#image/" + std::to_string(normal_image) + "#normal";
+  CHECK(m.normal.texture == normal);
+  const baker::BakedAsset* texture = baked.find(normal);
+  REQUIRE(texture);
+  CHECK(texture->path == file + ".parts/image/" + std::to_string(normal_image) + ".normal.tx");
+  TextureInfo info;
+  REQUIRE(read_texture_info(texture->file, info).ok());
+  CHECK(info.format == TextureFormat::BC5_UNORM);
+  CHECK(info.width == 2048);
+  // Base colour: sRGB colour, under the image's own name.
+  int albedo = g["textures"][g["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["index"]
+                                 .get<int>()]["source"];
+  const baker::BakedAsset* colour = baked.find(file + "#image/" + std::to_string(albedo));
+  REQUIRE(colour);
+  REQUIRE(read_texture_info(colour->file, info).ok());
+  CHECK(info.format == TextureFormat::BC1_RGB_SRGB);
+}
+
+TEST_CASE("texture transforms, samplers, unlit, emissive strength and a second UV set") {
+  std::string transform =
+      "draco-testdata/KhronosSampleModels/TextureTransformTest/glTF/TextureTransformTest.gltf";
+  test::BakedScene t = test::bake_corpus_gltf(transform);
+  REQUIRE(t.status.ok());
+  MaterialInfo offset_u = t.material(transform + "#material/0");
+  CHECK(offset_u.base_color.offset[0] == 0.5f);
+  CHECK(offset_u.base_color.offset[1] == 0.0f);
+  CHECK(offset_u.base_color.scale[0] == 1.0f);
+
+  std::string settings =
+      "draco-testdata/KhronosSampleModels/TextureSettingsTest/glTF/TextureSettingsTest.gltf";
+  test::BakedScene s = test::bake_corpus_gltf(settings);
+  REQUIRE(s.status.ok());
+  json g = test::gltf_json(test::corpus(settings));
+  std::set<std::pair<TextureWrap, TextureWrap>> wraps;
+  for (size_t m = 0; m < g["materials"].size(); ++m) {
+    MaterialInfo info = s.material(settings + "#material/" + std::to_string(m));
+    if (!info.base_color.texture.empty())
+      wraps.insert({info.base_color.wrap_u, info.base_color.wrap_v});
+  }
+  CHECK(wraps.count({TextureWrap::Repeat, TextureWrap::MirroredRepeat}));
+  CHECK(wraps.count({TextureWrap::MirroredRepeat, TextureWrap::Repeat}));
+  CHECK(wraps.count({TextureWrap::Repeat, TextureWrap::ClampToEdge}));
+
+  std::string unlit = "draco-testdata/KhronosSampleModels/UnlitTest/glTF/UnlitTest.gltf";
+  test::BakedScene u = test::bake_corpus_gltf(unlit);
+  REQUIRE(u.status.ok());
+  CHECK(u.material(unlit + "#material/0").unlit);
+
+  std::string cornell = "bevy/assets/models/CornellBox/CornellBox.glb";
+  test::BakedScene c = test::bake_corpus_gltf(cornell);
+  REQUIRE(c.status.ok());
+  CHECK(c.material(cornell + "#material/0").emissive_strength == 100);
+
+  std::string multi = "draco-testdata/MultiUVTest/glTF/MultiUVTest.gltf";
+  test::BakedScene mu = test::bake_corpus_gltf(multi);
+  REQUIRE(mu.status.ok());
+  MaterialInfo m = mu.material(multi + "#material/0");
+  CHECK(m.emissive.uv_set == 1);
+  CHECK(m.base_color.uv_set == 0);
+  CHECK(mu.mesh(multi + "#mesh/0").vertex_format == VertexFormat::PNCVVT_F32);
+  baker::BakeSettings compact;
+  compact.mesh.vertex_format = "PNCVT_OCT";
+  CHECK(test::bake_corpus_gltf(multi, compact).mesh(multi + "#mesh/0").vertex_format ==
+        VertexFormat::PNCVVT_OCT);
+  baker::BakeSettings one_uv;
+  one_uv.mesh.vertex_format = "PNCV_F32";
+  test::BakedScene dropped = test::bake_corpus_gltf(multi, one_uv);
+  CHECK(dropped.warned("samples the second UV set"));
+}
+
+TEST_CASE("cameras, lights and nodes shared by several parents reach the prefab") {
+  std::string duck = "draco-testdata/KhronosSampleModels/Duck/glTF_Binary/Duck.glb";
+  PrefabInfo d = test::bake_corpus_gltf(duck).prefab();
+  REQUIRE(d.cameras.size() == 1);
+  CHECK(d.cameras[0].type == CameraType::Perspective);
+  CHECK(std::count_if(d.nodes.begin(), d.nodes.end(),
+                      [](const PrefabNode& n) { return n.camera == 0; }) == 1);
+
+  std::string cubes = "bevy/assets/models/cubes/Cubes.glb";
+  PrefabInfo c = test::bake_corpus_gltf(cubes).prefab();
+  REQUIRE(c.lights.size() == 1);
+  CHECK(c.lights[0].type == LightType::Point);
+  CHECK(c.lights[0].intensity == Approx(79.577472));
+  CHECK(c.nodes[0].light == 0);
+
+  std::string shared = "draco-testdata/CubeScaledInstances/glTF/cube_att.gltf";
+  test::BakedScene s = test::bake_corpus_gltf(shared);
+  CHECK(s.warned("instanced under each"));
+  PrefabInfo p = s.prefab();
+  CHECK(std::count_if(p.nodes.begin(), p.nodes.end(),
+                      [](const PrefabNode& n) { return !n.mesh.empty(); }) == 4);
+}
+
+TEST_CASE("Draco and meshopt compressed meshes bake the triangles of the uncompressed ones") {
+  test::BakedScene plain = test::bake_corpus_gltf("draco-testdata/Box/glTF_Binary/Box.glb");
+  test::BakedScene draco = test::bake_corpus_gltf("draco-testdata/Box/glTF_Binary/Box_Draco.glb");
+  REQUIRE(plain.status.ok());
+  INFO(draco.status.message());
+  REQUIRE(draco.status.ok());
+  auto sorted = [](Triangles t) {
+    std::vector<std::array<float, 9>> flat;
+    for (auto& tri : t.corners) {
+      std::sort(tri.begin(), tri.end());
+      std::array<float, 9> f;
+      for (int k = 0; k < 9; ++k)
+        f[size_t(k)] = std::round(tri[size_t(k / 3)][size_t(k % 3)] * 1000) / 1000;
+      flat.push_back(f);
+    }
+    std::sort(flat.begin(), flat.end());
+    return flat;
+  };
+  CHECK(sorted(triangles_of(plain, "draco-testdata/Box/glTF_Binary/Box.glb#mesh/0")) ==
+        sorted(triangles_of(draco, "draco-testdata/Box/glTF_Binary/Box_Draco.glb#mesh/0")));
+
+  std::string pirate = "meshoptimizer/demo/pirate.glb";
+  test::BakedScene m = test::bake_corpus_gltf(pirate);
+  INFO(m.status.message());
+  REQUIRE(m.status.ok());
+  json g = test::gltf_json(test::corpus(pirate));
+  size_t indices = g["accessors"][g["meshes"][0]["primitives"][0]["indices"].get<int>()]["count"];
+  CHECK(m.mesh(pirate + "#mesh/0").index_count == indices);
+}
+
+TEST_CASE("sparse accessors are applied") {
+  std::string file =
+      "draco-testdata/KhronosSampleModels/SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf";
+  test::BakedScene baked = test::bake_corpus_gltf(file);
+  REQUIRE(baked.status.ok());
+  // The base positions are two rows at y = 0 and y = 1; the sparse values move vertices 8, 10 and
+  // 12 to (1, 2), (3, 3) and (5, 4).
+  Triangles t = triangles_of(baked, file + "#mesh/0");
+  std::set<std::array<float, 3>> corners;
+  for (const auto& tri : t.corners) corners.insert(tri.begin(), tri.end());
+  CHECK(corners.count({1, 2, 0}));
+  CHECK(corners.count({3, 3, 0}));
+  CHECK(corners.count({5, 4, 0}));
+  CHECK_FALSE(corners.count({1, 1, 0}));  // replaced by the sparse value
+  CHECK(corners.count({2, 1, 0}));        // not replaced
+}
+
+TEST_CASE("triangle strips and fans become lists with one winding, missing normals are flat") {
+  // A quad as a strip of 4 vertices, and as a fan of 4.
+  std::vector<float> quad = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
+  std::vector<float> fan = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+  for (auto [mode, positions] : {std::pair{5, quad}, std::pair{6, fan}}) {
+    INFO("mode " << mode);
+    test::BakedScene baked =
+        test::bake_gltf_bytes(test::one_primitive(positions, {}, mode).bytes(), "s.gltf");
+    INFO(baked.status.message());
+    REQUIRE(baked.status.ok());
+    Triangles t = triangles_of(baked, "s.gltf#mesh/0");
+    REQUIRE(t.corners.size() == 2);
+    for (size_t i = 0; i < 2; ++i) {
+      CHECK(winding_z(t.corners[i]) > 0);   // both counter-clockwise, as the first
+      CHECK(t.normals[i][2] == Approx(1));  // generated flat: the face normal
+    }
+  }
+  // Points and lines are skipped with a warning naming the primitive.
+  test::GeneratedGltf lines = test::one_primitive(quad, {0, 1, 2, 3}, 1);
+  lines.doc["meshes"][0]["primitives"].push_back(lines.doc["meshes"][0]["primitives"][0]);
+  lines.doc["meshes"][0]["primitives"][1]["mode"] = 4;
+  lines.doc["meshes"][0]["primitives"][1]["indices"] =
+      lines.add(std::array<uint16_t, 6>{0, 1, 2, 2, 1, 3}.data(), 12, 5123, "SCALAR", 6);
+  test::BakedScene mixed = test::bake_gltf_bytes(lines.bytes(), "l.gltf");
+  REQUIRE(mixed.status.ok());
+  CHECK(mixed.warned("meshes[0].primitives[0]: lines are not baked"));
+  CHECK(mixed.mesh("l.gltf#mesh/0").index_count == 6);
+}
+
+TEST_CASE("morph targets and unsupported required extensions are refused, naming them") {
+  test::BakedScene morph = test::bake_corpus_gltf(
+      "draco-testdata/KhronosSampleModels/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf");
+  CHECK(morph.status.code == baker::BakeError::UnsupportedFeature);
+  CHECK(morph.status.reason.find("meshes[0].primitives[0].targets") != std::string::npos);
+  test::GeneratedGltf g = test::one_primitive({0, 0, 0, 1, 0, 0, 0, 1, 0}, {}, 4);
+  g.doc["extensionsUsed"] = json::array({"KHR_texture_basisu"});
+  g.doc["extensionsRequired"] = json::array({"KHR_texture_basisu"});
+  test::BakedScene basisu = test::bake_gltf_bytes(g.bytes(), "b.gltf");
+  CHECK(basisu.status.code == baker::BakeError::UnsupportedFeature);
+  CHECK(basisu.status.reason.find("KHR_texture_basisu") != std::string::npos);
+  g.doc["extensionsRequired"] = json::array();
+  test::BakedScene used = test::bake_gltf_bytes(g.bytes(), "b.gltf");
+  REQUIRE(used.status.ok());
+  CHECK(used.warned("extensions KHR_texture_basisu not baked"));
+}

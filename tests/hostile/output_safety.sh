@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# The asset-baker binary against a hostile or unlucky output folder (docs/robustness.md, "Output
+# folder"). Usage: output_safety.sh <asset-baker> <case>
+#   planted_cache     a committed .assetlib-cache.json naming ../x, /abs/x and a user's file as
+#                     outputs: nothing outside the output folder, and nothing the baker did not
+#                     write, is deleted
+#   symlinked_folder  a folder of the output tree is a symlink to elsewhere: nothing is written
+#                     there, the sources behind it fail with a reason, the rest bakes
+#   symlinked_output  the default output folder (<input>-baked) is a symlink: refused (exit 2)
+#   second_baker      another baker holds the output folder: exit 2, its temporaries are untouched
+#   disk_full         writes fail (file size limit) during --force: the previous outputs and their
+#                     manifest entries stay, the error says what failed, exit 1; the same when the
+#                     cache cannot be written
+#   interrupted       SIGINT mid-bake: exit 130, a consistent manifest of what is done, the rerun
+#                     bakes only the rest
+#   overlap           output = parent of the input, or the input itself: refused, no source touched
+#   time_limit        a source still baking at --time-limit: it fails naming the limit, the bake
+#                     stops, the manifest holds what finished, previous outputs are kept, exit 1
+set -euo pipefail
+
+baker=$1 case=$2
+work=$(mktemp -d "${TMPDIR:-/tmp}/output-safety-$case.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail() { echo "FAIL [$case]: $*" >&2; exit 1; }
+expect_line() { grep -aqE "$2" "$1" || { cat "$1" >&2; fail "expected /$2/ in $(basename "$1")"; }; }
+# Runs the baker with a time limit; exit code in $rc, output in $work/log.
+run() {
+  set +e
+  timeout 300 "$baker" "$@" >"$work/log" 2>&1
+  rc=$?
+  set -e
+  [ "$rc" != 124 ] || { cat "$work/log" >&2; fail "the baker hung"; }
+}
+expect_rc() { [ "$rc" = "$1" ] || { cat "$work/log" >&2; fail "exit code $rc, expected $1"; }; }
+check_output() {
+  "$baker" check "$1" >"$work/check" 2>&1 || { cat "$work/check" >&2; fail "check failed on $1"; }
+}
+# `count` noisy RGBA PNGs of `size`^2 pixels in folder $1 (noise keeps outputs large).
+make_pngs() {
+  python3 - "$@" <<'PY'
+import os, random, struct, sys, zlib
+out, count, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+os.makedirs(out, exist_ok=True)
+rng = random.Random(7)
+def chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+for i in range(count):
+    rows = b"".join(b"\0" + rng.randbytes(size * 4) for _ in range(size))
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)) +
+           chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b""))
+    open(os.path.join(out, "noise%03d.png" % i), "wb").write(png)
+PY
+}
+tree_hash() { (cd "$1" && find . -type f ! -name '.assetlib-cache.json' ! -name '.assetlib-lock' -exec sha256sum {} + | sort); }
+
+case $case in
+planted_cache)
+  make_pngs "$work/src" 2 32
+  mkdir -p "$work/out" "$work/abs"
+  echo "precious" >"$work/victim.txt"
+  echo "precious" >"$work/abs/victim.tx"
+  echo "a user's own file, not baked" >"$work/out/notes.tx"
+  hash=$(python3 -c "print('xxh3-64:' + '0' * 16)")
+  # The planted cache carries this baker's version, else it would be ignored as a whole.
+  run "$work/src" -o "$work/probe"
+  version=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['baker_version'])" \
+            "$work/probe/.assetlib-cache.json")
+  # A baked file copied in as "planted.tx": a real asset, which the planted cache may name (with its
+  # true hash) and so have removed. It proves the planted cache was read at all.
+  cp "$work/probe/noise000.tx" "$work/out/planted.tx"
+  python3 - "$work/out" "$work/abs/victim.tx" <<PY
+import ctypes, json, os, sys
+lib = ctypes.CDLL("libxxhash.so.0")
+lib.XXH3_64bits.restype = ctypes.c_uint64
+lib.XXH3_64bits.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+def true_hash(path):
+    data = open(path, "rb").read()
+    return "xxh3-64:%016x" % lib.XXH3_64bits(data, len(data))
+out = sys.argv[1]
+def entry(path, hash="$hash"):
+    return {"kind": "texture", "settings": "{}", "source_hash": "x", "deps": [],
+            "outputs": [{"name": path, "path": path, "type": "TEXI", "hash": hash, "size": 9,
+                         "mtime_ns": 0, "raw_size": 0}]}
+doc = {"baker_version": $version, "stamps": {}, "entries": {
+    "gone1.png": entry("../victim.txt"), "gone2.png": entry(sys.argv[2]),
+    "gone3.png": entry("notes.tx"), "../gone4.png": entry("../../victim.txt"),
+    # The true hash of a user's own file: it is not laid out as an asset, so it stays.
+    "gone5.png": entry("notes.tx", true_hash(os.path.join(out, "notes.tx"))),
+    "gone6.png": entry("planted.tx", true_hash(os.path.join(out, "planted.tx")))}}
+json.dump(doc, open(os.path.join(out, ".assetlib-cache.json"), "w"))
+PY
+  run "$work/src" -o "$work/out"
+  expect_rc 0
+  [ -f "$work/victim.txt" ] || fail "deleted ../victim.txt outside the output folder"
+  [ -f "$work/abs/victim.tx" ] || fail "deleted an absolute path named by the cache"
+  [ -f "$work/out/notes.tx" ] || fail "deleted a file the baker did not write (named with its true hash)"
+  [ ! -f "$work/out/planted.tx" ] || fail "the planted cache was not read (its asset entry was not removed)"
+  [ "$(grep -ac "^removed " "$work/log")" = 1 ] || { cat "$work/log" >&2; fail "removed another file than planted.tx"; }
+  # A file the baker did write, later changed by someone, is left alone too.
+  rm "$work/src/noise000.png"
+  echo "edited" >>"$work/out/noise001.tx"
+  cp "$work/out/noise001.tx" "$work/edited.tx"
+  rm "$work/src/noise001.png"
+  run "$work/src" -o "$work/out"
+  [ -f "$work/out/noise001.tx" ] || fail "deleted an output someone changed since the bake"
+  [ ! -f "$work/out/noise000.tx" ] || fail "did not remove the output of a deleted source"
+  ;;
+symlinked_folder)
+  make_pngs "$work/src/textures" 2 16
+  make_pngs "$work/src" 1 16
+  mkdir -p "$work/out" "$work/elsewhere"
+  ln -s ../elsewhere "$work/out/textures"
+  run "$work/src" -o "$work/out"
+  expect_rc 1
+  [ -z "$(ls -A "$work/elsewhere")" ] || fail "wrote through a symlinked folder: $(ls "$work/elsewhere")"
+  expect_line "$work/log" "textures/noise000.tx: a folder on the way is a symlink"
+  [ -f "$work/out/noise000.tx" ] || fail "the sources outside the symlinked folder did not bake"
+  ;;
+symlinked_output)
+  make_pngs "$work/src" 1 16
+  mkdir -p "$work/elsewhere"
+  ln -s "$work/elsewhere" "$work/src-baked"
+  run "$work/src"
+  expect_rc 2
+  expect_line "$work/log" "src-baked: the output folder is a symlink"
+  [ -z "$(ls -A "$work/elsewhere")" ] || fail "baked into a symlinked default output folder"
+  ;;
+second_baker)
+  make_pngs "$work/src" 2 16
+  run "$work/src" -o "$work/out"
+  expect_rc 0
+  # The other run: holds the lock and has a temporary in flight.
+  echo "in flight" >"$work/out/noise000.tx.assetlib-tmp-99999-0"
+  (exec 9>>"$work/out/.assetlib-lock"; flock 9; exec sleep 30) &
+  holder=$!
+  for _ in $(seq 50); do ! flock -n "$work/out/.assetlib-lock" true 2>/dev/null && break; sleep 0.1; done
+  run "$work/src" -o "$work/out" --force
+  kill "$holder" 2>/dev/null || true
+  wait "$holder" 2>/dev/null || true
+  expect_rc 2
+  expect_line "$work/log" "another asset-baker is baking into this folder"
+  [ -f "$work/out/noise000.tx.assetlib-tmp-99999-0" ] || fail "swept the other run's temporary"
+  # Once it is gone, the next bake sweeps the leftover and succeeds.
+  run "$work/src" -o "$work/out"
+  expect_rc 0
+  [ ! -f "$work/out/noise000.tx.assetlib-tmp-99999-0" ] || fail "a stale temporary survived a locked run"
+  check_output "$work/out"
+  ;;
+disk_full)
+  make_pngs "$work/src" 3 256
+  run "$work/src" -o "$work/out" -j1
+  expect_rc 0
+  before=$(tree_hash "$work/out")
+  # Output files over 64 KiB cannot be written (EFBIG, as a full disk gives ENOSPC); the manifest
+  # and the cache are small enough to be.
+  set +e
+  (ulimit -f 64; trap '' XFSZ; exec timeout 300 "$baker" "$work/src" -o "$work/out" -j1 --force) >"$work/log" 2>&1
+  rc=$?
+  set -e
+  expect_rc 1
+  expect_line "$work/log" "noise000.tx: writing failed: File too large"
+  expect_line "$work/log" "kept the previous noise000.tx"
+  [ "$before" = "$(tree_hash "$work/out")" ] || fail "a failed write changed or removed previous outputs"
+  check_output "$work/out"
+  # The cache cannot be written (a folder stands in its place): reported, exit 1, outputs kept.
+  rm "$work/out/.assetlib-cache.json"
+  mkdir "$work/out/.assetlib-cache.json"
+  run "$work/src" -o "$work/out" -j1
+  expect_rc 1
+  expect_line "$work/log" "assetlib-cache\.json: renaming into place failed"
+  [ "$before" = "$(tree_hash "$work/out")" ] || fail "a failed cache write changed outputs"
+  check_output "$work/out"
+  ;;
+interrupted)
+  make_pngs "$work/src" 150 128
+  set +e
+  # --foreground: timeout forwards the SIGINT once. Without it, timeout also signals its process
+  # group, the baker takes a second SIGINT and, as a second Ctrl-C should, dies at once.
+  timeout --foreground 300 "$baker" "$work/src" -o "$work/out" -j1 >"$work/log" 2>&1 &
+  pid=$!
+  for _ in $(seq 300); do grep -q "baked" "$work/log" && break; sleep 0.05; done
+  kill -INT "$pid"
+  wait "$pid"
+  rc=$?
+  set -e
+  expect_rc 130
+  expect_line "$work/log" "interrupted: [0-9]+ source\(s\) not started"
+  check_output "$work/out"
+  done=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['assets']))" "$work/out/manifest.json")
+  [ "$done" -ge 1 ] && [ "$done" -lt 150 ] || fail "$done of 150 in the manifest after the interrupt"
+  run "$work/src" -o "$work/out" -j1
+  expect_rc 0
+  expect_line "$work/log" "baked $((150 - done)), up to date $done,"
+  ;;
+overlap)
+  make_pngs "$work/project/src" 1 16
+  touch "$work/project/src/keep.png.assetlib-tmp-1-2"
+  before=$(tree_hash "$work/project")
+  run "$work/project/src" -o "$work/project"
+  expect_rc 2
+  expect_line "$work/log" "the output folder contains the input folder"
+  run "$work/project/src" -o "$work/project/src/.."
+  expect_rc 2
+  run "$work/project/src" -o "$work/project/src"
+  expect_rc 2
+  expect_line "$work/log" "must differ from the input folder"
+  [ "$before" = "$(tree_hash "$work/project")" ] || fail "a refused bake changed the input tree"
+  # Output inside the input is fine: it is left out of the walk.
+  run "$work/project/src" -o "$work/project/src/baked"
+  expect_rc 0
+  [ -f "$work/project/src/keep.png.assetlib-tmp-1-2" ] || fail "a source file was taken for a temporary"
+  ;;
+time_limit)
+  make_pngs "$work/src" 12 16
+  run "$work/src" -o "$work/out" -j2
+  expect_rc 0
+  make_pngs "$work/big" 1 2048
+  mv "$work/big/noise000.png" "$work/src/big.png"
+  # Largest first: a worker is stuck on big.png. Whether the other one gets through the 12 up-to-date
+  # sources before the bake stops depends on the machine's load; either way they keep their outputs.
+  run "$work/src" -o "$work/out" -j2 --time-limit 0.05
+  expect_rc 1
+  expect_line "$work/log" "big\.png: still baking after 0\.05 s, the per-file time limit \(--time-limit\)"
+  expect_line "$work/log" "stopped at the time limit"
+  check_output "$work/out"
+  [ ! -e "$work/out/big.tx" ] || fail "the abandoned source wrote its output"
+  ! ls "$work/out" | grep -q assetlib-tmp || fail "a temporary was left behind"
+  done=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['assets']))" "$work/out/manifest.json")
+  [ "$done" = 12 ] || fail "$done of the 12 small sources in the manifest"
+  # Without the limit the rerun bakes only what was left.
+  run "$work/src" -o "$work/out" -j2
+  expect_rc 0
+  expect_line "$work/log" "baked 1, up to date 12,"
+  before=$(tree_hash "$work/out")
+  # A source stopped at the limit keeps its previous output and manifest entry.
+  run "$work/src" -o "$work/out" -j1 --force --time-limit 0.05
+  expect_rc 1
+  expect_line "$work/log" "kept the previous big\.tx"
+  [ "$before" = "$(tree_hash "$work/out")" ] || fail "a bake stopped at the time limit changed previous outputs"
+  check_output "$work/out"
+  run "$work/src" -o "$work/out" --time-limit -1
+  expect_rc 2
+  ;;
+*) fail "unknown case" ;;
+esac
+echo "ok [$case]"

@@ -1,0 +1,259 @@
+// Hostile glTF files through the importer (bake/bake_gltf.h, in memory): broken containers and
+// JSON, lying lengths, indices and offsets out of range, URIs leaving the root, compressed data
+// that does not decode, cycles and exponential node sharing, accessors that would decode to
+// gigabytes. Each must end in an error that names the file and the JSON path, never a crash, a hang
+// or a huge allocation (each case runs in a child process with an alarm and its memory growth
+// measured).
+#include "hostile_helpers.h"
+
+#include "../baker/gltf_fixture.h"
+
+#include <cmath>
+#include <limits>
+
+using nlohmann::json;
+
+namespace {
+
+const std::vector<float> kTriangle = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+
+std::vector<std::byte> text_bytes(const std::string& text) {
+  std::vector<std::byte> out(text.size());
+  std::memcpy(out.data(), text.data(), text.size());
+  return out;
+}
+
+// A GLB of `json_text` and `bin` (either may be cut or lied about by the caller afterwards).
+std::vector<std::byte> glb(const std::string& json_text, const std::string& bin) {
+  std::string j = json_text, b = bin;
+  while (j.size() % 4) j += ' ';
+  while (b.size() % 4) b += '\0';
+  auto u32 = [](std::string& s, uint32_t v) { s.append(reinterpret_cast<const char*>(&v), 4); };
+  std::string out = "glTF";
+  u32(out, 2);
+  u32(out, uint32_t(12 + 8 + j.size() + (b.empty() ? 0 : 8 + b.size())));
+  u32(out, uint32_t(j.size()));
+  u32(out, 0x4E4F534A);
+  out += j;
+  if (!b.empty()) {
+    u32(out, uint32_t(b.size()));
+    u32(out, 0x004E4942);
+    out += b;
+  }
+  return text_bytes(out);
+}
+
+// Bakes `bytes` in a child under an alarm; returns the status code seen there (-1: crashed or
+// hung) and fills `status` from a bake in this process when the child survived.
+struct Outcome {
+  hostile::ChildResult child;
+  test::BakedScene baked;
+};
+
+Outcome refuse(const std::vector<std::byte>& bytes,
+               const std::map<std::string, std::string>& files = {}) {
+  Outcome o;
+  o.child = hostile::run_in_child([&] {
+    alarm(20);
+    test::BakedScene b = test::bake_gltf_bytes(bytes, "scenes/x.gltf", files);
+    return b.status.ok() ? 0 : 1;
+  });
+  REQUIRE(o.child.exited);
+  if (!hostile::kSanitized) CHECK(o.child.rss_growth_kib < 64 * 1024);
+  o.baked = test::bake_gltf_bytes(bytes, "scenes/x.gltf", files);
+  return o;
+}
+
+void expect_refused(const std::vector<std::byte>& bytes, const std::string& reason_part,
+                    const std::map<std::string, std::string>& files = {}) {
+  Outcome o = refuse(bytes, files);
+  INFO(o.baked.status.message());
+  CHECK(o.child.status == 1);
+  CHECK_FALSE(o.baked.status.ok());
+  CHECK(o.baked.status.blames_source());
+  CHECK(o.baked.status.file == "scenes/x.gltf");
+  CHECK(o.baked.status.reason.find(reason_part) != std::string::npos);
+}
+
+test::GeneratedGltf triangle() { return test::one_primitive(kTriangle, {0, 1, 2}, 4); }
+
+}  // namespace
+
+TEST_CASE("glTF files that are not JSON, not 2.0 or whose GLB container lies are refused") {
+  expect_refused(text_bytes("{ not json"), "not valid JSON");
+  expect_refused(text_bytes("[1, 2]"), "not an object");
+  expect_refused(text_bytes(R"({"meshes": []})"), "asset: is required");
+  expect_refused(text_bytes(R"({"asset": {"version": "1.0"}})"), "asset.version");
+  std::vector<std::byte> good = glb(R"({"asset":{"version":"2.0"}})", "");
+  std::vector<std::byte> version = good;
+  version[4] = std::byte{1};
+  expect_refused(version, "GLB container version 1");
+  std::vector<std::byte> long_header = good;
+  long_header[8] = std::byte{0xff};
+  long_header[9] = std::byte{0xff};
+  expect_refused(long_header, "GLB header claims");
+  std::vector<std::byte> cut(good.begin(), good.begin() + 18);
+  expect_refused(cut, "GLB header cut short");
+  std::vector<std::byte> chunk = good;
+  chunk[12] = std::byte{0xf0};  // the JSON chunk's length, past the end
+  expect_refused(chunk, "runs past the end");
+  std::vector<std::byte> not_json = good;
+  not_json[16] = std::byte{'X'};
+  expect_refused(not_json, "the first chunk is not JSON");
+  // A BIN chunk shorter than buffer 0's byteLength.
+  json d = {{"asset", {{"version", "2.0"}}}, {"buffers", {{{"byteLength", 64}}}}};
+  expect_refused(glb(d.dump(), std::string(16, '\0')),
+                 "buffers[0]: byteLength is 64 but the data holds 16");
+}
+
+TEST_CASE(
+    "buffer URIs that leave the root, are absolute, have a scheme or do not decode are refused") {
+  for (const char* uri :
+       {"/etc/passwd", "../../outside.bin", "http://example.com/a.bin", "C:/windows/a.bin", "a%2",
+        "data:application/octet-stream;base64,@@@@", "data:text/plain,abc", "missing.bin"}) {
+    INFO(uri);
+    json d = triangle().doc;
+    d["buffers"] = {{{"byteLength", 12}, {"uri", uri}}};
+    Outcome o = refuse(text_bytes(d.dump()));
+    INFO(o.baked.status.message());
+    CHECK(o.child.status == 1);
+    CHECK(o.baked.status.reason.find("buffers[0].uri") != std::string::npos);
+    for (const std::string& read : o.baked.files_read) CHECK(read == "scenes/missing.bin");
+  }
+  // A URI inside the root, percent-encoded, is read.
+  test::GeneratedGltf g = triangle();
+  json d = g.doc;
+  d["buffers"] = {{{"byteLength", g.bin.size()}, {"uri", "data%20files/tri.bin"}}};
+  test::BakedScene ok = test::bake_gltf_bytes(text_bytes(d.dump()), "scenes/x.gltf",
+                                              {{"scenes/data files/tri.bin", g.bin}});
+  INFO(ok.status.message());
+  CHECK(ok.status.ok());
+}
+
+TEST_CASE("indices, offsets, counts and types out of range are refused with their JSON path") {
+  auto edited = [](auto edit) {
+    std::vector<std::byte> bytes = triangle().bytes();
+    json d = json::parse(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    edit(d);
+    return text_bytes(d.dump());
+  };
+  expect_refused(edited([](json& d) { d["bufferViews"][0]["byteOffset"] = 1000; }),
+                 "bufferViews[0]: bytes 1000");
+  expect_refused(edited([](json& d) { d["accessors"][0]["count"] = 4; }),
+                 "accessors[0]: reads bytes");
+  expect_refused(edited([](json& d) { d["accessors"][0]["count"] = 0; }), "accessors[0].count");
+  expect_refused(edited([](json& d) { d["accessors"][0]["count"] = 1u << 31; }),
+                 "accessors[0].count");
+  expect_refused(edited([](json& d) { d["accessors"][0]["type"] = "VEC2"; }),
+                 "meshes[0].primitives[0].attributes.POSITION: accessor 0 of type 'VEC2'");
+  expect_refused(edited([](json& d) { d["accessors"][0]["componentType"] = 5127; }),
+                 "accessors[0].componentType");
+  expect_refused(edited([](json& d) { d["meshes"][0]["primitives"][0]["indices"] = 7; }),
+                 "meshes[0].primitives[0].indices: accessor 7 does not exist");
+  expect_refused(edited([](json& d) { d["meshes"][0]["primitives"][0]["material"] = 4294967296u; }),
+                 "meshes[0].primitives[0].material: material 4294967296 does not exist");
+  expect_refused(edited([](json& d) { d["meshes"][0]["primitives"][0]["material"] = "x"; }),
+                 "meshes[0].primitives[0].material: must be an index");
+  expect_refused(edited([](json& d) { d["nodes"][0]["mesh"] = -1; }),
+                 "nodes[0].mesh: must be an index");
+  expect_refused(edited([](json& d) { d["nodes"][0]["children"] = json::array({5}); }),
+                 "nodes[0].children[0]");
+  expect_refused(edited([](json& d) { d["bufferViews"][0]["byteStride"] = 4; }),
+                 "elements overlap");
+  expect_refused(edited([](json& d) { d["bufferViews"][1]["byteStride"] = 4; }),
+                 "accessors[1]: reads bytes 0..10 of a buffer view of 6 bytes");
+  // An index past the vertices.
+  test::GeneratedGltf g = test::one_primitive(kTriangle, {0, 1, 3}, 4);
+  expect_refused(g.bytes(), "meshes[0].primitives[0].indices: index 3 is not below 3 vertices");
+  // Not whole triangles.
+  test::GeneratedGltf h = test::one_primitive(kTriangle, {0, 1}, 4);
+  expect_refused(h.bytes(), "2 indices are not whole triangles");
+  // Non-finite positions.
+  test::GeneratedGltf n = test::one_primitive({0, 0, 0, NAN, 0, 0, 0, 1, 0}, {0, 1, 2}, 4);
+  expect_refused(n.bytes(), "position 1 is not finite");
+}
+
+TEST_CASE("sparse accessors with unordered or out-of-range indices are refused") {
+  for (auto [a, b] : {std::pair<uint16_t, uint16_t>{2, 1}, std::pair<uint16_t, uint16_t>{1, 9}}) {
+    test::GeneratedGltf g = triangle();
+    uint16_t targets[2] = {a, b};
+    float values[6] = {0, 0, 1, 0, 0, 2};
+    size_t ti = g.add(targets, 4, 5123, "SCALAR", 2), vi = g.add(values, 24, 5126, "VEC3", 2);
+    g.doc["accessors"][0]["sparse"] = {
+        {"count", 2},
+        {"indices",
+         {{"bufferView", g.doc["accessors"][ti]["bufferView"]}, {"componentType", 5123}}},
+        {"values", {{"bufferView", g.doc["accessors"][vi]["bufferView"]}}}};
+    expect_refused(g.bytes(), "accessors[0].sparse.indices: indices must increase");
+  }
+}
+
+TEST_CASE("accessors and node trees that would expand far beyond the file are refused") {
+  // 2^28 zeros of VEC4 from a file of a few hundred bytes: 4 GiB.
+  test::GeneratedGltf g = triangle();
+  g.doc["accessors"].push_back({{"componentType", 5126}, {"type", "VEC3"}, {"count", 1u << 28}});
+  g.doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = g.doc["accessors"].size() - 1;
+  g.doc["meshes"][0]["primitives"][0].erase("indices");
+  expect_refused(g.bytes(), "decodes to more data than a file of this size can hold");
+  // 40 nodes, each with the next as both children: 2^40 paths.
+  test::GeneratedGltf tree = triangle();
+  tree.doc["nodes"] = json::array();
+  for (int i = 0; i < 40; ++i) {
+    json node = {{"mesh", 0}};
+    if (i + 1 < 40) node["children"] = {i + 1, i + 1};
+    tree.doc["nodes"].push_back(node);
+  }
+  expect_refused(tree.bytes(), "the scene expands to more than 4736 nodes");
+  // A cycle below the scene root.
+  test::GeneratedGltf cycle = triangle();
+  cycle.doc["nodes"] = {{{"children", json::array({1})}},
+                        {{"children", json::array({2})}},
+                        {{"children", json::array({1})}}};
+  expect_refused(cycle.bytes(), "is its own ancestor");
+}
+
+TEST_CASE("compressed data that does not decode is refused") {
+  // EXT_meshopt_compression over bytes that are not a meshopt stream.
+  test::GeneratedGltf m = triangle();
+  m.doc["extensionsUsed"] = json::array({"EXT_meshopt_compression"});
+  m.doc["bufferViews"][1]["extensions"] = {{"EXT_meshopt_compression",
+                                            {{"buffer", 0},
+                                             {"byteLength", 12},
+                                             {"byteStride", 12},
+                                             {"count", 3},
+                                             {"mode", "ATTRIBUTES"}}}};
+  expect_refused(m.bytes(),
+                 "bufferViews[1].extensions.EXT_meshopt_compression: compressed data is malformed");
+  m.doc["bufferViews"][1]["extensions"]["EXT_meshopt_compression"]["mode"] = "SHUFFLE";
+  expect_refused(m.bytes(), "mode 'SHUFFLE'");
+  // KHR_draco_mesh_compression over bytes that are not a Draco stream.
+  test::GeneratedGltf d = triangle();
+  d.doc["extensionsUsed"] = json::array({"KHR_draco_mesh_compression"});
+  d.doc["meshes"][0]["primitives"][0]["extensions"] = {
+      {"KHR_draco_mesh_compression", {{"bufferView", 0}, {"attributes", {{"POSITION", 0}}}}}};
+  expect_refused(d.bytes(), "Draco data does not decode");
+}
+
+TEST_CASE("an embedded image that is not an image fails the file, naming the image") {
+  test::GeneratedGltf g = triangle();
+  std::string garbage = "this is not a PNG file";
+  size_t at = g.add(garbage.data(), garbage.size(), 5121, "SCALAR", garbage.size());
+  g.doc["images"] = {
+      {{"bufferView", g.doc["accessors"][at]["bufferView"]}, {"mimeType", "image/png"}}};
+  g.doc["textures"] = {{{"source", 0}}};
+  g.doc["materials"] = {{{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", 0}}}}}}};
+  g.doc["meshes"][0]["primitives"][0]["material"] = 0;
+  expect_refused(g.bytes(), "scenes/x.gltf#image/0");
+}
+
+TEST_CASE("a glTF JSON nested 100000 deep does not crash the importer") {
+  test::GeneratedGltf g = triangle();
+  std::string deep(100000, '[');
+  deep += std::string(100000, ']');
+  std::vector<std::byte> bytes = g.bytes();
+  std::string with_extras(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  with_extras.insert(with_extras.size() - 1, ",\"extras\":" + deep);
+  Outcome o = refuse(text_bytes(with_extras));
+  CHECK(o.child.status == 0);  // valid glTF: extras are anything
+  CHECK(o.baked.status.ok());
+}
