@@ -9,6 +9,8 @@
 #include "../baker/gltf_fixture.h"
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 using nlohmann::json;
@@ -256,4 +258,24 @@ TEST_CASE("a glTF JSON nested 100000 deep does not crash the importer") {
   Outcome o = refuse(text_bytes(with_extras));
   CHECK(o.child.status == 0);  // valid glTF: extras are anything
   CHECK(o.baked.status.ok());
+}
+
+TEST_CASE("a Draco attribute whose accessor has the wrong type for it is refused") {
+  // A real Draco stream (the corpus box) whose accessors claim fewer or more components than glTF
+  // allows for the attribute: the decoded values must not be read as positions or normals.
+  const std::string folder = test::corpus("draco-testdata/BoxMetaDraco/glTF/");
+  std::ifstream gltf(folder + "BoxMetaDraco.gltf"), bin(folder + "buffer0.bin", std::ios::binary);
+  REQUIRE((gltf && bin));
+  const json original = json::parse(gltf);
+  const std::map<std::string, std::string> files = {
+      {"scenes/buffer0.bin", std::string(std::istreambuf_iterator<char>(bin), {})}};
+  const std::pair<int, const char*> cases[] = {
+      {1, "SCALAR"}, {1, "VEC2"}, {2, "VEC4"}, {3, "VEC3"}};
+  for (const auto& [accessor, type] : cases) {
+    json doc = original;
+    doc["accessors"][accessor]["type"] = type;
+    INFO(accessor << " " << type);
+    expect_refused(text_bytes(doc.dump()), "components per element, which glTF does not allow",
+                   files);
+  }
 }

@@ -21,12 +21,13 @@ struct PrimitiveData {
   std::vector<uint32_t> indices;  // as stored, before the mode is applied
 };
 
-AccessorValues read_attribute(GltfData& data, const std::string& name, uint32_t accessor,
-                              const std::string& path) {
-  if (name == "POSITION" || name == "NORMAL") return data.floats(accessor, path, {"VEC3"});
-  if (name == "TANGENT") return data.floats(accessor, path, {"VEC4"});
-  if (name == "COLOR_0") return data.floats(accessor, path, {"VEC3", "VEC4"});
-  return data.floats(accessor, path, {"VEC2"});
+// Whether glTF allows an attribute of this name to have `components` values per element (glTF
+// 2.0, 3.7.2.1). Checked on every source of values, the accessor or its Draco-decoded stand-in.
+bool allows_components(const std::string& name, uint32_t components) {
+  if (name == "POSITION" || name == "NORMAL") return components == 3;
+  if (name == "TANGENT") return components == 4;
+  if (name == "COLOR_0") return components == 3 || components == 4;
+  return components == 2;  // TEXCOORD_n
 }
 
 PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& path,
@@ -53,9 +54,15 @@ PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& p
     std::string path_of = json_path(ap, name);
     uint32_t accessor = index_value(it.value(), path_of, array_size(doc, "accessors"), "accessor");
     auto from_draco = decoded.attributes.find(name);
-    out.attributes[name] = from_draco != decoded.attributes.end()
-                               ? std::move(from_draco->second)
-                               : read_attribute(data, name, accessor, path_of);
+    AccessorValues values = from_draco != decoded.attributes.end()
+                                ? std::move(from_draco->second)
+                                : data.floats(accessor, path_of, {"VEC2", "VEC3", "VEC4"});
+    if (!allows_components(name, values.components)) {
+      throw GltfError(path_of, "accessor " + std::to_string(accessor) + " has " +
+                                   std::to_string(values.components) +
+                                   " components per element, which glTF does not allow here");
+    }
+    out.attributes[name] = std::move(values);
   }
   auto position = out.attributes.find("POSITION");
   if (position == out.attributes.end()) throw GltfError(ap, "has no POSITION");
