@@ -275,7 +275,7 @@ TEST_CASE("a Draco attribute whose accessor has the wrong type for it is refused
     json doc = original;
     doc["accessors"][accessor]["type"] = type;
     INFO(accessor << " " << type);
-    expect_refused(text_bytes(doc.dump()), "components per element, which glTF does not allow",
+    expect_refused(text_bytes(doc.dump()), std::string("of type '") + type + "' cannot hold it",
                    files);
   }
 }

@@ -58,9 +58,10 @@ PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& p
                                 ? std::move(from_draco->second)
                                 : data.floats(accessor, path_of, {"VEC2", "VEC3", "VEC4"});
     if (!allows_components(name, values.components)) {
-      throw GltfError(path_of, "accessor " + std::to_string(accessor) + " has " +
-                                   std::to_string(values.components) +
-                                   " components per element, which glTF does not allow here");
+      std::string where = json_path("accessors", accessor);
+      throw GltfError(path_of, "accessor " + std::to_string(accessor) + " of type '" +
+                                   string_or(doc["accessors"][accessor], where, "type", "") +
+                                   "' cannot hold it");
     }
     out.attributes[name] = std::move(values);
   }
