@@ -66,7 +66,7 @@ struct BakedScene {
 // Bakes `bytes` as the glTF file `name` of a tree whose other files are `files` (root-relative).
 inline BakedScene bake_gltf_bytes(const std::vector<std::byte>& bytes, const std::string& name,
                                   const std::map<std::string, std::string>& files = {},
-                                  baker::BakeSettings settings = {}) {
+                                  baker::BakeSettings settings = {}, unsigned threads = 1) {
   BakedScene out;
   baker::ImportInputs inputs;
   inputs.read_file = [&](const std::string& path) -> std::optional<std::string> {
@@ -79,12 +79,13 @@ inline BakedScene bake_gltf_bytes(const std::vector<std::byte>& bytes, const std
     if (!files.count(path)) return std::nullopt;
     return path + "#" + baker::texture_role_name(role);
   };
-  out.status = baker::bake_gltf(bytes, name, inputs, settings, 1, out.assets, out.warnings);
+  out.status = baker::bake_gltf(bytes, name, inputs, settings, threads, out.assets, out.warnings);
   return out;
 }
 
 // Bakes a corpus glTF file, the corpus being the input root.
-inline BakedScene bake_corpus_gltf(const std::string& relative, baker::BakeSettings settings = {}) {
+inline BakedScene bake_corpus_gltf(const std::string& relative, baker::BakeSettings settings = {},
+                                   unsigned threads = 1) {
   std::map<std::string, std::string> files;
   std::filesystem::path folder = std::filesystem::path(corpus(relative)).parent_path();
   for (const auto& entry : std::filesystem::directory_iterator(folder)) {
@@ -93,7 +94,7 @@ inline BakedScene bake_corpus_gltf(const std::string& relative, baker::BakeSetti
     std::vector<std::byte> data = file_bytes(entry.path().string());
     files[rel] = std::string(reinterpret_cast<const char*>(data.data()), data.size());
   }
-  return bake_gltf_bytes(file_bytes(corpus(relative)), relative, files, settings);
+  return bake_gltf_bytes(file_bytes(corpus(relative)), relative, files, settings, threads);
 }
 
 // The JSON of a .gltf or .glb, read here independently of the baker.

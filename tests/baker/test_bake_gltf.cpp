@@ -362,3 +362,24 @@ TEST_CASE("morph targets and unsupported required extensions are refused, naming
   REQUIRE(used.status.ok());
   CHECK(used.warned("extensions KHR_texture_basisu not baked"));
 }
+
+TEST_CASE("a glTF bakes to the same bytes on one thread and on several") {
+  // FlightHelmet: 6 meshes of unequal size, so the threads finish them out of order.
+  const std::string helmet = "bevy/assets/models/FlightHelmet/FlightHelmet.gltf";
+  baker::BakeSettings settings;
+  settings.mesh.lod_count = 1;
+  test::BakedScene one = test::bake_corpus_gltf(helmet, settings, 1);
+  test::BakedScene three = test::bake_corpus_gltf(helmet, settings, 3);
+  REQUIRE(one.status.ok());
+  REQUIRE(three.status.ok());
+  CHECK(one.assets.size() > 10);
+  REQUIRE(one.assets.size() == three.assets.size());
+  for (size_t i = 0; i < one.assets.size(); ++i) {
+    INFO(one.assets[i].name);
+    CHECK(one.assets[i].name == three.assets[i].name);
+    CHECK(one.assets[i].path == three.assets[i].path);
+    CHECK(one.assets[i].file.json == three.assets[i].file.json);
+    CHECK(one.assets[i].file.blob == three.assets[i].file.blob);
+  }
+  CHECK(one.warnings == three.warnings);
+}

@@ -3,6 +3,7 @@
 #include "bake/bake_image.h"
 #include "bake/bake_material.h"
 #include "common/asset_names.h"
+#include "common/parallel_for.h"
 #include "common/source_paths.h"
 #include "import/gltf_import.h"
 #include "mesh/bake_mesh.h"
@@ -10,18 +11,34 @@
 namespace baker {
 namespace {
 
+// Meshes are independent: they are baked on the job's threads, each into its own slot, and
+// joined in mesh order, so the outputs and warnings are the same whatever the thread count.
 BakeStatus bake_meshes(GltfImport& scene, const std::string& source, const BakeSettings& settings,
-                       BakedAssets& out, std::vector<std::string>& warnings) {
-  for (size_t m = 0; m < scene.meshes.size(); ++m) {
-    if (!scene.meshes[m]) continue;
-    BakedAsset& asset = out.emplace_back();
-    asset.name = part_name(source, PartKind::Mesh, m);
-    asset.path = part_path(source, PartKind::Mesh, m);
+                       unsigned threads, BakedAssets& out, std::vector<std::string>& warnings) {
+  struct Slot {
+    BakedAsset asset;
+    BakeStatus status;
+    std::vector<std::string> warnings;
+    bool baked = false;  // meshes without triangles have no asset
+  };
+  std::vector<Slot> slots(scene.meshes.size());
+  parallel_for(slots.size(), threads, [&](size_t m) {
+    if (!scene.meshes[m]) return;
+    Slot& slot = slots[m];
     std::string what = source + ": meshes[" + std::to_string(m) + "]";
-    if (BakeStatus s =
-            bake_mesh(std::move(*scene.meshes[m]), source, what, settings, asset.file, warnings);
-        !s)
-      return s;
+    slot.status = bake_mesh(std::move(*scene.meshes[m]), source, what, settings, slot.asset.file,
+                            slot.warnings);
+    scene.meshes[m].reset();
+    slot.baked = true;
+  });
+  for (size_t m = 0; m < slots.size(); ++m) {
+    Slot& slot = slots[m];
+    warnings.insert(warnings.end(), slot.warnings.begin(), slot.warnings.end());
+    if (!slot.status) return slot.status;
+    if (!slot.baked) continue;
+    slot.asset.name = part_name(source, PartKind::Mesh, m);
+    slot.asset.path = part_path(source, PartKind::Mesh, m);
+    out.push_back(std::move(slot.asset));
   }
   return {};
 }
@@ -67,7 +84,8 @@ BakeStatus bake_gltf(std::span<const std::byte> bytes, const std::string& relati
   if (BakeStatus s = bake_images(scene, relative_path, settings, threads, baked, warnings); !s)
     return s;
   if (BakeStatus s = bake_materials(scene, relative_path, baked); !s) return s;
-  if (BakeStatus s = bake_meshes(scene, relative_path, settings, baked, warnings); !s) return s;
+  if (BakeStatus s = bake_meshes(scene, relative_path, settings, threads, baked, warnings); !s)
+    return s;
   BakedAsset& prefab = baked.emplace_back();
   prefab.name = relative_path;
   prefab.path = with_extension(relative_path, ".prefab");

@@ -15,7 +15,8 @@
 namespace baker {
 
 // Imports `bytes` (the .gltf or .glb at `relative_path`) and bakes it into `out`. `threads` bounds
-// the block compression of embedded images.
+// the meshes baked at once and the block compression of embedded images; the outputs do not
+// depend on it.
 BakeStatus bake_gltf(std::span<const std::byte> bytes, const std::string& relative_path,
                      const ImportInputs& inputs, const BakeSettings& settings, unsigned threads,
                      BakedAssets& out, std::vector<std::string>& warnings);

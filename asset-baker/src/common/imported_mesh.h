@@ -1,4 +1,4 @@
-// What an importer hands the mesh stages: one mesh as a triangle soup grouped by material, in the
+// What an importer hands the mesh stages: one mesh as triangles grouped by material, in the
 // baker's working vertex. import/ fills it, mesh/ bakes it; neither includes the other.
 #pragma once
 
@@ -18,14 +18,17 @@ namespace baker {
 using MeshVertex = assetlib::Vertex_PNCVVT_F32;
 
 struct ImportedSubmesh {
-  uint32_t first_index = 0;  // into the soup: triangles first_index / 3 ...
+  uint32_t first_index = 0;  // the corners of triangles first_index / 3 ...
   uint32_t index_count = 0;
   uint32_t material = 0;  // index into ImportedMesh::materials
 };
 
 struct ImportedMesh {
-  // 3 vertices per triangle, submesh by submesh.
+  // 3 corners per triangle, submesh by submesh. Without `corners`, `soup` holds every corner
+  // (a triangle soup: OBJ); with them, corner i is soup[corners[i]], so an indexed source (glTF)
+  // is not expanded to one vertex per corner unless a stage needs it (mesh_tangents.h).
   std::vector<MeshVertex> soup;
+  std::vector<uint32_t> corners;
   bool has_uvs = false;       // any corner had texture coordinates (tangents are derived from them)
   bool has_tangents = false;  // the source gave tangents: kept as they are, not generated
   bool uses_uv1 = false;      // a material samples the second UV set: the format must keep it

@@ -151,6 +151,38 @@ MeshVertex make_vertex(const VertexStreams& s, uint32_t v, const Vec3& flat_norm
   return out;
 }
 
+// Appends a primitive's triangles to `out`: each vertex its corners use once (primitives often
+// share one large vertex accessor, and a hostile one may be huge), its corners into them; or,
+// without normals, a vertex per corner with its face's flat normal (glTF 2.0, 3.7.2.1).
+void append_primitive(const PrimitiveData& p, const std::vector<uint32_t>& corners,
+                      ImportedMesh& out) {
+  const VertexStreams streams(p);
+  if (streams.normal) {
+    std::vector<uint32_t> appended(p.vertex_count, ~0u);  // source vertex -> index in out.soup
+    out.corners.reserve(out.corners.size() + corners.size());
+    for (uint32_t c : corners) {
+      if (appended[c] == ~0u) {
+        appended[c] = uint32_t(out.soup.size());
+        out.soup.push_back(make_vertex(streams, c, {}));
+      }
+      out.corners.push_back(appended[c]);
+    }
+    return;
+  }
+  out.soup.reserve(out.soup.size() + corners.size());
+  out.corners.reserve(out.corners.size() + corners.size());
+  for (size_t t = 0; t < corners.size(); t += 3) {
+    Vec3 a = to_vec3(streams.position->element(corners[t]));
+    Vec3 b = to_vec3(streams.position->element(corners[t + 1]));
+    Vec3 c = to_vec3(streams.position->element(corners[t + 2]));
+    Vec3 flat = normalized_or(cross(b - a, c - a), {0, 0, 1});
+    for (size_t k = 0; k < 3; ++k) {
+      out.corners.push_back(uint32_t(out.soup.size()));
+      out.soup.push_back(make_vertex(streams, corners[t + k], flat));
+    }
+  }
+}
+
 const char* mode_name(uint64_t mode) {
   static const char* names[] = {"points", "lines", "line loops", "line strips"};
   return mode < 4 ? names[mode] : "an unknown mode";
@@ -169,8 +201,14 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
   const Json& mesh = doc["meshes"][index];
   const Json& primitives = array_or_empty(mesh, path, "primitives");
   if (primitives.empty()) throw GltfError(json_path(path, "primitives"), "is required");
-  // Triangles by material, in material order: each becomes one submesh.
-  std::map<uint32_t, std::vector<MeshVertex>> by_material;
+  // Every primitive is read first, then appended material by material: each material's
+  // triangles become one submesh, and the vertices are written once, where they stay.
+  struct Primitive {
+    PrimitiveData data;
+    std::vector<uint32_t> corners;  // triangle list, into data's vertices
+  };
+  std::vector<Primitive> read;
+  std::map<uint32_t, std::vector<size_t>> by_material;  // material -> primitives in `read`
   bool all_tangents = true, any_uvs = false, dropped_alpha = false;
   const uint32_t default_material = uint32_t(materials.size() - 1);
   for (size_t i = 0; i < primitives.size(); ++i) {
@@ -189,40 +227,32 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
     }
     uint32_t material = index_or_none(p, pp, "material", materials.size() - 1, "material")
                             .value_or(default_material);
-    PrimitiveData data_p = read_primitive(data, p, pp, notes);
-    std::vector<uint32_t> corners = triangle_list(data_p.indices, mode, json_path(pp, "indices"));
-    all_tangents = all_tangents && data_p.attributes.count("TANGENT");
-    any_uvs = any_uvs || data_p.attributes.count("TEXCOORD_0");
-    auto color = data_p.attributes.find("COLOR_0");
-    if (color != data_p.attributes.end() && color->second.components == 4) {
+    Primitive& primitive = read.emplace_back();
+    primitive.data = read_primitive(data, p, pp, notes);
+    primitive.corners = triangle_list(primitive.data.indices, mode, json_path(pp, "indices"));
+    primitive.data.indices = {};
+    const auto& attributes = primitive.data.attributes;
+    all_tangents = all_tangents && attributes.count("TANGENT");
+    any_uvs = any_uvs || attributes.count("TEXCOORD_0");
+    auto color = attributes.find("COLOR_0");
+    if (color != attributes.end() && color->second.components == 4) {
       for (uint32_t v = 0; v < color->second.count && !dropped_alpha; ++v)
         dropped_alpha = color->second.element(v)[3] < 1.0f;
     }
-    std::vector<MeshVertex>& soup = by_material[material];
-    const VertexStreams streams(data_p);
-    soup.reserve(soup.size() + corners.size());
-    for (size_t t = 0; t < corners.size(); t += 3) {
-      Vec3 flat{0, 0, 1};
-      if (!streams.normal) {  // glTF 2.0, 3.7.2.1: flat normals when there are none
-        Vec3 a = to_vec3(streams.position->element(corners[t]));
-        Vec3 b = to_vec3(streams.position->element(corners[t + 1]));
-        Vec3 c = to_vec3(streams.position->element(corners[t + 2]));
-        flat = normalized_or(cross(b - a, c - a), flat);
-      }
-      for (size_t k = 0; k < 3; ++k) soup.push_back(make_vertex(streams, corners[t + k], flat));
-    }
+    by_material[material].push_back(read.size() - 1);
   }
   if (dropped_alpha) notes.dropped_alpha.push_back(index);
   ImportedMesh out;
-  for (auto& [material, soup] : by_material) {
-    if (soup.empty()) continue;
+  for (const auto& [material, members] : by_material) {
+    const uint32_t first = uint32_t(out.corners.size());
+    for (size_t r : members) append_primitive(read[r].data, read[r].corners, out);
+    if (out.corners.size() == first) continue;
     out.submeshes.push_back(
-        {uint32_t(out.soup.size()), uint32_t(soup.size()), uint32_t(out.materials.size())});
+        {first, uint32_t(out.corners.size() - first), uint32_t(out.materials.size())});
     out.materials.push_back(material_summary(materials[material], material_names[material]));
     out.uses_uv1 = out.uses_uv1 || samples_uv1(materials[material]);
-    out.soup.insert(out.soup.end(), soup.begin(), soup.end());
   }
-  if (out.soup.empty()) {
+  if (out.corners.empty()) {
     warnings.push_back(source + ": " + path + " has no triangles; not baked");
     return std::nullopt;
   }

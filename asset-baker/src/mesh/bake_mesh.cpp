@@ -14,17 +14,29 @@
 namespace baker {
 namespace {
 
-// Identical vertices of the triangle soup merged into one indexed mesh.
-void index_soup(const std::vector<MeshVertex>& soup, std::vector<MeshVertex>& vertices,
-                std::vector<uint32_t>& indices) {
-  std::vector<uint32_t> remap(soup.size());
-  size_t unique = meshopt_generateVertexRemap(remap.data(), nullptr, soup.size(), soup.data(),
-                                              soup.size(), sizeof(MeshVertex));
+// One vertex per corner: what tangent generation works on.
+void expand_corners(ImportedMesh& mesh) {
+  if (mesh.corners.empty()) return;
+  std::vector<MeshVertex> soup(mesh.corners.size());
+  for (size_t i = 0; i < soup.size(); ++i) soup[i] = mesh.soup[mesh.corners[i]];
+  mesh.soup = std::move(soup);
+  mesh.corners = {};
+}
+
+// Identical vertices merged into one indexed mesh, numbered in order of first use (the same
+// result whether the corners came as a soup or indexed).
+void index_corners(const ImportedMesh& mesh, std::vector<MeshVertex>& vertices,
+                   std::vector<uint32_t>& indices) {
+  const uint32_t* corners = mesh.corners.empty() ? nullptr : mesh.corners.data();
+  const size_t count = corners ? mesh.corners.size() : mesh.soup.size();
+  std::vector<uint32_t> remap(mesh.soup.size());
+  size_t unique = meshopt_generateVertexRemap(remap.data(), corners, count, mesh.soup.data(),
+                                              mesh.soup.size(), sizeof(MeshVertex));
   vertices.resize(unique);
-  indices.resize(soup.size());
-  meshopt_remapVertexBuffer(vertices.data(), soup.data(), soup.size(), sizeof(MeshVertex),
+  indices.resize(count);
+  meshopt_remapVertexBuffer(vertices.data(), mesh.soup.data(), mesh.soup.size(), sizeof(MeshVertex),
                             remap.data());
-  meshopt_remapIndexBuffer(indices.data(), nullptr, soup.size(), remap.data());
+  meshopt_remapIndexBuffer(indices.data(), corners, count, remap.data());
 }
 
 // Orders triangles for the post-transform cache and for overdraw within each submesh (so ranges
@@ -84,9 +96,13 @@ BakeStatus bake_mesh(ImportedMesh mesh, const std::string& source, const std::st
   std::vector<uint32_t> indices;
   // On the soup: a corner's tangent is part of what indexing compares, so a vertex on a UV mirror
   // seam splits in two.
-  if (mesh.has_uvs && !mesh.has_tangents) generate_tangents(mesh.soup);
-  index_soup(mesh.soup, vertices, indices);
+  if (mesh.has_uvs && !mesh.has_tangents) {
+    expand_corners(mesh);
+    generate_tangents(mesh.soup);
+  }
+  index_corners(mesh, vertices, indices);
   mesh.soup = {};
+  mesh.corners = {};
   analyze(indices, vertices.size(), info.stats.acmr_before, info.stats.atvr_before);
   MeshFallbacks fallbacks;
   const bool split = split_submesh_vertices(mesh.submeshes.size(), vertices.size(), indices.size());

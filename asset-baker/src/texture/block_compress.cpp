@@ -1,12 +1,13 @@
 #include "texture/block_compress.h"
 
+#include "common/parallel_for.h"
+
 #include <stb/stb_dxt.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <thread>
 #include <vector>
 
 namespace baker {
@@ -159,14 +160,10 @@ void compress_level(TextureFormat format, const uint8_t* rgba, uint32_t width, u
   // output is the same whatever the thread count.
   threads = std::clamp(threads, 1u, 16u);
   if (uint64_t(blocks_x) * blocks_y < 4096) threads = 1;
-  std::vector<std::thread> pool;
   uint32_t band = (blocks_y + threads - 1) / threads;
-  for (uint32_t t = 1; t < threads; ++t) {
-    uint32_t first = t * band, last = std::min(blocks_y, first + band);
-    if (first < last) pool.emplace_back(encode_rows, first, last);
-  }
-  encode_rows(0, std::min(blocks_y, band));
-  for (std::thread& th : pool) th.join();
+  parallel_for(threads, threads, [&](size_t t) {
+    encode_rows(uint32_t(t) * band, std::min(blocks_y, uint32_t(t + 1) * band));
+  });
 }
 
 void decompress_level(TextureFormat format, const std::byte* blocks, uint32_t width,
