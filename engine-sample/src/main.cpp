@@ -10,6 +10,8 @@
 #include "render/screenshot.h"
 #include "vk/vulkan_context.h"
 
+#include <assetlib/asset_file.h>
+
 #if ENGINE_SAMPLE_HAS_WINDOW
 #include "window/glfw_window.h"
 #include "window/window_app.h"
@@ -54,6 +56,7 @@ options:
   --window                show the scene in a window instead: drag to orbit, wheel to zoom,
                           Esc to quit; needs a display and a build with GLFW
   --help                  this text
+  --version               the sample's version, the asset format it reads, the Vulkan headers
 
 exit status: 0 success, 1 error (the message names the file), 2 bad command line,
 3 validation messages reported.
@@ -68,6 +71,7 @@ struct Options {
   std::string device;
   bool validate = false;
   bool help = false;
+  bool version = false;
   bool window = false;
   std::string screenshot;
   std::string json;
@@ -110,6 +114,8 @@ Options parse_options(int argc, char** argv) {
     };
     if (arg == "--help" || arg == "-h")
       options.help = true;
+    else if (arg == "--version")
+      options.version = true;
     else if (arg == "--validate")
       options.validate = true;
     else if (arg == "--device")
@@ -137,7 +143,8 @@ Options parse_options(int argc, char** argv) {
     else
       throw UsageError{"more than one baked folder given: " + std::string(arg)};
   }
-  if (!options.help && options.baked_dir.empty()) throw UsageError{"no baked folder given"};
+  if (!options.help && !options.version && options.baked_dir.empty())
+    throw UsageError{"no baked folder given"};
   if (options.window && !kHasWindow) {
     throw UsageError{
         "--window: this engine-sample was built without GLFW (install libglfw3-dev "
@@ -212,6 +219,14 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::fprintf(stderr, "engine-sample: %s (see engine-sample --help)\n", e.message.c_str());
     return 2;
+  }
+  if (options.version) {
+    std::printf("engine-sample %s\nreads assetlib format version %u; Vulkan headers %u.%u.%u\n",
+                ENGINE_SAMPLE_VERSION, assetlib::kFormatVersion,
+                VK_API_VERSION_MAJOR(VK_HEADER_VERSION_COMPLETE),
+                VK_API_VERSION_MINOR(VK_HEADER_VERSION_COMPLETE),
+                VK_API_VERSION_PATCH(VK_HEADER_VERSION_COMPLETE));
+    return 0;
   }
   if (options.help) {
     std::fputs(kUsage, stdout);

@@ -17,6 +17,19 @@ bake() { set +e; "$baker" "$work/src" -o "$work/out" "$@" >"$work/log" 2>&1; rc=
 sources_in() { find "$1" -type f \( -iname '*.png' -o -iname '*.obj' \) | wc -l; }
 
 case $case in
+cli_basics)
+  # --version names the baker, the format it writes and the libraries built in.
+  "$baker" --version >"$work/version" || fail "--version must exit 0"
+  expect_line "$work/version" "^asset-baker [0-9]+\.[0-9]+\.[0-9]+$"
+  expect_line "$work/version" "^writes assetlib format version [0-9]+, cache version [0-9]+$"
+  expect_line "$work/version" "stb_image v[0-9.]+, tinyobjloader .*, Draco [0-9.]+, meshoptimizer [0-9.]+, LZ4 [0-9.]+"
+  # Every usage error exits 2 (docs/baker.md), whatever CLI11 would return.
+  for args in "--bogus" "info" "-j abc $work" "check" "export x.tx" "--time-limit -1 $work" ""; do
+    set +e; "$baker" $args >/dev/null 2>&1; code=$?; set -e
+    [ "$code" = 2 ] || fail "'asset-baker $args' must exit 2, got $code"
+  done
+  "$baker" --help >/dev/null || fail "--help must exit 0"
+  ;;
 full_bake)
   fresh_assets
   bake -j2
@@ -121,6 +134,12 @@ broken_files)
   expect_line "$work/log" "error: textures/checker.tga: output textures/checker.tx is already produced"
   n=$(( $(sources_in "$work/src") - 5 ))   # zero.jpg and checker.tga are not counted by sources_in
   expect_line "$work/log" "baked $n, up to date 0, failed 7"
+  # The log ends with every failure once, grouped by kind, one line each.
+  sed -n '/^7 failed:$/,$p' "$work/log" >"$work/summary"
+  [ "$(grep -c '^    ' "$work/summary")" = 7 ] || { cat "$work/log"; fail "the closing list must hold the 7 failures"; }
+  expect_line "$work/summary" "^  refused paths \(2\):$"
+  expect_line "$work/summary" "^    models/line-prim.obj: no triangles"
+  [ "$(tail -n 1 "$work/log" | cut -c1-4)" = "    " ] || fail "the failure list must end the log"
   [ -f "$work/out/models/cube.mesh" ] || fail "good files not baked"
   "$baker" check "$work/out" || fail "check after partial failure"
   ;;
@@ -141,6 +160,11 @@ path_safety)
   expect_line "$work/log" "models/abs.obj: texture path '../../../x.png' leaves the input folder"
   expect_line "$work/log" "textures/link.png: symlink leads outside the input folder"
   [ ! -e "$work/out/textures/link.tx" ] && [ ! -e "$work/out/linkdir" ] || fail "followed a symlink out of the root"
+  # Strict CI: the same warnings make the exit code 1, and nothing else changes.
+  bake --warnings-as-errors
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "--warnings-as-errors must exit 1 on warnings, got $rc"; }
+  expect_line "$work/log" "^[0-9]+ warning\(s\) treated as errors \(--warnings-as-errors\)$"
+  expect_line "$work/log" ", failed 0, "
   ;;
 determinism)
   fresh_assets

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 namespace baker {
 
@@ -27,5 +28,9 @@ int run_check(const std::filesystem::path& baked_dir, bool quiet);
 // error about the file, exit 1.
 int run_export(const std::filesystem::path& texture, const std::filesystem::path& png,
                uint32_t mip);
+
+// `asset-baker --version`: the baker's version, the asset format and cache versions it writes, and
+// the versions of the decoders and libraries it was built with.
+std::string version_text();
 
 }  // namespace baker

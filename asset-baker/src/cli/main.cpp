@@ -37,8 +37,10 @@ int guarded(const std::string& subject, Run&& run) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"asset-baker: converts images and OBJ models into engine-ready assetlib files"};
+  CLI::App app{
+      "asset-baker: converts images, OBJ models and glTF scenes into engine-ready assetlib files"};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", baker::version_text());
 
   baker::BakeOptions bake;
   std::string input, output, config, json_report;
@@ -69,6 +71,8 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_report, "Write a machine-readable report to this file");
   app.add_flag("-q,--quiet", bake.quiet, "Print only errors");
   app.add_flag("-v,--verbose", bake.verbose, "Also list skipped and up-to-date files");
+  app.add_flag("--warnings-as-errors", bake.warnings_as_errors,
+               "Exit 1 when anything warned (the outputs are still written)");
 
   std::string info_path, info_sources;
   bool info_json = false;

@@ -5,6 +5,7 @@
 #include "pipeline/bake_cache.h"
 #include "pipeline/bake_config.h"
 #include "pipeline/bake_job.h"
+#include "pipeline/failure_summary.h"
 #include "pipeline/interrupt.h"
 #include "pipeline/job_runner.h"
 #include "pipeline/memory_budget.h"
@@ -65,7 +66,10 @@ std::vector<Source> scan_sources(const fs::path& root, const fs::path& exclude,
     }
     sources.push_back({relative, *kind, {}, {}});
   }
-  if (ec) report.error(root.string() + ": walking the folder failed: " + ec.message());
+  if (ec) {
+    report.error(BakeStatus::failure(BakeError::UnreadableSource, root.string(),
+                                     "walking the folder failed: " + ec.message()));
+  }
   std::sort(sources.begin(), sources.end(),
             [](const Source& a, const Source& b) { return a.relative < b.relative; });
   return sources;
@@ -105,8 +109,10 @@ void write_json_report(const fs::path& path, const Totals& t, double seconds,
               {"bytes_in", t.bytes_in}, {"bytes_out", t.bytes_out},     {"files", files}};
   std::string text = doc.dump(1, '\t', false, json::error_handler_t::replace) + "\n";
   const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
-  if (assetlib::Status s = assetlib::write_file_atomically(path.string(), parts); !s)
-    report.error(s.message);
+  if (BakeStatus s = BakeStatus::from_file_call(
+          assetlib::write_file_atomically(path.string(), parts), BakeError::IoError, path.string());
+      !s)
+    report.error(s);
 }
 
 // Input, configuration and output folder of a bake, resolved and checked.
@@ -207,7 +213,7 @@ std::vector<size_t> claim_outputs(const std::vector<Source>& sources,
                                    "output " + taken + " is already produced by another source")
              : BakeStatus::failure(BakeError::RefusedPath, sources[i].relative,
                                    "file name is not valid UTF-8; rename it");
-    progress.error(results[i].status.message());
+    progress.error(results[i].status);
     progress.step(sources[i].relative, to_string(Outcome::Failed));
   }
   return to_run;
@@ -307,13 +313,13 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
   // Without the cache the next run rebakes everything, but loses nothing: still a failure to
   // report.
   if (BakeStatus s = save_cache(output, state.cache); !s) {
-    progress.error(s.message());
+    progress.error(s);
     ++totals.failed;
   }
   std::string manifest_text = assetlib::write_manifest(state.manifest);
   const std::span<const std::byte> parts[] = {std::as_bytes(std::span(manifest_text))};
   if (BakeStatus s = output.write("manifest.json", parts); !s) {
-    progress.error(s.message());
+    progress.error(s);
     ++totals.failed;
   }
 }
@@ -371,6 +377,13 @@ int run_bake(const BakeOptions& options) {
   }
   if (options.json_report)
     write_json_report(*options.json_report, totals, seconds, results, sources, progress);
+  std::fflush(stdout);  // the totals line first, then the list, also when both go to one file
+  std::fputs(failure_summary(progress.failures()).c_str(), stderr);
+  const size_t warnings = progress.warning_count();
+  const bool strict_failure = options.warnings_as_errors && warnings > 0;
+  if (strict_failure) {
+    std::fprintf(stderr, "%zu warning(s) treated as errors (--warnings-as-errors)\n", warnings);
+  }
   if (int signal = interrupt_signal()) {
     std::fprintf(stderr,
                  "interrupted: %zu source(s) not started; the cache and manifest hold what is "
@@ -389,7 +402,7 @@ int run_bake(const BakeOptions& options) {
     std::fflush(nullptr);
     std::_Exit(1);
   }
-  return totals.failed ? 1 : 0;
+  return totals.failed || strict_failure ? 1 : 0;
 }
 
 }  // namespace baker

@@ -25,11 +25,12 @@ struct BakeOptions {
   bool verify = false;
   bool quiet = false;
   bool verbose = false;
+  bool warnings_as_errors = false;  // any warning makes the exit code 1 (outputs are still written)
   std::optional<std::filesystem::path> json_report;
 };
 
-// Returns the process exit code: 0 when nothing failed, 1 when a source failed, 2 on a usage or
-// configuration error.
+// Returns the process exit code: 0 when nothing failed, 1 when a source failed (or, with
+// warnings_as_errors, anything warned), 2 on a usage or configuration error.
 int run_bake(const BakeOptions& options);
 
 }  // namespace baker

@@ -51,7 +51,7 @@ bool run_jobs(JobContext& context, const std::vector<Source>& sources,
       current[w] = kIdle;
       results[i] = std::move(result);
       for (const std::string& warning : results[i].warnings) progress.warning(warning);
-      if (results[i].outcome == Outcome::Failed) progress.error(results[i].status.message());
+      if (results[i].outcome == Outcome::Failed) progress.error(results[i].status);
       progress.step(sources[i].relative, to_string(results[i].outcome));
     }
     std::lock_guard lock(mutex);
@@ -73,7 +73,7 @@ bool run_jobs(JobContext& context, const std::vector<Source>& sources,
                               "still baking after " + seconds_text(limits.time_limit) +
                                   " s, the per-file time limit (--time-limit); the bake stops "
                                   "here, its previous output is kept");
-      progress.error(results[current[w]].status.message());
+      progress.error(results[current[w]].status);
       stopped = true;
     }
   }

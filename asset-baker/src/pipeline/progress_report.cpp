@@ -51,15 +51,27 @@ void ProgressReport::step(const std::string& name, const std::string& what) {
 
 void ProgressReport::warning(const std::string& message) {
   std::lock_guard lock(mutex_);
+  ++warnings_;
   if (quiet_) return;
   print_line("warning: " + message, true);
   draw_bar();
 }
 
-void ProgressReport::error(const std::string& message) {
+void ProgressReport::error(const BakeStatus& failure) {
   std::lock_guard lock(mutex_);
-  print_line("error: " + message, true);
+  failures_.push_back(failure);
+  print_line("error: " + failure.message(), true);
   draw_bar();
+}
+
+size_t ProgressReport::warning_count() const {
+  std::lock_guard lock(mutex_);
+  return warnings_;
+}
+
+std::vector<BakeStatus> ProgressReport::failures() const {
+  std::lock_guard lock(mutex_);
+  return failures_;
 }
 
 void ProgressReport::info(const std::string& message) {
