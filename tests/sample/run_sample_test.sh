@@ -12,6 +12,7 @@
 # of assets/; regenerate it with `asset-baker export <work>/shot.tx -o tests/sample/reference.png`
 # when the scene changes on purpose).
 # SAMPLE_DEVICE, if set, is passed as --device (CI without a GPU gets lavapipe by default).
+# SAMPLE_BAKE_CONFIG, if set, is the baker.json the bake uses.
 set -uo pipefail
 
 if [[ $# -lt 4 || $# -gt 7 ]]; then
@@ -28,10 +29,14 @@ if [[ $baker == none ]]; then
   baked=$source_dir
 else
   baked=$work/baked
-  "$baker" "$source_dir" -o "$baked" >"$work/bake.log" 2>&1 ||
-    fail "asset-baker exited with $? on $source_dir"
+  "$baker" "$source_dir" -o "$baked" ${SAMPLE_BAKE_CONFIG:+--config "$SAMPLE_BAKE_CONFIG"} \
+    >"$work/bake.log" 2>&1 || fail "asset-baker exited with $? on $source_dir"
 fi
 [[ -f $baked/manifest.json ]] || fail "no manifest.json in $baked"
+if [[ -n ${SAMPLE_BAKE_CONFIG:-} ]] && grep -q '"meshlets": true' "$SAMPLE_BAKE_CONFIG"; then
+  "$baker" info "$baked" >"$work/info.txt" || fail "asset-baker info failed on $baked"
+  grep -qE ', [1-9][0-9]* meshlets,' "$work/info.txt" || fail "the bake holds no meshlets"
+fi
 # The assets the sample uploads: textures and meshes (materials reach it through the meshes).
 asset_count=$(grep -cE '"type": "(TEXI|MESH)"' "$baked/manifest.json")
 (( asset_count > 0 )) || fail "$baked/manifest.json lists no assets"
