@@ -160,7 +160,14 @@ VkPipeline MeshPipelines::build(assetlib::VertexFormat format) const {
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
   stages[0].module = vertex_shader_;
   stages[0].pName = "main";
+  // mesh.vert's constant_id 0: whether the normal is octahedral (the *_OCT formats).
+  const VkBool32 octahedral =
+      format == assetlib::VertexFormat::PNCVT_OCT || format == assetlib::VertexFormat::PNCVVT_OCT;
+  const VkSpecializationMapEntry entry{0, 0, sizeof octahedral};
+  const VkSpecializationInfo specialization{1, &entry, sizeof octahedral, &octahedral};
+  stages[0].pSpecializationInfo = &specialization;
   stages[1] = stages[0];
+  stages[1].pSpecializationInfo = nullptr;
   stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
   stages[1].module = fragment_shader_;
 
