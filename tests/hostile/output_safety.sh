@@ -81,7 +81,7 @@ out = sys.argv[1]
 def entry(path, hash="$hash"):
     return {"kind": "texture", "settings": "{}", "source_hash": "x", "deps": [],
             "outputs": [{"name": path, "path": path, "type": "TEXI", "hash": hash, "size": 9,
-                         "mtime_ns": 0, "raw_size": 0}]}
+                         "mtime_ns": 0, "raw_size": 0}], "warnings": []}
 doc = {"baker_version": $version, "stamps": {}, "entries": {
     "gone1.png": entry("../victim.txt"), "gone2.png": entry(sys.argv[2]),
     "gone3.png": entry("notes.tx"), "../gone4.png": entry("../../victim.txt"),

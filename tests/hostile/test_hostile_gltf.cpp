@@ -197,6 +197,14 @@ TEST_CASE("accessors and node trees that would expand far beyond the file are re
   g.doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = g.doc["accessors"].size() - 1;
   g.doc["meshes"][0]["primitives"][0].erase("indices");
   expect_refused(g.bytes(), "decodes to more data than a file of this size can hold");
+  // 2^22 zero byte indices as a strip (4 MiB, within the budget), without normals: 12 million
+  // corners of a flat-normal vertex each, 0.9 GB, refused before any corner is made.
+  test::GeneratedGltf strip = triangle();
+  strip.doc["accessors"].push_back(
+      {{"componentType", 5121}, {"type", "SCALAR"}, {"count", 1u << 22}});
+  strip.doc["meshes"][0]["primitives"][0]["indices"] = strip.doc["accessors"].size() - 1;
+  strip.doc["meshes"][0]["primitives"][0]["mode"] = 5;
+  expect_refused(strip.bytes(), "meshes[0].primitives[0]: decodes to more data");
   // 40 nodes, each with the next as both children: 2^40 paths.
   test::GeneratedGltf tree = triangle();
   tree.doc["nodes"] = json::array();
@@ -261,8 +269,9 @@ TEST_CASE("a glTF JSON nested 100000 deep does not crash the importer") {
 }
 
 TEST_CASE("a Draco attribute whose accessor has the wrong type for it is refused") {
-  // A real Draco stream (the corpus box) whose accessors claim fewer or more components than glTF
-  // allows for the attribute: the decoded values must not be read as positions or normals.
+  // A real Draco stream (the corpus box) whose accessors claim fewer or more components than the
+  // stream holds (and than glTF allows): the decoded values must not be read as positions or
+  // normals.
   const std::string folder = test::corpus("draco-testdata/BoxMetaDraco/glTF/");
   std::ifstream gltf(folder + "BoxMetaDraco.gltf"), bin(folder + "buffer0.bin", std::ios::binary);
   REQUIRE((gltf && bin));
@@ -275,7 +284,9 @@ TEST_CASE("a Draco attribute whose accessor has the wrong type for it is refused
     json doc = original;
     doc["accessors"][accessor]["type"] = type;
     INFO(accessor << " " << type);
-    expect_refused(text_bytes(doc.dump()), std::string("of type '") + type + "' cannot hold it",
+    expect_refused(text_bytes(doc.dump()),
+                   std::string("the Draco attribute has ") + (accessor == 3 ? "2" : "3") +
+                       " components, its accessor's type " + type,
                    files);
   }
 }

@@ -42,7 +42,8 @@ asset_count=$(grep -cE '"type": "(TEXI|MESH)"' "$baked/manifest.json")
 (( asset_count > 0 )) || fail "$baked/manifest.json lists no assets"
 
 # The command line: --version names the format read; usage errors exit 2.
-"$sample" --version | grep -qE '^reads assetlib format version [0-9]+; Vulkan headers' ||
+"$sample" --version >"$work/version.txt" || fail "engine-sample --version exited with $?"
+grep -qE '^reads assetlib format version [0-9]+; Vulkan headers' "$work/version.txt" ||
   fail "engine-sample --version must name the format version and the Vulkan headers"
 "$sample" --bogus >/dev/null 2>&1
 (( $? == 2 )) || fail "engine-sample --bogus must exit 2"

@@ -5,13 +5,14 @@
 # read the octahedral (x, y) as a plain normal lights most of the sphere wrongly.
 #
 #   run_vertex_format_test.sh <asset-baker> <engine-sample> <corpus-dir> <work-dir> <image-compare>
+#                             <screenshot-check>
 set -uo pipefail
 
-if [[ $# -ne 5 ]]; then
-  sed -n '2,7p' "$0" >&2
+if [[ $# -ne 6 ]]; then
+  sed -n '2,8p' "$0" >&2
   exit 2
 fi
-baker=$1 sample=$2 corpus=$3 work=$4 compare=$5
+baker=$1 sample=$2 corpus=$3 work=$4 compare=$5 checker=$6
 
 logs=("$work"/bake.log "$work"/sample.out "$work"/sample.err)
 source "$(dirname "$0")/sample_test_common.sh"
@@ -29,6 +30,7 @@ for format in PNCVT_F32 PNCVT_OCT; do
   "$sample" "$work/$format" --validate --screenshot "$work/$format.tx" >"$work/sample.out" \
     2>"$work/sample.err" || fail "engine-sample exited with $? on $format"
   grep -qx 'validation messages: 0' "$work/sample.out" || fail "validation messages on $format"
+  "$checker" "$work/$format.tx" || fail "the $format screenshot does not show a rendered scene"
   "$baker" export "$work/$format.tx" -o "$work/$format.png" >/dev/null || fail "export failed"
 done
 "$compare" "$work/PNCVT_OCT.png" "$work/PNCVT_F32.png" --diff "$work/diff.png" ||

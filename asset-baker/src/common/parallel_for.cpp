@@ -4,7 +4,6 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -38,8 +37,9 @@ void parallel_for(size_t count, unsigned threads, const std::function<void(size_
   pool.reserve(helpers);
   try {
     for (size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
-  } catch (const std::system_error&) {
-    // No thread to spare: the threads started so far (and this one) take every item.
+  } catch (...) {
+    // No thread to spare (std::system_error) or no memory for one: the threads started so far,
+    // and this one, take every item.
   }
   work();
   for (std::thread& thread : pool) thread.join();

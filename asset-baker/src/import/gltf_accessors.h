@@ -45,13 +45,16 @@ class GltfData {
 
   const GltfDocument& document() const { return doc_; }
 
+  // Counts `bytes` of memory derived from the file at `path` against the budget above (the
+  // importer's own copies: triangle corners and their vertices). Throws GltfError past it.
+  void spend(uint64_t bytes, const std::string& path);
+
  private:
   // The accessor's elements packed one after another, sparse values applied; the returned layout
   // has no values yet.
   AccessorValues raw(uint32_t index, const std::string& path,
                      std::initializer_list<const char*> allowed, std::vector<uint8_t>& packed);
   std::span<const uint8_t> decode_meshopt(uint32_t index, const Json& ext, const std::string& path);
-  void spend(uint64_t bytes, const std::string& path);
 
   const GltfDocument& doc_;
   std::map<uint32_t, std::vector<uint8_t>> decoded_;  // meshopt-decoded views by index

@@ -229,6 +229,12 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
                             .value_or(default_material);
     Primitive& primitive = read.emplace_back();
     primitive.data = read_primitive(data, p, pp, notes);
+    // A strip or fan of a few zero-filled indices makes 3 corners of each, and each corner may
+    // become a vertex (flat normals, tangent generation): all of it comes out of the budget,
+    // before any of it is made.
+    const uint64_t n = primitive.data.indices.size();
+    const uint64_t corner_count = mode == 4 ? n : n < 3 ? 0 : 3 * (n - 2);
+    data.spend(corner_count * (sizeof(uint32_t) + sizeof(MeshVertex)), pp);
     primitive.corners = triangle_list(primitive.data.indices, mode, json_path(pp, "indices"));
     primitive.data.indices = {};
     const auto& attributes = primitive.data.attributes;

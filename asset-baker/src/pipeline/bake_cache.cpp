@@ -44,11 +44,8 @@ json entry_to_json(const CacheEntry& e) {
   json deps = json::array(), outputs = json::array();
   for (const Dependency& d : e.deps) deps.push_back({path_to_json(d.path), d.state});
   for (const OutputRecord& o : e.outputs) outputs.push_back(output_to_json(o));
-  return {{"kind", e.kind},
-          {"settings", e.settings},
-          {"source_hash", e.source_hash},
-          {"deps", deps},
-          {"outputs", outputs}};
+  return {{"kind", e.kind}, {"settings", e.settings}, {"source_hash", e.source_hash},
+          {"deps", deps},   {"outputs", outputs},     {"warnings", e.warnings}};
 }
 
 CacheEntry entry_from_json(const json& j) {
@@ -59,6 +56,7 @@ CacheEntry entry_from_json(const json& j) {
   for (const json& d : j.at("deps"))
     e.deps.push_back({path_from_json(d.at(0)), d.at(1).get<std::string>()});
   for (const json& o : j.at("outputs")) e.outputs.push_back(output_from_json(o));
+  e.warnings = j.at("warnings").get<std::vector<std::string>>();
   return e;
 }
 

@@ -26,7 +26,8 @@ namespace baker {
 //   3  a source may bake into several assets (entries list their outputs); glTF scenes; OBJ
 //      materials become material assets; images bake once per role their material slots use;
 //      grey data stored as RGB becomes BC4; generated tangents follow MikkTSpace
-inline constexpr uint32_t kBakerVersion = 3;
+//   4  entries keep the warnings of their bake, repeated when the source is up to date
+inline constexpr uint32_t kBakerVersion = 4;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material
@@ -53,6 +54,7 @@ struct CacheEntry {
   std::string source_hash;
   std::vector<Dependency> deps;
   std::vector<OutputRecord> outputs;  // every file the source baked into
+  std::vector<std::string> warnings;  // of the bake: an up-to-date source still reports them
 };
 
 // Remembered hash of a source file, valid while its size and mtime are unchanged.

@@ -169,6 +169,7 @@ JobResult bake_one(JobContext& context, const Source& source, JobClock& clock) {
     CacheEntry entry = old->second;
     entry.outputs = std::move(result.entry.outputs);
     result.entry = std::move(entry);
+    result.warnings = result.entry.warnings;
     return result;
   }
 
@@ -186,6 +187,7 @@ JobResult bake_one(JobContext& context, const Source& source, JobClock& clock) {
       !s)
     return fail(s);
   bytes = {};
+  entry.warnings = result.warnings;
   if (BakeStatus s = context.commit(baked, entry.outputs); !s) return fail(s);
   if (context.verify) {
     for (const OutputRecord& record : entry.outputs) {

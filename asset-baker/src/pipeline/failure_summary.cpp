@@ -1,5 +1,6 @@
 #include "pipeline/failure_summary.h"
 
+#include <algorithm>
 #include <map>
 
 namespace baker {
@@ -29,6 +30,10 @@ std::string failure_summary(const std::vector<BakeStatus>& failures) {
   if (failures.empty()) return {};
   std::map<BakeError, std::vector<const BakeStatus*>> by_kind;
   for (const BakeStatus& f : failures) by_kind[f.code].push_back(&f);
+  for (auto& [code, members] : by_kind) {  // by file: the same list whatever order jobs ended in
+    std::stable_sort(members.begin(), members.end(),
+                     [](const BakeStatus* a, const BakeStatus* b) { return a->file < b->file; });
+  }
   std::string out = std::to_string(failures.size()) + " failed:\n";
   for (const auto& [code, members] : by_kind) {
     out += "  " + std::string(heading(code)) + " (" + std::to_string(members.size()) + "):\n";

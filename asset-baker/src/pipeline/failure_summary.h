@@ -10,7 +10,7 @@
 namespace baker {
 
 // The failures under a heading per kind (in BakeError order), each "<file>: <reason>" cut to its
-// first line, in the order given. Empty when `failures` is.
+// first line, sorted by file. Empty when `failures` is.
 std::string failure_summary(const std::vector<BakeStatus>& failures);
 
 }  // namespace baker

@@ -265,7 +265,7 @@ std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry
   uint64_t ib_size = info.index_buffer_size;
   timing.unpacked_bytes = vb_size + ib_size;
   // The manifest counts every section; the sample uploads the buffers and leaves meshlets unread.
-  check_raw_size(entry, path, vb_size + ib_size + info.meshlet_data_size);
+  check_raw_size(entry, path, assetlib::mesh_unpacked_size(info));
   if (vb_size == 0 || ib_size == 0) {
     // Vulkan has no empty buffers, and there would be nothing to draw.
     std::fprintf(stderr, "warning: %s: mesh has no triangles; skipped\n", path.c_str());
