@@ -21,14 +21,6 @@ uint32_t component_size(uint32_t type) {
   return 0;
 }
 
-uint32_t type_components(const std::string& type) {
-  if (type == "SCALAR") return 1;
-  if (type == "VEC2") return 2;
-  if (type == "VEC3") return 3;
-  if (type == "VEC4") return 4;
-  return 0;  // matrices are never vertex data the baker reads
-}
-
 float component(const uint8_t* p, uint32_t type, bool normalized) {
   switch (type) {
     case 5120: {
@@ -83,6 +75,14 @@ void check_range(std::span<const uint8_t> view, uint64_t offset, uint64_t stride
 }
 
 }  // namespace
+
+uint32_t type_components(const std::string& type) {
+  if (type == "SCALAR") return 1;
+  if (type == "VEC2") return 2;
+  if (type == "VEC3") return 3;
+  if (type == "VEC4") return 4;
+  return 0;  // matrices are never vertex data the baker reads
+}
 
 GltfData::GltfData(const GltfDocument& doc, uint64_t file_bytes) : doc_(doc) {
   uint64_t input = file_bytes;

@@ -23,6 +23,10 @@ struct AccessorValues {
   const float* element(uint32_t i) const { return values.data() + size_t(i) * components; }
 };
 
+// The values per element of an accessor "type": 1 to 4 for SCALAR to VEC4, 0 for a matrix or
+// anything else (never vertex data the baker reads).
+uint32_t type_components(const std::string& type);
+
 class GltfData {
  public:
   // Everything read is bounded by what the file justifies: decoded views and accessors together

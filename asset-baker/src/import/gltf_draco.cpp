@@ -57,12 +57,8 @@ DracoPrimitive decode_draco(GltfData& data, const Json& primitive, const Json& e
     values.count = data.count(accessor_index, attribute_path);
     std::string type = string_or(doc["accessors"][accessor_index],
                                  json_path("accessors", accessor_index), "type", "");
-    values.components = type == "SCALAR" ? 1
-                        : type == "VEC2" ? 2
-                        : type == "VEC3" ? 3
-                        : type == "VEC4" ? 4
-                                         : 0;  // a matrix or no type: refused by the caller
-    if (values.components == 0) continue;
+    values.components = type_components(type);
+    if (values.components == 0) continue;  // a matrix or no type: the caller refuses it
     if (uint32_t(att->num_components()) != values.components) {
       throw GltfError(attribute_path, "the Draco attribute has " +
                                           std::to_string(int(att->num_components())) +

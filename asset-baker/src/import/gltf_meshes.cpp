@@ -100,10 +100,14 @@ PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& p
 }
 
 // The corners of the triangles of `mode` over `indices`, as a triangle list (glTF 2.0, 3.7.2.1).
+// The corners `n` indices of `mode` make: 3 per triangle of a strip or fan, the indices of a list.
+uint64_t corner_count(uint64_t n, uint64_t mode) { return mode == 4 ? n : n < 3 ? 0 : 3 * (n - 2); }
+
 std::vector<uint32_t> triangle_list(const std::vector<uint32_t>& indices, uint64_t mode,
                                     const std::string& path) {
   std::vector<uint32_t> out;
   size_t n = indices.size();
+  out.reserve(corner_count(n, mode));
   if (mode == 4) {
     if (n % 3 != 0) throw GltfError(path, std::to_string(n) + " indices are not whole triangles");
     return indices;
@@ -232,9 +236,9 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
     // A strip or fan of a few zero-filled indices makes 3 corners of each, and each corner may
     // become a vertex (flat normals, tangent generation): all of it comes out of the budget,
     // before any of it is made.
-    const uint64_t n = primitive.data.indices.size();
-    const uint64_t corner_count = mode == 4 ? n : n < 3 ? 0 : 3 * (n - 2);
-    data.spend(corner_count * (sizeof(uint32_t) + sizeof(MeshVertex)), pp);
+    data.spend(
+        corner_count(primitive.data.indices.size(), mode) * (sizeof(uint32_t) + sizeof(MeshVertex)),
+        pp);
     primitive.corners = triangle_list(primitive.data.indices, mode, json_path(pp, "indices"));
     primitive.data.indices = {};
     const auto& attributes = primitive.data.attributes;
