@@ -1,25 +1,37 @@
 #version 450
-// Inputs follow assetlib's vertex_format_attributes(): 0 position, 1 normal, 2 colour, 3 uv.
-// Packed formats (snorm8 normals, unorm8 colours, half uvs) arrive here as floats already; the
-// *_OCT formats' two-component octahedral normal arrives as (x, y, 0) and is decoded here.
-layout(constant_id = 0) const bool kOctahedralNormal = false;
+// Inputs follow assetlib's vertex_format_attributes(): 0 position, 1 normal, 2 colour, 3 uv,
+// 4 tangent, 5 second uv. Packed formats (snorm normals, unorm colours, half uvs) arrive as floats
+// already. The *_OCT formats' octahedral normal arrives as (x, y, 0) and their tangent as
+// (x, y, sign, 0); both are decoded here. Inputs a format lacks read zeros (mesh_pipeline.cpp).
+layout(constant_id = 0) const bool kOctahedral = false;
 
 layout(location = 0) in vec3 in_position;
 layout(location = 1) in vec3 in_normal;
 layout(location = 2) in vec3 in_color;
-layout(location = 3) in vec2 in_uv;
+layout(location = 3) in vec2 in_uv0;
+layout(location = 4) in vec4 in_tangent;
+layout(location = 5) in vec2 in_uv1;
 
 // Same block in both stages; matches PushConstants in src/render/mesh_pipeline.h.
 layout(push_constant) uniform Push {
   mat4 view_proj;
-  vec4 offset;      // xyz: where this mesh sits in the scene; w: its uniform scale
-  vec4 base_color;  // material colour and opacity
-  vec4 light;       // xyz: direction the light travels; w: ambient
+  vec4 eye;    // xyz: camera position
+  vec4 light;  // xyz: direction the light travels; w: ambient
+  uint transform;
+  uint material;
 } push;
 
-layout(location = 0) out vec3 out_normal;
-layout(location = 1) out vec3 out_color;
-layout(location = 2) out vec2 out_uv;
+struct Transform {
+  mat4 model;
+  mat4 normal;  // inverse transpose of model's upper 3x3
+};
+layout(std430, set = 0, binding = 0) readonly buffer Transforms { Transform transforms[]; };
+
+layout(location = 0) out vec3 out_position;  // world space
+layout(location = 1) out vec3 out_normal;
+layout(location = 2) out vec4 out_tangent;  // xyz world space, w bitangent sign; 0: none
+layout(location = 3) out vec3 out_color;
+layout(location = 4) out vec4 out_uv;  // xy: set 0, zw: set 1
 
 // docs/format.md, "PNCVT_OCT": (x, y) in -1..1 back to a unit vector.
 vec3 octahedral_decode(vec2 e) {
@@ -29,9 +41,19 @@ vec3 octahedral_decode(vec2 e) {
 }
 
 void main() {
-  gl_Position = push.view_proj * vec4(in_position * push.offset.w + push.offset.xyz, 1.0);
-  // Meshes are only moved and uniformly scaled, so object-space normals stay world-space normals.
-  out_normal = kOctahedralNormal ? octahedral_decode(in_normal.xy) : in_normal;
+  Transform t = transforms[push.transform];
+  vec4 world = t.model * vec4(in_position, 1.0);
+  gl_Position = push.view_proj * world;
+  out_position = world.xyz;
+
+  vec3 normal = kOctahedral ? octahedral_decode(in_normal.xy) : in_normal;
+  out_normal = mat3(t.normal) * normal;  // zero stays zero: "no normal" (mesh.frag)
+
+  vec4 tangent = in_tangent;
+  // Both *_OCT formats carry a tangent (z holds its sign, never 0).
+  if (kOctahedral) tangent = vec4(octahedral_decode(tangent.xy), tangent.z < 0.0 ? -1.0 : 1.0);
+  // Tangents follow the surface, so they take the model matrix itself.
+  out_tangent = vec4(mat3(t.model) * tangent.xyz, tangent.w);
   out_color = in_color;
-  out_uv = in_uv;
+  out_uv = vec4(in_uv0, in_uv1);
 }

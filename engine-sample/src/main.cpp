@@ -34,10 +34,11 @@ constexpr bool kHasWindow = false;
 
 constexpr const char* kUsage = R"(usage: engine-sample <baked-dir> [options]
 
-Loads every texture and mesh that <baked-dir>/manifest.json lists onto the GPU (read, unpack
-straight into a mapped staging buffer, copy), renders the meshes offscreen with their
-materials' textures, and prints per-asset sizes and timings. Headless unless --window: no
-window, no surface, no display needed.
+Loads every asset that <baked-dir>/manifest.json lists (textures and meshes onto the GPU: read,
+unpack straight into a mapped staging buffer, copy; materials and prefabs into memory), renders
+the prefabs with their node transforms and PBR materials, and every mesh no prefab uses on its
+own, offscreen, and prints per-asset sizes and timings. Headless unless --window: no window, no
+surface, no display needed.
 
 options:
   --device <n|name>       Vulkan device by index or name substring (default: the best GPU,
@@ -48,8 +49,13 @@ options:
   --frames <n>            frames to render and time (default 1; with --window: until closed)
   --json <file>           write the load table, totals and frame timings as JSON
   --size <w>x<h>          render size (default 1280x720)
-  --layout grid|authored  grid: each mesh centred in its own cell (default);
-                          authored: meshes where the baked positions put them
+  --layout grid|authored  grid: each prefab (and each mesh no prefab uses) centred in a cell of
+                          its own (default); authored: everything where it was authored
+  --camera <node>         look through the prefab camera node of that name (default: a camera
+                          that frames everything drawn); the choice is printed
+  --lod auto|full         auto: each submesh at the coarsest baked LOD whose error projects to
+                          at most --lod-pixels (default); full: always the full detail
+  --lod-pixels <n>        the error, in pixels, that auto LODs may show (default 1)
   --staging-mb <n>        staging ring size in MiB (default 64; grows to fit the largest asset)
   --skip-mips <n>         low-memory setting: leave out each texture's n largest mip levels
                           (never its last); they are neither read nor decompressed
@@ -104,6 +110,12 @@ sample::SceneLayout parse_layout(std::string_view text) {
   throw UsageError{"--layout: expected grid or authored, got '" + std::string(text) + "'"};
 }
 
+bool parse_lod(std::string_view text) {
+  if (text == "auto") return true;
+  if (text == "full") return false;
+  throw UsageError{"--lod: expected auto or full, got '" + std::string(text) + "'"};
+}
+
 Options parse_options(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
@@ -130,6 +142,12 @@ Options parse_options(int argc, char** argv) {
       parse_size(value(), options.render);
     else if (arg == "--layout")
       options.render.layout = parse_layout(value());
+    else if (arg == "--camera")
+      options.render.camera = value();
+    else if (arg == "--lod")
+      options.render.draw.lods = parse_lod(value());
+    else if (arg == "--lod-pixels")
+      options.render.draw.lod_pixel_error = static_cast<float>(parse_count(arg, value()));
     else if (arg == "--skip-mips")
       options.loader.skip_mips = parse_count(arg, value());
     else if (arg == "--staging-mb")
@@ -149,6 +167,9 @@ Options parse_options(int argc, char** argv) {
     throw UsageError{
         "--window: this engine-sample was built without GLFW (install libglfw3-dev "
         "and reconfigure); it can only render headless"};
+  }
+  if (options.window && !options.render.camera.empty()) {
+    throw UsageError{"--camera is for headless runs; --window starts from the framing camera"};
   }
   if (options.window && !options.screenshot.empty()) {
     throw UsageError{"--screenshot is for headless runs; it cannot be combined with --window"};
@@ -176,6 +197,7 @@ sample::RunSummary run_headless(const Options& options, sample::ValidationCounte
   sample::RunSummary summary = load_scene(ctx, options, scene);
 
   sample::OffscreenRenderer renderer(ctx, scene, options.render);
+  std::printf("camera: %s\n", renderer.camera_description().c_str());
   summary.frames = renderer.render_frames(options.frames.value_or(1));
   sample::print_frame_timings(summary.frames, stdout);
   if (!options.screenshot.empty()) {
@@ -197,7 +219,8 @@ sample::RunSummary run_in_window(const Options& options, sample::ValidationCount
   sample::VulkanContext ctx({options.validate, options.device, &counter, window.present_options()});
   sample::GpuScene scene;
   sample::RunSummary summary = load_scene(ctx, options, scene);
-  summary.frames = sample::run_window(ctx, scene, window, {options.render.layout, options.frames});
+  summary.frames = sample::run_window(ctx, scene, window,
+                                      {options.render.layout, options.render.draw, options.frames});
   sample::print_frame_timings(summary.frames, stdout);
   return summary;
 }

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 #include <span>
+#include <utility>
 
 namespace sample {
 namespace {
@@ -42,6 +43,12 @@ assetlib::Status read_info(const assetlib::AssetView& view, assetlib::TextureInf
 }
 assetlib::Status read_info(const assetlib::AssetView& view, assetlib::MeshInfo& info) {
   return assetlib::read_mesh_info(view, info);
+}
+assetlib::Status read_info(const assetlib::AssetView& view, assetlib::MaterialInfo& info) {
+  return assetlib::read_material_info(view, info);
+}
+assetlib::Status read_info(const assetlib::AssetView& view, assetlib::PrefabInfo& info) {
+  return assetlib::read_prefab_info(view, info);
 }
 
 // Whole files into one buffer reused for every asset: loading allocates per largest file, not
@@ -102,7 +109,7 @@ class FolderLoader {
         scene_(scene),
         skip_mips_(skip_mips) {}
 
-  void upload_white();
+  void upload_defaults();
   std::optional<AssetTiming> load(const assetlib::ManifestEntry& entry, uint32_t id);
 
  private:
@@ -116,6 +123,9 @@ class FolderLoader {
   void check_texture_format(const assetlib::TextureInfo& info, const fs::path& path) const;
   AssetTiming load_texture(const assetlib::ManifestEntry& entry, uint32_t id);
   std::optional<AssetTiming> load_mesh(const assetlib::ManifestEntry& entry, uint32_t id);
+  template <typename Info>
+  std::pair<AssetTiming, Info> load_metadata(const assetlib::ManifestEntry& entry);
+  GpuImage upload_texel(const uint8_t rgba[4], const char* name);
 
   const VulkanContext& ctx_;
   UploadBatch& batch_;
@@ -125,26 +135,49 @@ class FolderLoader {
   FileReader reader_;
 };
 
-void FolderLoader::upload_white() {
+GpuImage FolderLoader::upload_texel(const uint8_t rgba[4], const char* name) {
   ImageDesc desc{VK_FORMAT_R8G8B8A8_UNORM,
                  {1, 1},
                  1,
                  VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                  VK_IMAGE_ASPECT_COLOR_BIT};
-  scene_.white = GpuImage(ctx_, desc, "fallback white", scene_.memory.get());
+  GpuImage image(ctx_, desc, name, scene_.memory.get());
   StagingSpan span = batch_.reserve(4);
-  std::memset(span.data, 0xff, 4);
+  std::memcpy(span.data, rgba, 4);
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   region.imageExtent = {1, 1, 1};
-  batch_.copy_to_image(span, scene_.white.handle(), 1, {&region, 1});
+  batch_.copy_to_image(span, image.handle(), 1, {&region, 1});
+  return image;
+}
+
+void FolderLoader::upload_defaults() {
+  const uint8_t white[4] = {255, 255, 255, 255};
+  const uint8_t flat_normal[4] = {128, 128, 255, 255};
+  scene_.white = upload_texel(white, "fallback white");
+  scene_.flat_normal = upload_texel(flat_normal, "fallback flat normal");
+  constexpr VkDeviceSize kZeroBytes = 16;
+  scene_.zeros = GpuBuffer(ctx_, kZeroBytes,
+                           VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                           MemoryUse::GpuOnly, "zero vertex inputs", scene_.memory.get());
+  StagingSpan span = batch_.reserve(kZeroBytes);
+  std::memset(span.data, 0, kZeroBytes);
+  batch_.copy_to_buffer(span, 0, scene_.zeros.handle(), kZeroBytes);
 }
 
 std::optional<AssetTiming> FolderLoader::load(const assetlib::ManifestEntry& entry, uint32_t id) {
   if (entry.type == "TEXI") return load_texture(entry, id);
   if (entry.type == "MESH") return load_mesh(entry, id);
-  // Materials reach the sample through the summary each mesh keeps; prefabs are not drawn yet.
-  if (entry.type == "MATL" || entry.type == "PRFB") return std::nullopt;
+  if (entry.type == "MATL") {
+    auto [timing, info] = load_metadata<assetlib::MaterialInfo>(entry);
+    scene_.materials.insert_or_assign(entry.name, std::move(info));
+    return timing;
+  }
+  if (entry.type == "PRFB") {
+    auto [timing, info] = load_metadata<assetlib::PrefabInfo>(entry);
+    scene_.prefabs.push_back({entry.name, std::move(info)});
+    return timing;
+  }
   std::fprintf(stderr, "warning: %s: asset type '%s' is not one this sample draws; skipped\n",
                entry.name.c_str(), entry.type.c_str());
   return std::nullopt;
@@ -304,6 +337,16 @@ std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry
   return timing;
 }
 
+// Materials and prefabs: metadata only, nothing to unpack or upload.
+template <typename Info>
+std::pair<AssetTiming, Info> FolderLoader::load_metadata(const assetlib::ManifestEntry& entry) {
+  const fs::path path = folder_ / entry.path;
+  AssetTiming timing;
+  Info info;
+  read_asset_info(entry, path, info, timing);
+  return {std::move(timing), std::move(info)};
+}
+
 }  // namespace
 
 LoadReport load_baked_folder(const VulkanContext& ctx, const fs::path& folder,
@@ -318,7 +361,7 @@ LoadReport load_baked_folder(const VulkanContext& ctx, const fs::path& folder,
   scene.memory = std::make_unique<GpuMemoryArena>(ctx);
   UploadBatch batch(ctx, slot_size_for(manifest, options), options.staging_slots);
   FolderLoader loader(ctx, batch, folder, scene, options.skip_mips);
-  loader.upload_white();
+  loader.upload_defaults();
   LoadReport report;
   std::vector<uint32_t> ids;
   for (uint32_t id = 0; id < manifest.assets.size(); ++id) {

@@ -4,7 +4,9 @@
 #include "vk/gpu_buffer.h"
 #include "vk/gpu_image.h"
 
+#include <assetlib/material_asset.h>
 #include <assetlib/mesh_asset.h>
+#include <assetlib/prefab_asset.h>
 #include <assetlib/texture_asset.h>
 
 #include <map>
@@ -26,14 +28,29 @@ struct GpuMesh {
   GpuBuffer indices;
 };
 
+struct Prefab {
+  std::string name;  // logical name in the manifest
+  assetlib::PrefabInfo info;
+};
+
 struct GpuScene {
   // Memory of everything below; declared first so it is freed last.
   std::unique_ptr<GpuMemoryArena> memory;
   std::map<std::string, GpuTexture, std::less<>> textures;  // by logical name
   std::vector<GpuMesh> meshes;                              // in manifest order
-  // 1x1 opaque white: stands in for a texture that a material names but the folder lacks, and
-  // for materials without a texture, so every draw binds the same kind of descriptor set.
+  // Materials and prefabs are metadata only: they stay on the CPU and steer the draws.
+  std::map<std::string, assetlib::MaterialInfo, std::less<>> materials;  // by logical name
+  std::vector<Prefab> prefabs;                                           // in manifest order
+
+  // Stand-ins, so every draw binds the same kinds of resources whatever its material and vertex
+  // format lack. 1x1 opaque white: a texture slot that is empty, or names a texture the folder
+  // lacks (glTF multiplies each texture by its factor, so white leaves the factor alone).
   GpuImage white;
+  // 1x1 (0.5, 0.5, 1): an empty normal-map slot, the unperturbed surface normal.
+  GpuImage flat_normal;
+  // 16 zero bytes, read with stride 0 for vertex inputs a format does not carry (tangent,
+  // second UV set).
+  GpuBuffer zeros;
 };
 
 }  // namespace sample

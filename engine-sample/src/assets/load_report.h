@@ -11,7 +11,7 @@ namespace sample {
 
 struct AssetTiming {
   std::string name;         // logical name in the manifest
-  std::string type;         // "TEXI" or "MESH"
+  std::string type;         // "TEXI", "MESH", "MATL" or "PRFB"
   uint64_t disk_bytes = 0;  // baked file size
   uint64_t unpacked_bytes = 0;
   double load_ms = 0;               // read the file, parse header and metadata
@@ -32,8 +32,9 @@ struct FrameTimings {
   uint32_t frames = 0;
   uint32_t width = 0;
   uint32_t height = 0;
-  uint64_t draws = 0;      // per frame
-  uint64_t triangles = 0;  // per frame
+  uint64_t draws = 0;                // per frame
+  uint64_t triangles = 0;            // per frame, as drawn
+  uint64_t lod_triangles_saved = 0;  // per frame: full-detail triangles minus those drawn
   double min_ms = 0;
   double avg_ms = 0;
   double max_ms = 0;

@@ -1,112 +1,30 @@
 #include "render/camera.h"
 
+#include "error.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace sample {
 namespace {
 
-Vec3 to_vec3(const float v[3]) { return {v[0], v[1], v[2]}; }
-Vec3 min(Vec3 a, Vec3 b) { return {std::min(a.x, b.x), std::min(a.y, b.y), std::min(a.z, b.z)}; }
-Vec3 max(Vec3 a, Vec3 b) { return {std::max(a.x, b.x), std::max(a.y, b.y), std::max(a.z, b.z)}; }
-
-// A degenerate mesh (a single point) still gets a size, a cell and a camera distance.
+// A degenerate scene (a single point) still gets a camera distance.
 constexpr float kMinRadius = 1e-3f;
 // Three-quarter view from above, front and right: shows tops and two sides of most things.
 const Vec3 kViewDirection = normalize(Vec3{0.6f, 0.55f, 1.0f});
 
 Box union_of(const std::vector<Box>& boxes) {
-  Box all{{1e30f, 1e30f, 1e30f}, {-1e30f, -1e30f, -1e30f}};
-  for (const Box& b : boxes) {
-    all.lo = min(all.lo, b.lo);
-    all.hi = max(all.hi, b.hi);
-  }
+  Box all;
+  for (const Box& b : boxes) all.add(b);
+  if (all.empty()) all = {{-1, -1, -1}, {1, 1, 1}};
   return all;
 }
 
 }  // namespace
 
-Vec3 corner(const Box& box, int i) {
-  return {(i & 1) ? box.hi.x : box.lo.x, (i & 2) ? box.hi.y : box.lo.y,
-          (i & 4) ? box.hi.z : box.lo.z};
-}
-
-Mat4 multiply(const Mat4& a, const Mat4& b) {
-  Mat4 out;
-  for (int col = 0; col < 4; ++col) {
-    for (int row = 0; row < 4; ++row) {
-      float sum = 0;
-      for (int k = 0; k < 4; ++k) sum += a.m[k * 4 + row] * b.m[col * 4 + k];
-      out.m[col * 4 + row] = sum;
-    }
-  }
-  return out;
-}
-
-Mat4 look_at(Vec3 eye, Vec3 target, Vec3 up) {
-  Vec3 f = normalize(target - eye);
-  Vec3 s = normalize(cross(f, up));
-  Vec3 u = cross(s, f);
-  Mat4 view;
-  view.m[0] = s.x;
-  view.m[4] = s.y;
-  view.m[8] = s.z;
-  view.m[1] = u.x;
-  view.m[5] = u.y;
-  view.m[9] = u.z;
-  view.m[2] = -f.x;
-  view.m[6] = -f.y;
-  view.m[10] = -f.z;
-  view.m[12] = -dot(s, eye);
-  view.m[13] = -dot(u, eye);
-  view.m[14] = dot(f, eye);
-  view.m[15] = 1;
-  return view;
-}
-
-Mat4 perspective(float fov_y_radians, float aspect, float near_plane, float far_plane) {
-  float f = 1.0f / std::tan(fov_y_radians / 2);
-  Mat4 proj;
-  proj.m[0] = f / aspect;
-  proj.m[5] = -f;  // Vulkan's clip space has y pointing down
-  proj.m[10] = far_plane / (near_plane - far_plane);
-  proj.m[11] = -1;
-  proj.m[14] = near_plane * far_plane / (near_plane - far_plane);
-  return proj;
-}
-
-std::vector<Placement> place_meshes(const std::vector<GpuMesh>& meshes, SceneLayout layout) {
-  std::vector<Placement> placements(meshes.size());
-  if (layout == SceneLayout::AsAuthored || meshes.empty()) return placements;
-  const float cell = 2.8f;  // unit-radius meshes with some air between neighbours
-  auto columns = static_cast<size_t>(std::ceil(std::sqrt(static_cast<double>(meshes.size()))));
-  size_t rows = (meshes.size() + columns - 1) / columns;
-  for (size_t i = 0; i < meshes.size(); ++i) {
-    const assetlib::MeshBounds& bounds = meshes[i].info.bounds;
-    float scale = 1.0f / std::max(bounds.radius, kMinRadius);
-    Vec3 centre{(static_cast<float>(i % columns) - static_cast<float>(columns - 1) / 2) * cell, 0,
-                (static_cast<float>(i / columns) - static_cast<float>(rows - 1) / 2) * cell};
-    placements[i] = {centre - to_vec3(bounds.origin) * scale, scale};
-  }
-  return placements;
-}
-
-std::vector<Box> placed_boxes(const std::vector<GpuMesh>& meshes,
-                              const std::vector<Placement>& placements) {
-  std::vector<Box> boxes;
-  for (size_t i = 0; i < meshes.size(); ++i) {
-    const assetlib::MeshBounds& b = meshes[i].info.bounds;
-    const Placement& p = placements[i];
-    Vec3 centre = to_vec3(b.origin) * p.scale + p.offset;
-    Vec3 extents = to_vec3(b.extents) * p.scale;
-    boxes.push_back({centre - extents, centre + extents});
-  }
-  return boxes;
-}
-
 CameraFit fit_camera(const std::vector<Box>& boxes, float aspect) {
-  Box all = boxes.empty() ? Box{{-1, -1, -1}, {1, 1, 1}} : union_of(boxes);
-  Vec3 target = (all.lo + all.hi) * 0.5f;
+  Box all = union_of(boxes);
+  Vec3 target = all.centre();
   Vec3 side = normalize(cross(kViewDirection * -1.0f, Vec3{0, 1, 0}));
   Vec3 up = cross(side, kViewDirection * -1.0f);
   // A little margin so nothing touches the image border.
@@ -138,11 +56,58 @@ CameraFit fit_camera(const std::vector<Box>& boxes, float aspect) {
   return {target, kViewDirection, distance, near_plane, far_plane};
 }
 
-Mat4 frame_camera(const std::vector<Box>& boxes, float aspect) {
+CameraView frame_camera(const std::vector<Box>& boxes, float aspect) {
   CameraFit fit = fit_camera(boxes, aspect);
   Vec3 eye = fit.target + fit.direction * fit.distance;
-  return multiply(perspective(kCameraFovY, aspect, fit.near_plane, fit.far_plane),
-                  look_at(eye, fit.target, Vec3{0, 1, 0}));
+  CameraView view;
+  view.view_proj = multiply(perspective(kCameraFovY, aspect, fit.near_plane, fit.far_plane),
+                            look_at(eye, fit.target, Vec3{0, 1, 0}));
+  view.eye = eye;
+  view.focal = 1.0f / std::tan(kCameraFovY / 2);
+  return view;
+}
+
+CameraView node_camera(const SceneCamera& camera, float aspect, const Box& scene) {
+  Vec3 eye = column(camera.world, 3);
+  Vec3 forward = normalize(column(camera.world, 2) * -1.0f);
+  Vec3 up = normalize(column(camera.world, 1));
+  const assetlib::PrefabCamera& c = camera.camera;
+  bool perspective_camera = c.type == assetlib::CameraType::Perspective && c.yfov > 0;
+  float fov = perspective_camera ? c.yfov : kCameraFovY;
+  float near_plane = std::max(c.znear, 1e-4f);
+  float far_plane = c.zfar;
+  if (!(far_plane > near_plane)) {
+    float reach = 0;
+    for (int i = 0; i < 8; ++i) reach = std::max(reach, length(corner(scene, i) - eye));
+    far_plane = std::max(reach * 1.5f, near_plane * 2);
+  }
+  CameraView view;
+  view.view_proj =
+      multiply(perspective(fov, aspect, near_plane, far_plane), look_at(eye, eye + forward, up));
+  view.eye = eye;
+  view.focal = 1.0f / std::tan(fov / 2);
+  return view;
+}
+
+ChosenCamera choose_camera(const SceneInstances& scene, const std::vector<Box>& boxes,
+                           const std::string& name, float aspect) {
+  if (name.empty()) {
+    return {frame_camera(boxes, aspect),
+            "framing " + std::to_string(boxes.size()) + " mesh instance(s)"};
+  }
+  std::string known;
+  for (const SceneCamera& camera : scene.cameras) {
+    if (camera.name == name) {
+      std::string description = "node '" + name + "' of " + camera.prefab;
+      if (camera.camera.type == assetlib::CameraType::Orthographic) {
+        description += " (orthographic, drawn in perspective)";
+      }
+      return {node_camera(camera, aspect, scene.bounds), description};
+    }
+    known += (known.empty() ? "" : ", ") + ("'" + camera.name + "'");
+  }
+  throw SampleError("--camera: no camera node named '" + name + "' (the scene has " +
+                    (known.empty() ? std::string("none") : known) + ")");
 }
 
 }  // namespace sample

@@ -1,5 +1,6 @@
 #include "render/mesh_pipeline.h"
 
+#include "render/material_bindings.h"
 #include "vk/vk_check.h"
 #include "vk/vulkan_context.h"
 
@@ -32,31 +33,43 @@ VkShaderModule create_shader(const VulkanContext& ctx, std::span<const uint32_t>
   return module;
 }
 
-VkDescriptorSetLayout create_set_layout(const VulkanContext& ctx) {
-  VkDescriptorSetLayoutBinding binding{};
-  binding.binding = 0;
-  binding.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  binding.descriptorCount = 1;
-  binding.stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
+VkDescriptorSetLayout create_set_layout(const VulkanContext& ctx,
+                                        std::span<const VkDescriptorSetLayoutBinding> bindings) {
   VkDescriptorSetLayoutCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  info.bindingCount = 1;
-  info.pBindings = &binding;
+  info.bindingCount = static_cast<uint32_t>(bindings.size());
+  info.pBindings = bindings.data();
   VkDescriptorSetLayout layout = VK_NULL_HANDLE;
   vk_check(vkCreateDescriptorSetLayout(ctx.device(), &info, nullptr, &layout),
            "vkCreateDescriptorSetLayout");
   return layout;
 }
 
+VkDescriptorSetLayout create_scene_set_layout(const VulkanContext& ctx) {
+  const VkDescriptorSetLayoutBinding bindings[] = {
+      {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr},
+      {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr}};
+  return create_set_layout(ctx, bindings);
+}
+
+VkDescriptorSetLayout create_material_set_layout(const VulkanContext& ctx) {
+  VkDescriptorSetLayoutBinding bindings[kMaterialTextureSlots]{};
+  for (uint32_t i = 0; i < kMaterialTextureSlots; ++i) {
+    bindings[i] = {i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
+                   nullptr};
+  }
+  return create_set_layout(ctx, bindings);
+}
+
 VkPipelineLayout create_pipeline_layout(const VulkanContext& ctx,
-                                        VkDescriptorSetLayout set_layout) {
+                                        std::span<const VkDescriptorSetLayout> set_layouts) {
   VkPushConstantRange range{};
   range.stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   range.size = sizeof(PushConstants);
   VkPipelineLayoutCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-  info.setLayoutCount = 1;
-  info.pSetLayouts = &set_layout;
+  info.setLayoutCount = static_cast<uint32_t>(set_layouts.size());
+  info.pSetLayouts = set_layouts.data();
   info.pushConstantRangeCount = 1;
   info.pPushConstantRanges = &range;
   VkPipelineLayout layout = VK_NULL_HANDLE;
@@ -65,19 +78,27 @@ VkPipelineLayout create_pipeline_layout(const VulkanContext& ctx,
 }
 
 // The vertex layout is data in the baked file, so the pipeline reads it from assetlib rather
-// than hard-coding offsets that would silently break when the baker changes formats. Only the
-// inputs mesh.vert declares are described: the tangent (location 4) serves normal mapping, which
-// this sample does not do, and an unconsumed attribute is a validation warning.
-constexpr uint32_t kShaderInputLocations = 4;  // position, normal, colour, uv
+// than hard-coding offsets that would silently break when the baker changes formats. mesh.vert
+// reads locations 0..5; the ones a format lacks (tangent, second UV set) come from binding 1, a
+// buffer of zeros read with stride 0, and the shader takes a zero tangent as "none".
+constexpr uint32_t kShaderInputLocations = 6;
+constexpr uint32_t kZeroBinding = 1;
 
 std::vector<VkVertexInputAttributeDescription> vertex_attributes(assetlib::VertexFormat format) {
   assetlib::VertexAttribute attributes[8];
   uint32_t count = assetlib::vertex_format_attributes(format, attributes);
   std::vector<VkVertexInputAttributeDescription> out;
+  bool present[kShaderInputLocations] = {};
   for (uint32_t i = 0; i < count; ++i) {
     if (attributes[i].location >= kShaderInputLocations) continue;
+    present[attributes[i].location] = true;
     out.push_back({attributes[i].location, 0, static_cast<VkFormat>(attributes[i].vk_format),
                    attributes[i].offset});
+  }
+  for (uint32_t location = 0; location < kShaderInputLocations; ++location) {
+    if (!present[location]) {
+      out.push_back({location, kZeroBinding, VK_FORMAT_R32G32B32A32_SFLOAT, 0});
+    }
   }
   return out;
 }
@@ -122,8 +143,10 @@ MeshPipelines::MeshPipelines(const VulkanContext& ctx, VkRenderPass render_pass,
   try {
     vertex_shader_ = create_shader(ctx, kVertexSpirv, "mesh.vert");
     fragment_shader_ = create_shader(ctx, kFragmentSpirv, "mesh.frag");
-    set_layout_ = create_set_layout(ctx);
-    layout_ = create_pipeline_layout(ctx, set_layout_);
+    scene_set_layout_ = create_scene_set_layout(ctx);
+    material_set_layout_ = create_material_set_layout(ctx);
+    const VkDescriptorSetLayout sets[] = {scene_set_layout_, material_set_layout_};
+    layout_ = create_pipeline_layout(ctx, sets);
   } catch (...) {
     destroy();
     throw;
@@ -134,33 +157,36 @@ MeshPipelines::~MeshPipelines() { destroy(); }
 
 void MeshPipelines::destroy() noexcept {
   VkDevice device = ctx_.device();
-  for (auto& [format, pipeline] : pipelines_) vkDestroyPipeline(device, pipeline, nullptr);
+  for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device, pipeline, nullptr);
   pipelines_.clear();
   if (layout_) vkDestroyPipelineLayout(device, layout_, nullptr);
-  if (set_layout_) vkDestroyDescriptorSetLayout(device, set_layout_, nullptr);
+  if (material_set_layout_) vkDestroyDescriptorSetLayout(device, material_set_layout_, nullptr);
+  if (scene_set_layout_) vkDestroyDescriptorSetLayout(device, scene_set_layout_, nullptr);
   if (fragment_shader_) vkDestroyShaderModule(device, fragment_shader_, nullptr);
   if (vertex_shader_) vkDestroyShaderModule(device, vertex_shader_, nullptr);
   layout_ = VK_NULL_HANDLE;
-  set_layout_ = VK_NULL_HANDLE;
+  material_set_layout_ = VK_NULL_HANDLE;
+  scene_set_layout_ = VK_NULL_HANDLE;
   fragment_shader_ = VK_NULL_HANDLE;
   vertex_shader_ = VK_NULL_HANDLE;
 }
 
-VkPipeline MeshPipelines::pipeline_for(assetlib::VertexFormat format) {
-  auto it = pipelines_.find(format);
+VkPipeline MeshPipelines::pipeline_for(const PipelineKey& key) {
+  auto it = pipelines_.find(key);
   if (it != pipelines_.end()) return it->second;
-  VkPipeline pipeline = build(format);
-  pipelines_.emplace(format, pipeline);
+  VkPipeline pipeline = build(key);
+  pipelines_.emplace(key, pipeline);
   return pipeline;
 }
 
-VkPipeline MeshPipelines::build(assetlib::VertexFormat format) const {
+VkPipeline MeshPipelines::build(const PipelineKey& key) const {
+  const assetlib::VertexFormat format = key.format;
   VkPipelineShaderStageCreateInfo stages[2]{};
   stages[0].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
   stages[0].module = vertex_shader_;
   stages[0].pName = "main";
-  // mesh.vert's constant_id 0: whether the normal is octahedral (the *_OCT formats).
+  // mesh.vert's constant_id 0: whether normal and tangent are octahedral (the *_OCT formats).
   const VkBool32 octahedral =
       format == assetlib::VertexFormat::PNCVT_OCT || format == assetlib::VertexFormat::PNCVVT_OCT;
   const VkSpecializationMapEntry entry{0, 0, sizeof octahedral};
@@ -171,13 +197,14 @@ VkPipeline MeshPipelines::build(assetlib::VertexFormat format) const {
   stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
   stages[1].module = fragment_shader_;
 
-  VkVertexInputBindingDescription binding{0, assetlib::vertex_format_stride(format),
-                                          VK_VERTEX_INPUT_RATE_VERTEX};
+  const VkVertexInputBindingDescription bindings[] = {
+      {0, assetlib::vertex_format_stride(format), VK_VERTEX_INPUT_RATE_VERTEX},
+      {kZeroBinding, 0, VK_VERTEX_INPUT_RATE_VERTEX}};
   std::vector<VkVertexInputAttributeDescription> attributes = vertex_attributes(format);
   VkPipelineVertexInputStateCreateInfo vertex_input{};
   vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
-  vertex_input.vertexBindingDescriptionCount = 1;
-  vertex_input.pVertexBindingDescriptions = &binding;
+  vertex_input.vertexBindingDescriptionCount = 2;
+  vertex_input.pVertexBindingDescriptions = bindings;
   vertex_input.vertexAttributeDescriptionCount = static_cast<uint32_t>(attributes.size());
   vertex_input.pVertexAttributeDescriptions = attributes.data();
 
@@ -190,9 +217,9 @@ VkPipeline MeshPipelines::build(assetlib::VertexFormat format) const {
   VkPipelineRasterizationStateCreateInfo raster{};
   raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO;
   raster.polygonMode = VK_POLYGON_MODE_FILL;
-  // No culling: source models do not agree on a winding order, and depth hides back faces.
-  raster.cullMode = VK_CULL_MODE_NONE;
-  raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  // glTF: front faces wind counter-clockwise, unless the node's transform mirrors them.
+  raster.cullMode = key.cull_back ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE;
+  raster.frontFace = key.mirrored ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
   raster.lineWidth = 1.0f;
 
   VkPipelineMultisampleStateCreateInfo multisample{};
@@ -202,10 +229,20 @@ VkPipeline MeshPipelines::build(assetlib::VertexFormat format) const {
   VkPipelineDepthStencilStateCreateInfo depth{};
   depth.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
   depth.depthTestEnable = VK_TRUE;
-  depth.depthWriteEnable = VK_TRUE;
+  // Blended surfaces are drawn last, back to front, and must not hide what is behind them.
+  depth.depthWriteEnable = key.blend ? VK_FALSE : VK_TRUE;
   depth.depthCompareOp = VK_COMPARE_OP_LESS;
 
   VkPipelineColorBlendAttachmentState blend_attachment{};
+  if (key.blend) {
+    blend_attachment.blendEnable = VK_TRUE;
+    blend_attachment.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+    blend_attachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+    blend_attachment.colorBlendOp = VK_BLEND_OP_ADD;
+    blend_attachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+    blend_attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+    blend_attachment.alphaBlendOp = VK_BLEND_OP_ADD;
+  }
   blend_attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
                                     VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
   VkPipelineColorBlendStateCreateInfo blend{};
@@ -229,12 +266,12 @@ VkPipeline MeshPipelines::build(assetlib::VertexFormat format) const {
   info.renderPass = render_pass_;
   info.subpass = 0;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  std::string what =
-      std::string("vkCreateGraphicsPipelines(") + assetlib::vertex_format_name(format) + ")";
+  std::string name = std::string("mesh ") + assetlib::vertex_format_name(format) +
+                     (key.blend ? " blend" : "") + (key.cull_back ? " cull" : "") +
+                     (key.mirrored ? " mirrored" : "");
   vk_check(vkCreateGraphicsPipelines(ctx_.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
-           what.c_str());
-  ctx_.set_name(VK_OBJECT_TYPE_PIPELINE, pipeline,
-                std::string("mesh ") + assetlib::vertex_format_name(format));
+           ("vkCreateGraphicsPipelines(" + name + ")").c_str());
+  ctx_.set_name(VK_OBJECT_TYPE_PIPELINE, pipeline, name);
   return pipeline;
 }
 

@@ -1,8 +1,9 @@
-// The one graphics pipeline the sample needs, per vertex format: vertex input straight from
-// assetlib's vertex_format_attributes(), a lit textured shader, depth test, no blending.
+// The sample's graphics pipelines: one shader pair (metallic-roughness PBR, shaders/mesh.*), a
+// pipeline per vertex format and material state (blending, culling), vertex input straight from
+// assetlib's vertex_format_attributes().
 #pragma once
 
-#include "render/camera.h"
+#include "render/scene_math.h"
 
 #include <assetlib/mesh_asset.h>
 #include <vulkan/vulkan.h>
@@ -17,11 +18,29 @@ class VulkanContext;
 // Matches the push_constant block of shaders/mesh.vert and mesh.frag.
 struct PushConstants {
   Mat4 view_proj;
-  float offset[4];      // xyz: mesh placement; w: its scale
-  float base_color[4];  // material colour
-  float light[4];       // xyz: direction the light travels; w: ambient
+  float eye[4];        // xyz: camera position in the world
+  float light[4];      // xyz: direction the light travels; w: ambient intensity
+  uint32_t transform;  // index into the scene set's transforms
+  uint32_t material;   // index into the scene set's material factors
+  uint32_t pad[2];
 };
 static_assert(sizeof(PushConstants) == 112, "must match the GLSL block and fit 128 bytes");
+
+// One world transform as mesh.vert reads it (std430).
+struct DrawTransform {
+  Mat4 model;
+  Mat4 normal;  // inverse transpose of model's upper 3x3
+};
+
+// What besides the vertex format decides a pipeline: the material's alpha and side settings, and
+// whether the transform mirrors (which turns the triangles' winding around).
+struct PipelineKey {
+  assetlib::VertexFormat format = assetlib::VertexFormat::Unknown;
+  bool blend = false;      // alpha blending, no depth writes
+  bool cull_back = false;  // single-sided material
+  bool mirrored = false;   // front faces wind clockwise
+  auto operator<=>(const PipelineKey&) const = default;
+};
 
 class MeshPipelines {
  public:
@@ -34,14 +53,17 @@ class MeshPipelines {
   MeshPipelines(const MeshPipelines&) = delete;
   MeshPipelines& operator=(const MeshPipelines&) = delete;
 
-  // Set 0: binding 0 is the material's base colour texture.
-  VkDescriptorSetLayout set_layout() const { return set_layout_; }
+  // Set 0, bound once per frame: binding 0 the transforms (DrawTransform[]), binding 1 the
+  // material factors (MaterialParams[]), both storage buffers.
+  VkDescriptorSetLayout scene_set_layout() const { return scene_set_layout_; }
+  // Set 1, per material: bindings 0..4 its texture slots (MaterialBindings' order).
+  VkDescriptorSetLayout material_set_layout() const { return material_set_layout_; }
   VkPipelineLayout layout() const { return layout_; }
-  // Built on first use: scenes rarely mix vertex formats, so most runs build one.
-  VkPipeline pipeline_for(assetlib::VertexFormat format);
+  // Built on first use: a scene uses a handful of combinations.
+  VkPipeline pipeline_for(const PipelineKey& key);
 
  private:
-  VkPipeline build(assetlib::VertexFormat format) const;
+  VkPipeline build(const PipelineKey& key) const;
   void destroy() noexcept;
 
   const VulkanContext& ctx_;
@@ -49,9 +71,10 @@ class MeshPipelines {
   std::optional<VkExtent2D> extent_;
   VkShaderModule vertex_shader_ = VK_NULL_HANDLE;
   VkShaderModule fragment_shader_ = VK_NULL_HANDLE;
-  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout scene_set_layout_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout material_set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  std::map<assetlib::VertexFormat, VkPipeline> pipelines_;
+  std::map<PipelineKey, VkPipeline> pipelines_;
 };
 
 }  // namespace sample

@@ -26,7 +26,7 @@ VkFormat choose_color_format(const VulkanContext& ctx) {
 
 OffscreenRenderer::OffscreenRenderer(const VulkanContext& ctx, const GpuScene& scene,
                                      const RenderOptions& options)
-    : ctx_(ctx), extent_{options.width, options.height} {
+    : ctx_(ctx), extent_{options.width, options.height}, draw_options_(options.draw) {
   const VkPhysicalDeviceLimits& limits = ctx.properties().limits;
   if (extent_.width == 0 || extent_.height == 0 || extent_.width > limits.maxFramebufferWidth ||
       extent_.height > limits.maxFramebufferHeight) {
@@ -40,11 +40,10 @@ OffscreenRenderer::OffscreenRenderer(const VulkanContext& ctx, const GpuScene& s
     create_render_pass();
     create_framebuffer();
     pipelines_ = std::make_unique<MeshPipelines>(ctx, render_pass_, extent_);
-    textures_ = std::make_unique<TextureBindings>(ctx, scene, pipelines_->set_layout());
-    // The scene as every render path draws it; the camera frames it for this target's aspect.
-    draws_ = build_scene_draws(scene, *pipelines_, *textures_, options.layout);
+    // The scene as every render path draws it, seen from the chosen camera.
+    draws_ = std::make_unique<SceneDraws>(ctx, scene, *pipelines_, options.layout);
     float aspect = static_cast<float>(extent_.width) / static_cast<float>(extent_.height);
-    view_proj_ = frame_camera(draws_.boxes, aspect);
+    camera_ = choose_camera(draws_->instances(), draws_->boxes(), options.camera, aspect);
     cmd_ = ctx.allocate_command_buffer();
     fence_ = ctx.create_fence(false);
   } catch (...) {
@@ -59,7 +58,7 @@ void OffscreenRenderer::destroy() noexcept {
   VkDevice device = ctx_.device();
   if (fence_) vkDestroyFence(device, fence_, nullptr);
   if (cmd_) vkFreeCommandBuffers(device, ctx_.command_pool(), 1, &cmd_);
-  textures_.reset();
+  draws_.reset();
   pipelines_.reset();
   if (framebuffer_) vkDestroyFramebuffer(device, framebuffer_, nullptr);
   if (render_pass_) vkDestroyRenderPass(device, render_pass_, nullptr);
@@ -135,25 +134,27 @@ void OffscreenRenderer::record_readback(VkCommandBuffer cmd) const {
                        nullptr, 1, &barrier, 0, nullptr);
 }
 
-void OffscreenRenderer::record_frame(VkCommandBuffer cmd, bool read_back) const {
+DrawStats OffscreenRenderer::record_frame(VkCommandBuffer cmd, bool read_back) const {
   begin_one_time_commands(cmd, "vkBeginCommandBuffer(frame)");
   begin_scene_pass(cmd, render_pass_, framebuffer_, extent_);
-  record_scene_draws(cmd, draws_, pipelines_->layout(), view_proj_);
+  DrawStats stats = draws_->record(cmd, camera_.view, extent_.height, draw_options_);
   vkCmdEndRenderPass(cmd);
   if (read_back) record_readback(cmd);
   vk_check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer(frame)");
+  return stats;
 }
 
 FrameTimings OffscreenRenderer::render_frames(uint32_t count) {
   FrameTimings timings;
   timings.width = extent_.width;
   timings.height = extent_.height;
-  timings.draws = draws_.draws.size();
-  timings.triangles = draws_.triangles();
   for (uint32_t frame = 0; frame < count; ++frame) {
     auto start = std::chrono::steady_clock::now();
     vk_check(vkResetCommandBuffer(cmd_, 0), "vkResetCommandBuffer(frame)");
-    record_frame(cmd_, frame + 1 == count);
+    DrawStats stats = record_frame(cmd_, frame + 1 == count);
+    timings.draws = stats.draws;
+    timings.triangles = stats.triangles;
+    timings.lod_triangles_saved = stats.lod_triangles_saved;
     vk_check(vkResetFences(ctx_.device(), 1, &fence_), "vkResetFences");
     VkSubmitInfo submit{};
     submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;

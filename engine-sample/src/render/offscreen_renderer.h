@@ -4,7 +4,6 @@
 
 #include "assets/gpu_scene.h"
 #include "assets/load_report.h"
-#include "assets/texture_bindings.h"
 #include "render/camera.h"
 #include "render/mesh_pipeline.h"
 #include "render/scene_draws.h"
@@ -16,6 +15,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace sample {
@@ -26,6 +26,8 @@ struct RenderOptions {
   uint32_t width = 1280;
   uint32_t height = 720;
   SceneLayout layout = SceneLayout::Grid;
+  std::string camera;  // a camera node's name; empty: frame the scene
+  DrawOptions draw;
 };
 
 class OffscreenRenderer {
@@ -39,6 +41,9 @@ class OffscreenRenderer {
   // frame is also copied into the readback buffer.
   FrameTimings render_frames(uint32_t count);
 
+  // Which camera the frames are drawn from (camera.h's description).
+  const std::string& camera_description() const { return camera_.description; }
+
   // The last frame: tightly packed rows of 4-byte texels in color_format().
   std::span<const std::byte> pixels() const;
   VkFormat color_format() const { return color_format_; }
@@ -48,7 +53,7 @@ class OffscreenRenderer {
   void create_targets();
   void create_render_pass();
   void create_framebuffer();
-  void record_frame(VkCommandBuffer cmd, bool read_back) const;
+  DrawStats record_frame(VkCommandBuffer cmd, bool read_back) const;
   void record_readback(VkCommandBuffer cmd) const;
   void destroy() noexcept;
 
@@ -62,9 +67,9 @@ class OffscreenRenderer {
   VkRenderPass render_pass_ = VK_NULL_HANDLE;
   VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
   std::unique_ptr<MeshPipelines> pipelines_;
-  std::unique_ptr<TextureBindings> textures_;
-  SceneDrawList draws_;
-  Mat4 view_proj_;
+  std::unique_ptr<SceneDraws> draws_;
+  ChosenCamera camera_;
+  DrawOptions draw_options_;
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
 };

@@ -1,10 +1,12 @@
 #include "render/scene_draws.h"
 
-#include "assets/texture_bindings.h"
 #include "render/mesh_pipeline.h"
+#include "vk/vk_check.h"
+#include "vk/vulkan_context.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace sample {
@@ -20,50 +22,187 @@ VkIndexType index_type(const assetlib::MeshInfo& info) {
   return info.index_size == 2 ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
 }
 
-SceneDraw make_draw(const GpuMesh& mesh, const assetlib::Submesh& sub,
-                    const assetlib::MeshMaterial& material, VkPipeline pipeline,
-                    TextureBindings& textures, const Placement& placement) {
-  std::string user = "mesh '" + mesh.name + "' material '" + material.name + "'";
-  textures.check(material.normal_texture, user, "normal_texture");
-  SceneDraw draw;
-  draw.mesh = &mesh;
-  draw.pipeline = pipeline;
-  draw.texture = textures.for_texture(material.base_color_texture, user);
-  draw.first_index = sub.first_index;
-  draw.index_count = sub.index_count;
-  std::copy(std::begin(material.base_color), std::end(material.base_color), draw.base_color);
-  draw.placement = placement;
-  return draw;
+Vec3 to_vec3(const float v[3]) { return {v[0], v[1], v[2]}; }
+
+// The index range to draw for `draw`: the coarsest level of detail whose simplification error,
+// projected at the submesh's distance, stays within the allowed pixels.
+assetlib::IndexRange choose_lod(const SceneDraw& draw, const CameraView& camera, uint32_t height,
+                                const DrawOptions& options) {
+  const assetlib::MeshInfo& info = draw.mesh->info;
+  const assetlib::Submesh& sub = info.submeshes[draw.submesh];
+  assetlib::IndexRange range{sub.first_index, sub.index_count};
+  if (!options.lods) return range;
+  float distance = std::max(length(draw.centre - camera.eye), 1e-6f);
+  float pixels_per_unit = camera.focal * static_cast<float>(height) * 0.5f / distance;
+  for (const assetlib::MeshLod& lod : info.lods) {
+    if (lod.error * draw.size * pixels_per_unit > options.lod_pixel_error) break;
+    if (draw.submesh < lod.submeshes.size() && lod.submeshes[draw.submesh].index_count > 0) {
+      range = lod.submeshes[draw.submesh];
+    }
+  }
+  return range;
+}
+
+// Opaque and alpha-tested draws in list order (grouped by mesh and pipeline as built), then the
+// blended ones back to front from `eye`.
+std::vector<const SceneDraw*> draw_order(const std::vector<SceneDraw>& draws, Vec3 eye) {
+  std::vector<const SceneDraw*> order;
+  std::vector<const SceneDraw*> blended;
+  for (const SceneDraw& draw : draws) (draw.blend ? blended : order).push_back(&draw);
+  std::stable_sort(blended.begin(), blended.end(), [eye](const SceneDraw* a, const SceneDraw* b) {
+    return length(a->centre - eye) > length(b->centre - eye);
+  });
+  order.insert(order.end(), blended.begin(), blended.end());
+  return order;
 }
 
 }  // namespace
 
-uint64_t SceneDrawList::triangles() const {
-  uint64_t total = 0;
-  for (const SceneDraw& draw : draws) total += draw.index_count / 3;
-  return total;
+SceneDraws::SceneDraws(const VulkanContext& ctx, const GpuScene& scene, MeshPipelines& pipelines,
+                       SceneLayout layout)
+    : ctx_(ctx), scene_(scene), pipelines_(pipelines) {
+  instances_ = instance_scene(scene, layout);
+  if (instances_.meshes.empty()) std::fprintf(stderr, "warning: no meshes to draw\n");
+  try {
+    materials_ = std::make_unique<MaterialBindings>(ctx, scene);
+    std::vector<DrawTransform> transforms;
+    for (const MeshInstance& instance : instances_.meshes) {
+      boxes_.push_back(instance.bounds);
+      add_instance(instance, static_cast<uint32_t>(transforms.size()));
+      transforms.push_back({instance.world, normal_matrix(instance.world)});
+    }
+    materials_->upload(pipelines.material_set_layout());
+    if (!transforms.empty()) {
+      transforms_ = GpuBuffer(ctx, sizeof(DrawTransform) * transforms.size(),
+                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Upload, "transforms");
+      std::memcpy(transforms_.mapped(), transforms.data(), transforms_.size());
+      transforms_.flush(0, transforms_.size());
+      create_scene_set();
+    }
+  } catch (...) {
+    destroy();
+    throw;
+  }
 }
 
-SceneDrawList build_scene_draws(const GpuScene& scene, MeshPipelines& pipelines,
-                                TextureBindings& textures, SceneLayout layout) {
-  SceneDrawList list;
-  std::vector<Placement> placements = place_meshes(scene.meshes, layout);
-  list.boxes = placed_boxes(scene.meshes, placements);
-  if (scene.meshes.empty()) std::fprintf(stderr, "warning: no meshes to draw\n");
+SceneDraws::~SceneDraws() { destroy(); }
 
-  const assetlib::MeshMaterial fallback_material;
-  for (size_t i = 0; i < scene.meshes.size(); ++i) {
-    const GpuMesh& mesh = scene.meshes[i];
-    VkPipeline pipeline = pipelines.pipeline_for(mesh.info.vertex_format);
-    for (const assetlib::Submesh& sub : mesh.info.submeshes) {
-      if (sub.index_count == 0) continue;
-      const assetlib::MeshMaterial& material = sub.material < mesh.info.materials.size()
-                                                   ? mesh.info.materials[sub.material]
-                                                   : fallback_material;
-      list.draws.push_back(make_draw(mesh, sub, material, pipeline, textures, placements[i]));
-    }
+void SceneDraws::destroy() noexcept {
+  if (pool_) vkDestroyDescriptorPool(ctx_.device(), pool_, nullptr);
+  pool_ = VK_NULL_HANDLE;
+  materials_.reset();
+}
+
+void SceneDraws::add_instance(const MeshInstance& instance, uint32_t transform) {
+  const GpuMesh& mesh = *instance.mesh;
+  const assetlib::MeshBounds& bounds = mesh.info.bounds;
+  float mesh_size = 2 * std::max({bounds.extents[0], bounds.extents[1], bounds.extents[2]}) *
+                    max_scale(instance.world);
+  bool mirrored = determinant3(instance.world) < 0;
+  const assetlib::MeshMaterial fallback;
+  for (uint32_t i = 0; i < mesh.info.submeshes.size(); ++i) {
+    const assetlib::Submesh& sub = mesh.info.submeshes[i];
+    if (sub.index_count == 0) continue;
+    const assetlib::MeshMaterial& summary =
+        sub.material < mesh.info.materials.size() ? mesh.info.materials[sub.material] : fallback;
+    // The prefab node's choice wins over the mesh's own (glTF materials belong to the node).
+    const std::string& name = i < instance.materials.size() && !instance.materials[i].empty()
+                                  ? instance.materials[i]
+                                  : summary.material;
+    uint32_t material = materials_->resolve(
+        name, summary, "mesh '" + mesh.name + "' material '" + summary.name + "'");
+    const assetlib::MaterialInfo& info = materials_->info(material);
+    SceneDraw draw;
+    draw.mesh = &mesh;
+    draw.submesh = i;
+    draw.transform = transform;
+    draw.material = material;
+    draw.blend = info.alpha_mode == assetlib::AlphaMode::Blend;
+    draw.pipeline = pipelines_.pipeline_for(
+        {mesh.info.vertex_format, draw.blend, !info.double_sided, mirrored});
+    draw.centre = transform_point(instance.world, to_vec3(sub.bounds.origin));
+    draw.size = mesh_size;
+    draws_.push_back(draw);
   }
-  return list;
+}
+
+void SceneDraws::create_scene_set() {
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
+  VkDescriptorPoolCreateInfo pool{};
+  pool.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+  pool.maxSets = 1;
+  pool.poolSizeCount = 1;
+  pool.pPoolSizes = &size;
+  vk_check(vkCreateDescriptorPool(ctx_.device(), &pool, nullptr, &pool_), "vkCreateDescriptorPool");
+  VkDescriptorSetLayout layout = pipelines_.scene_set_layout();
+  VkDescriptorSetAllocateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+  info.descriptorPool = pool_;
+  info.descriptorSetCount = 1;
+  info.pSetLayouts = &layout;
+  vk_check(vkAllocateDescriptorSets(ctx_.device(), &info, &scene_set_), "vkAllocateDescriptorSets");
+  ctx_.set_name(VK_OBJECT_TYPE_DESCRIPTOR_SET, scene_set_, "scene");
+
+  VkDescriptorBufferInfo buffers[2] = {{transforms_.handle(), 0, VK_WHOLE_SIZE},
+                                       {materials_->params().handle(), 0, VK_WHOLE_SIZE}};
+  VkWriteDescriptorSet writes[2]{};
+  for (uint32_t i = 0; i < 2; ++i) {
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].dstSet = scene_set_;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &buffers[i];
+  }
+  vkUpdateDescriptorSets(ctx_.device(), 2, writes, 0, nullptr);
+}
+
+DrawStats SceneDraws::record(VkCommandBuffer cmd, const CameraView& camera, uint32_t height,
+                             const DrawOptions& options) const {
+  DrawStats stats;
+  if (draws_.empty()) return stats;
+  VkPipelineLayout layout = pipelines_.layout();
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &scene_set_, 0,
+                          nullptr);
+  PushConstants push{};
+  push.view_proj = camera.view_proj;
+  push.eye[0] = camera.eye.x;
+  push.eye[1] = camera.eye.y;
+  push.eye[2] = camera.eye.z;
+  std::copy(std::begin(kLight), std::end(kLight), push.light);
+
+  VkPipeline bound_pipeline = VK_NULL_HANDLE;
+  const GpuMesh* bound_mesh = nullptr;
+  uint32_t bound_material = UINT32_MAX;
+  for (const SceneDraw* draw : draw_order(draws_, camera.eye)) {
+    if (draw->pipeline != bound_pipeline) {
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, draw->pipeline);
+      bound_pipeline = draw->pipeline;
+    }
+    if (draw->mesh != bound_mesh) {
+      const VkBuffer buffers[2] = {draw->mesh->vertices.handle(), scene_.zeros.handle()};
+      const VkDeviceSize offsets[2] = {0, 0};
+      vkCmdBindVertexBuffers(cmd, 0, 2, buffers, offsets);
+      vkCmdBindIndexBuffer(cmd, draw->mesh->indices.handle(), 0, index_type(draw->mesh->info));
+      bound_mesh = draw->mesh;
+    }
+    if (draw->material != bound_material) {
+      VkDescriptorSet set = materials_->set(draw->material);
+      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 1, 1, &set, 0, nullptr);
+      bound_material = draw->material;
+    }
+    push.transform = draw->transform;
+    push.material = draw->material;
+    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       sizeof push, &push);
+    assetlib::IndexRange range = choose_lod(*draw, camera, height, options);
+    vkCmdDrawIndexed(cmd, range.index_count, 1, range.first_index, 0, 0);
+    stats.draws += 1;
+    stats.triangles += range.index_count / 3;
+    uint32_t full = draw->mesh->info.submeshes[draw->submesh].index_count;
+    if (full > range.index_count) stats.lod_triangles_saved += (full - range.index_count) / 3;
+  }
+  return stats;
 }
 
 void begin_scene_pass(VkCommandBuffer cmd, VkRenderPass render_pass, VkFramebuffer framebuffer,
@@ -79,38 +218,6 @@ void begin_scene_pass(VkCommandBuffer cmd, VkRenderPass render_pass, VkFramebuff
   pass.clearValueCount = 2;
   pass.pClearValues = clears;
   vkCmdBeginRenderPass(cmd, &pass, VK_SUBPASS_CONTENTS_INLINE);
-}
-
-void record_scene_draws(VkCommandBuffer cmd, const SceneDrawList& list, VkPipelineLayout layout,
-                        const Mat4& view_proj) {
-  VkPipeline bound_pipeline = VK_NULL_HANDLE;
-  const GpuMesh* bound_mesh = nullptr;
-  for (const SceneDraw& draw : list.draws) {
-    if (draw.pipeline != bound_pipeline) {
-      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, draw.pipeline);
-      bound_pipeline = draw.pipeline;
-    }
-    if (draw.mesh != bound_mesh) {
-      VkBuffer vertices = draw.mesh->vertices.handle();
-      VkDeviceSize offset = 0;
-      vkCmdBindVertexBuffers(cmd, 0, 1, &vertices, &offset);
-      vkCmdBindIndexBuffer(cmd, draw.mesh->indices.handle(), 0, index_type(draw.mesh->info));
-      bound_mesh = draw.mesh;
-    }
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &draw.texture, 0,
-                            nullptr);
-    PushConstants push{};
-    push.view_proj = view_proj;
-    push.offset[0] = draw.placement.offset.x;
-    push.offset[1] = draw.placement.offset.y;
-    push.offset[2] = draw.placement.offset.z;
-    push.offset[3] = draw.placement.scale;
-    std::copy(std::begin(draw.base_color), std::end(draw.base_color), push.base_color);
-    std::copy(std::begin(kLight), std::end(kLight), push.light);
-    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                       sizeof push, &push);
-    vkCmdDrawIndexed(cmd, draw.index_count, 1, draw.first_index, 0, 0);
-  }
 }
 
 }  // namespace sample

@@ -1,51 +1,93 @@
-// What every render of the loaded scene shares, offscreen or in a window: the list of draws, the
-// start of its render pass (the background) and the one function that records the draws. Both
-// paths use these, so the window shows exactly the scene the screenshot does.
+// What every render of the loaded scene shares, offscreen or in a window: the draws (every submesh
+// of every mesh instance with its material and pipeline), the GPU data they index (transforms,
+// material factors and textures), the start of the render pass, and the one function that records
+// a frame. Both paths use these, so the window shows exactly the scene the screenshot does.
 #pragma once
 
 #include "assets/gpu_scene.h"
 #include "render/camera.h"
+#include "render/material_bindings.h"
+#include "render/scene_instances.h"
 
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace sample {
 
 class MeshPipelines;
-class TextureBindings;
+class VulkanContext;
 
-// One vkCmdDrawIndexed: a submesh with its material.
+// One vkCmdDrawIndexed: a submesh of a mesh instance with its material.
 struct SceneDraw {
   const GpuMesh* mesh = nullptr;
+  uint32_t submesh = 0;    // index into mesh->info.submeshes
+  uint32_t transform = 0;  // index into the transforms buffer
+  uint32_t material = 0;   // index into MaterialBindings
   VkPipeline pipeline = VK_NULL_HANDLE;
-  VkDescriptorSet texture = VK_NULL_HANDLE;
-  uint32_t first_index = 0;
-  uint32_t index_count = 0;
-  float base_color[4] = {1, 1, 1, 1};
-  Placement placement;
+  bool blend = false;  // drawn after the others, back to front
+  Vec3 centre;         // of the submesh's bounds in the world: for sorting and LOD choice
+  float size = 0;      // world length that the mesh's LOD errors are relative to
 };
 
-struct SceneDrawList {
-  std::vector<SceneDraw> draws;
-  std::vector<Box> boxes;  // each mesh where it is drawn: what a camera has to frame
-  uint64_t triangles() const;
+struct DrawOptions {
+  // Choose each submesh's level of detail by its projected size (meshes baked with LODs).
+  bool lods = true;
+  // The coarsest level whose simplification error covers at most this many pixels is drawn.
+  float lod_pixel_error = 1.0f;
 };
 
-// Places the meshes and resolves every submesh's pipeline and texture once, so a frame only
-// replays the list. The pipelines belong to the render pass the list will be recorded in.
-SceneDrawList build_scene_draws(const GpuScene& scene, MeshPipelines& pipelines,
-                                TextureBindings& textures, SceneLayout layout);
+// Per frame: what was drawn.
+struct DrawStats {
+  uint64_t draws = 0;
+  uint64_t triangles = 0;
+  uint64_t lod_triangles_saved = 0;  // LOD 0 triangles minus those drawn
+};
+
+class SceneDraws {
+ public:
+  // Resolves every submesh's material, texture and pipeline once, and uploads the transforms and
+  // material factors, so a frame only replays the list. The pipelines belong to the render pass
+  // the draws will be recorded in.
+  SceneDraws(const VulkanContext& ctx, const GpuScene& scene, MeshPipelines& pipelines,
+             SceneLayout layout);
+  ~SceneDraws();
+  SceneDraws(const SceneDraws&) = delete;
+  SceneDraws& operator=(const SceneDraws&) = delete;
+
+  // Each mesh instance's box in the world: what a framing camera has to show.
+  const std::vector<Box>& boxes() const { return boxes_; }
+  const SceneInstances& instances() const { return instances_; }
+  size_t draw_count() const { return draws_.size(); }
+
+  // Records every draw inside an open render pass compatible with the pipelines (with
+  // dynamic-viewport pipelines the caller sets viewport and scissor first). `height` is the
+  // target's, in pixels, for the LOD choice.
+  DrawStats record(VkCommandBuffer cmd, const CameraView& camera, uint32_t height,
+                   const DrawOptions& options) const;
+
+ private:
+  void add_instance(const MeshInstance& instance, uint32_t transform);
+  void create_scene_set();
+  void destroy() noexcept;
+
+  const VulkanContext& ctx_;
+  const GpuScene& scene_;
+  MeshPipelines& pipelines_;
+  SceneInstances instances_;
+  std::vector<Box> boxes_;
+  std::vector<SceneDraw> draws_;
+  std::unique_ptr<MaterialBindings> materials_;
+  GpuBuffer transforms_;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet scene_set_ = VK_NULL_HANDLE;
+};
 
 // Begins `render_pass` (a colour and a depth attachment) on `framebuffer`, clearing colour to the
 // scene's background and depth to the far plane.
 void begin_scene_pass(VkCommandBuffer cmd, VkRenderPass render_pass, VkFramebuffer framebuffer,
                       VkExtent2D extent);
-
-// Records every draw of `list` inside an open render pass compatible with its pipelines. With
-// dynamic-viewport pipelines the caller sets viewport and scissor first.
-void record_scene_draws(VkCommandBuffer cmd, const SceneDrawList& list, VkPipelineLayout layout,
-                        const Mat4& view_proj);
 
 }  // namespace sample

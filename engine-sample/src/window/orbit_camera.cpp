@@ -47,14 +47,18 @@ Vec3 OrbitCamera::direction() const {
   return {std::cos(pitch_) * std::sin(yaw_), std::sin(pitch_), std::cos(pitch_) * std::cos(yaw_)};
 }
 
-Mat4 OrbitCamera::view_proj(float aspect) const {
+CameraView OrbitCamera::view(float aspect) const {
   Vec3 eye = target_ + direction() * distance_;
   // Depth range from the bounding sphere: valid from every angle. Inside the sphere the near
   // plane stays a small fraction of it rather than reaching zero.
   float far_plane = (distance_ + radius_) * 1.5f;
   float near_plane = std::max((distance_ - radius_) * 0.5f, far_plane * 1e-4f);
-  return multiply(perspective(kCameraFovY, aspect, near_plane, far_plane),
-                  look_at(eye, target_, Vec3{0, 1, 0}));
+  CameraView view;
+  view.view_proj = multiply(perspective(kCameraFovY, aspect, near_plane, far_plane),
+                            look_at(eye, target_, Vec3{0, 1, 0}));
+  view.eye = eye;
+  view.focal = 1.0f / std::tan(kCameraFovY / 2);
+  return view;
 }
 
 }  // namespace sample

@@ -20,7 +20,7 @@ class OrbitCamera {
   // Wheel steps: positive comes closer, negative backs off; bounded so the scene never vanishes.
   void zoom(float steps);
 
-  Mat4 view_proj(float aspect) const;
+  CameraView view(float aspect) const;
 
  private:
   Vec3 direction() const;  // unit, from the target to the eye

@@ -1,6 +1,5 @@
 #include "window/window_app.h"
 
-#include "assets/texture_bindings.h"
 #include "render/mesh_pipeline.h"
 #include "render/scene_draws.h"
 #include "vk/render_pass.h"
@@ -54,7 +53,7 @@ VkRenderPass create_window_render_pass(const VulkanContext& ctx, VkFormat color,
 class WindowRenderer {
  public:
   WindowRenderer(const VulkanContext& ctx, const GpuScene& scene, GlfwWindow& window,
-                 SceneLayout layout);
+                 const WindowOptions& options);
   ~WindowRenderer();
   WindowRenderer(const WindowRenderer&) = delete;
   WindowRenderer& operator=(const WindowRenderer&) = delete;
@@ -66,7 +65,7 @@ class WindowRenderer {
   void apply_input();
   bool recreate_swapchain();
   bool draw_frame();
-  void record(VkCommandBuffer cmd, uint32_t image) const;
+  DrawStats record(VkCommandBuffer cmd, uint32_t image) const;
   void submit(const FrameSlot& slot, uint32_t image) const;
   void present(uint32_t image);
   void destroy() noexcept;
@@ -76,8 +75,9 @@ class WindowRenderer {
   Swapchain swapchain_;
   VkRenderPass render_pass_ = VK_NULL_HANDLE;
   std::unique_ptr<MeshPipelines> pipelines_;
-  std::unique_ptr<TextureBindings> textures_;
-  SceneDrawList draws_;
+  std::unique_ptr<SceneDraws> draws_;
+  DrawOptions draw_options_;
+  DrawStats last_stats_;
   std::optional<OrbitCamera> camera_;
   std::array<FrameSlot, kFramesInFlight> slots_{};
   uint32_t slot_ = 0;
@@ -85,19 +85,18 @@ class WindowRenderer {
 };
 
 WindowRenderer::WindowRenderer(const VulkanContext& ctx, const GpuScene& scene, GlfwWindow& window,
-                               SceneLayout layout)
-    : ctx_(ctx), window_(window), swapchain_(ctx) {
+                               const WindowOptions& options)
+    : ctx_(ctx), window_(window), swapchain_(ctx), draw_options_(options.draw) {
   try {
     render_pass_ =
         create_window_render_pass(ctx, swapchain_.color_format(), swapchain_.depth_format());
     // Dynamic viewport: a resize rebuilds the swapchain but keeps these pipelines.
     pipelines_ = std::make_unique<MeshPipelines>(ctx, render_pass_, std::nullopt);
-    textures_ = std::make_unique<TextureBindings>(ctx, scene, pipelines_->set_layout());
-    draws_ = build_scene_draws(scene, *pipelines_, *textures_, layout);
+    draws_ = std::make_unique<SceneDraws>(ctx, scene, *pipelines_, options.layout);
     VkExtent2D size = window.framebuffer_extent();
     stale_ = !swapchain_.create(render_pass_, size);
     VkExtent2D framed = stale_ ? size : swapchain_.extent();
-    camera_.emplace(draws_.boxes, framed.height ? aspect_of(framed) : 1.0f);
+    camera_.emplace(draws_->boxes(), framed.height ? aspect_of(framed) : 1.0f);
     create_frame_slots();
   } catch (...) {
     destroy();
@@ -117,7 +116,7 @@ void WindowRenderer::destroy() noexcept {
     if (slot.cmd) vkFreeCommandBuffers(device, ctx_.command_pool(), 1, &slot.cmd);
     slot = {};
   }
-  textures_.reset();
+  draws_.reset();
   pipelines_.reset();
   if (render_pass_) vkDestroyRenderPass(device, render_pass_, nullptr);
   render_pass_ = VK_NULL_HANDLE;
@@ -166,8 +165,9 @@ FrameTimings WindowRenderer::run(std::optional<uint32_t> frames) {
 
   timings.width = swapchain_.extent().width;
   timings.height = swapchain_.extent().height;
-  timings.draws = draws_.draws.size();
-  timings.triangles = draws_.triangles();
+  timings.draws = last_stats_.draws;
+  timings.triangles = last_stats_.triangles;
+  timings.lod_triangles_saved = last_stats_.lod_triangles_saved;
   return timings;
 }
 
@@ -192,14 +192,14 @@ bool WindowRenderer::draw_frame() {
   // and the next wait on this slot would never end.
   vk_check(vkResetFences(ctx_.device(), 1, &slot.done), "vkResetFences(window)");
   vk_check(vkResetCommandBuffer(slot.cmd, 0), "vkResetCommandBuffer(window)");
-  record(slot.cmd, image);
+  last_stats_ = record(slot.cmd, image);
   submit(slot, image);
   present(image);
   slot_ = (slot_ + 1) % kFramesInFlight;
   return true;
 }
 
-void WindowRenderer::record(VkCommandBuffer cmd, uint32_t image) const {
+DrawStats WindowRenderer::record(VkCommandBuffer cmd, uint32_t image) const {
   begin_one_time_commands(cmd, "vkBeginCommandBuffer(window)");
   VkExtent2D extent = swapchain_.extent();
   begin_scene_pass(cmd, render_pass_, swapchain_.framebuffer(image), extent);
@@ -209,9 +209,11 @@ void WindowRenderer::record(VkCommandBuffer cmd, uint32_t image) const {
   VkRect2D scissor{{0, 0}, extent};
   vkCmdSetViewport(cmd, 0, 1, &viewport);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
-  record_scene_draws(cmd, draws_, pipelines_->layout(), camera_->view_proj(aspect_of(extent)));
+  DrawStats stats =
+      draws_->record(cmd, camera_->view(aspect_of(extent)), extent.height, draw_options_);
   vkCmdEndRenderPass(cmd);
   vk_check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer(window)");
+  return stats;
 }
 
 void WindowRenderer::submit(const FrameSlot& slot, uint32_t image) const {
@@ -251,7 +253,7 @@ void WindowRenderer::present(uint32_t image) {
 
 FrameTimings run_window(const VulkanContext& ctx, const GpuScene& scene, GlfwWindow& window,
                         const WindowOptions& options) {
-  WindowRenderer renderer(ctx, scene, window, options.layout);
+  WindowRenderer renderer(ctx, scene, window, options);
   return renderer.run(options.frames);
 }
 

@@ -1,11 +1,11 @@
 // --window: the loaded scene in a GLFW window with an orbit camera (drag to orbit, wheel to zoom,
-// Esc or the close button to quit). It draws with the same pipelines, textures and draw list as
-// the offscreen renderer (render/scene_draws.h); only the render target, a swapchain, is its own.
+// Esc or the close button to quit). It draws with the same pipelines, materials and draws as the
+// offscreen renderer (render/scene_draws.h); only the render target, a swapchain, is its own.
 #pragma once
 
 #include "assets/gpu_scene.h"
 #include "assets/load_report.h"
-#include "render/camera.h"
+#include "render/scene_draws.h"
 
 #include <cstdint>
 #include <optional>
@@ -17,6 +17,7 @@ class VulkanContext;
 
 struct WindowOptions {
   SceneLayout layout = SceneLayout::Grid;
+  DrawOptions draw;
   // Present this many frames, then return (so a test can run it); without, run until closed.
   std::optional<uint32_t> frames;
 };

@@ -1,0 +1,50 @@
+// Where every mesh is drawn: prefabs flattened into world-space mesh instances (node hierarchy,
+// EXT_mesh_gpu_instancing), the meshes no prefab uses on their own, and the prefabs' cameras;
+// then, for a gallery of separate models, each laid out in a cell of its own.
+#pragma once
+
+#include "assets/gpu_scene.h"
+#include "render/scene_math.h"
+
+#include <string>
+#include <vector>
+
+namespace sample {
+
+enum class SceneLayout {
+  // A gallery: each prefab, and each mesh no prefab uses, scaled to the same size and centred in
+  // its own cell. Separate models are each authored around their own origin and would otherwise
+  // all overlap there.
+  Grid,
+  // Everything where it was authored: the prefabs and meshes are parts of one scene.
+  AsAuthored,
+};
+
+// One mesh drawn at one place.
+struct MeshInstance {
+  const GpuMesh* mesh = nullptr;
+  Mat4 world;
+  // The MATL asset of each submesh as the prefab node names them; empty (or an empty name): the
+  // one the mesh's own material summary names.
+  std::vector<std::string> materials;
+  Box bounds;  // of the mesh, in the world
+};
+
+// A camera node of a prefab, in the world.
+struct SceneCamera {
+  std::string name;    // the node's name
+  std::string prefab;  // logical name of its prefab
+  Mat4 world;
+  assetlib::PrefabCamera camera;
+};
+
+struct SceneInstances {
+  std::vector<MeshInstance> meshes;
+  std::vector<SceneCamera> cameras;
+  Box bounds;  // of every mesh instance: what a framing camera shows
+};
+
+// Warns (once per name, on stderr) about prefab nodes naming a mesh the folder lacks.
+SceneInstances instance_scene(const GpuScene& scene, SceneLayout layout);
+
+}  // namespace sample
