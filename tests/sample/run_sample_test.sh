@@ -37,8 +37,8 @@ if [[ -n ${SAMPLE_BAKE_CONFIG:-} ]] && grep -q '"meshlets": true' "$SAMPLE_BAKE_
   "$baker" info "$baked" >"$work/info.txt" || fail "asset-baker info failed on $baked"
   grep -qE ', [1-9][0-9]* meshlets,' "$work/info.txt" || fail "the bake holds no meshlets"
 fi
-# The assets the sample uploads: textures and meshes (materials reach it through the meshes).
-asset_count=$(grep -cE '"type": "(TEXI|MESH)"' "$baked/manifest.json")
+# The assets the sample loads: textures and meshes onto the GPU, materials and prefabs into memory.
+asset_count=$(grep -cE '"type": "(TEXI|MESH|MATL|PRFB)"' "$baked/manifest.json")
 (( asset_count > 0 )) || fail "$baked/manifest.json lists no assets"
 
 # The command line: --version names the format read; usage errors exit 2.

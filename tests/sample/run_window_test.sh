@@ -18,7 +18,7 @@ frames=30
 logs=("$work"/bake.log "$work"/window.out "$work"/window.err)
 source "$(dirname "$0")/sample_test_common.sh"
 "$baker" "$source_dir" -o "$work/baked" >"$work/bake.log" 2>&1 || fail "asset-baker exited with $?"
-asset_count=$(grep -cE '"type": "(TEXI|MESH)"' "$work/baked/manifest.json")
+asset_count=$(grep -cE '"type": "(TEXI|MESH|MATL|PRFB)"' "$work/baked/manifest.json")
 
 device_args=()
 [[ -n ${SAMPLE_DEVICE:-} ]] && device_args=(--device "$SAMPLE_DEVICE")
