@@ -2,6 +2,7 @@
 #pragma once
 
 #include "bake/baked_asset.h"
+#include "common/bake_settings.h"
 
 #include <catch2/catch.hpp>
 
@@ -20,6 +21,14 @@ inline const assetlib::AssetFile& the_asset(const baker::BakedAssets& baked,
   INFO("assets of type " << type);
   REQUIRE(count == 1);
   return found->file;
+}
+
+// Default settings, except that meshes keep full-float vertices (PNCVT_F32): tests of geometry
+// compare positions, normals and tangents exactly, which the compact default format rounds.
+inline baker::BakeSettings float_vertex_settings() {
+  baker::BakeSettings settings;
+  settings.mesh.vertex_format = "PNCVT_F32";
+  return settings;
 }
 
 }  // namespace test

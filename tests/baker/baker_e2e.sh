@@ -45,7 +45,7 @@ full_bake)
   expect_line "$work/info" "texture BC3_SRGB 128x128"
   "$baker" export "$work/out/textures/bricks_n.tx" -o "$work/n.png" --mip 2 >/dev/null
   python3 -c "import sys; d=open(sys.argv[1],'rb').read(); assert d[:8]==b'\\x89PNG\\r\\n\\x1a\\n' and int.from_bytes(d[16:20],'big')==64" "$work/n.png"
-  expect_line "$work/info" "mesh PNCVT_F32, .* 3 submeshes"
+  expect_line "$work/info" "mesh PNCVT_OCT, .* 3 submeshes"
   "$baker" info --json "$work/out" >"$work/info.json"
   # Every manifest entry is a file info describes: textures, meshes, and the meshes' materials.
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=json.load(open(sys.argv[2])); assert d['totals']['files']==len(m['assets']) and sum(a['type']=='MATL' for a in m['assets'])==6" "$work/info.json" "$work/out/manifest.json"

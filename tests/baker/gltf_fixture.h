@@ -66,7 +66,8 @@ struct BakedScene {
 // Bakes `bytes` as the glTF file `name` of a tree whose other files are `files` (root-relative).
 inline BakedScene bake_gltf_bytes(const std::vector<std::byte>& bytes, const std::string& name,
                                   const std::map<std::string, std::string>& files = {},
-                                  baker::BakeSettings settings = {}, unsigned threads = 1) {
+                                  baker::BakeSettings settings = float_vertex_settings(),
+                                  unsigned threads = 1) {
   BakedScene out;
   baker::ImportInputs inputs;
   inputs.read_file = [&](const std::string& path) -> std::optional<std::string> {
@@ -84,7 +85,8 @@ inline BakedScene bake_gltf_bytes(const std::vector<std::byte>& bytes, const std
 }
 
 // Bakes a corpus glTF file, the corpus being the input root.
-inline BakedScene bake_corpus_gltf(const std::string& relative, baker::BakeSettings settings = {},
+inline BakedScene bake_corpus_gltf(const std::string& relative,
+                                   baker::BakeSettings settings = float_vertex_settings(),
                                    unsigned threads = 1) {
   std::map<std::string, std::string> files;
   std::filesystem::path folder = std::filesystem::path(corpus(relative)).parent_path();

@@ -76,7 +76,7 @@ TEST_CASE("config: without a baker.json every file gets the documented defaults"
   CHECK(s.texture.mips);
   CHECK(s.texture.max_size == 0u);
   CHECK(s.texture.block_compression);
-  CHECK(s.mesh.vertex_format == "PNCVT_F32");
+  CHECK(s.mesh.vertex_format == "PNCVT_OCT");
   CHECK(s.mesh.optimize);
   CHECK_FALSE(s.mesh.meshlets);
   CHECK(s.mesh.lod_count == 0u);
@@ -353,13 +353,13 @@ TEST_CASE("config: the same settings give the same key and restating a default c
   CHECK(key_of("{}", AssetKind::Texture) == key_of("{}", AssetKind::Texture));
   CHECK(key_of(R"({"mips": true, "compression": "LZ4"})", AssetKind::Texture) ==
         key_of("{}", AssetKind::Texture));
-  CHECK(key_of(R"({"vertex_format": "PNCVT_F32", "lod_count": 0})", AssetKind::Mesh) ==
+  CHECK(key_of(R"({"vertex_format": "PNCVT_OCT", "lod_count": 0})", AssetKind::Mesh) ==
         key_of("{}", AssetKind::Mesh));
   CHECK(key_of("{}", AssetKind::Texture) != key_of("{}", AssetKind::Mesh));
 }
 
 TEST_CASE("config: a mesh setting changes a mesh's key but not a texture's", "[config]") {
-  for (const char* s : {R"({"vertex_format": "PNCVT_OCT"})", R"({"optimize": false})",
+  for (const char* s : {R"({"vertex_format": "PNCVT_F32"})", R"({"optimize": false})",
                         R"({"meshlets": true})", R"({"lod_count": 2})"}) {
     INFO(s);
     CHECK(key_of(s, AssetKind::Texture) == key_of("{}", AssetKind::Texture));

@@ -82,7 +82,9 @@ struct BakedMesh {
 };
 
 // Bakes `path` as the bake of a tree rooted at its folder, or at `root` when given.
-BakedMesh bake(const std::string& path, baker::BakeSettings settings = {}, std::string root = {}) {
+BakedMesh bake(const std::string& path,
+               baker::BakeSettings settings = test::float_vertex_settings(),
+               std::string root = {}) {
   std::filesystem::path folder =
       root.empty() ? std::filesystem::path(path).parent_path() : std::filesystem::path(root);
   baker::ImportInputs inputs;

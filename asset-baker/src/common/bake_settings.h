@@ -25,8 +25,12 @@ struct TextureSettings {
   bool block_compression = true;  // BC1/BC3/BC4/BC5 by role; false keeps 8-bit RGBA
 };
 
+// 28 bytes per vertex with normal and tangent (octahedral), instead of PNCVT_F32's 60: what an
+// engine wants unless it needs full-precision normals (engine-sample decodes both).
+inline constexpr const char* kDefaultVertexFormat = "PNCVT_OCT";
+
 struct MeshSettings {
-  std::string vertex_format = "PNCVT_F32";
+  std::string vertex_format = kDefaultVertexFormat;
   bool optimize = true;    // vertex cache / overdraw / fetch optimisation
   bool meshlets = false;   // also store meshlets
   uint32_t lod_count = 0;  // coarser levels of detail to add (0..8)

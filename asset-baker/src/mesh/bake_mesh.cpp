@@ -79,7 +79,8 @@ assetlib::VertexFormat mesh_vertex_format(const std::string& setting, bool uses_
                                           bool& dropped_uv1) {
   using assetlib::VertexFormat;
   VertexFormat format = assetlib::vertex_format_from_name(setting);
-  if (format == VertexFormat::Unknown) format = VertexFormat::PNCVT_F32;
+  if (format == VertexFormat::Unknown)
+    format = assetlib::vertex_format_from_name(kDefaultVertexFormat);
   dropped_uv1 = false;
   if (!uses_uv1) return format;
   if (format == VertexFormat::PNCVT_F32) return VertexFormat::PNCVVT_F32;
