@@ -56,6 +56,9 @@ options:
   --lod auto|full         auto: each submesh at the coarsest baked LOD whose error projects to
                           at most --lod-pixels (default); full: always the full detail
   --lod-pixels <n>        the error, in pixels, that auto LODs may show (default 1)
+  --meshlets cull|off     cull: full-detail meshes baked with meshlets are drawn meshlet by
+                          meshlet, leaving out those outside the view or facing away (default);
+                          off: drawn whole
   --staging-mb <n>        staging ring size in MiB (default 64; grows to fit the largest asset)
   --skip-mips <n>         low-memory setting: leave out each texture's n largest mip levels
                           (never its last); they are neither read nor decompressed
@@ -116,6 +119,12 @@ bool parse_lod(std::string_view text) {
   throw UsageError{"--lod: expected auto or full, got '" + std::string(text) + "'"};
 }
 
+bool parse_meshlets(std::string_view text) {
+  if (text == "cull") return true;
+  if (text == "off") return false;
+  throw UsageError{"--meshlets: expected cull or off, got '" + std::string(text) + "'"};
+}
+
 Options parse_options(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
@@ -146,6 +155,8 @@ Options parse_options(int argc, char** argv) {
       options.render.camera = value();
     else if (arg == "--lod")
       options.render.draw.lods = parse_lod(value());
+    else if (arg == "--meshlets")
+      options.render.draw.meshlets = parse_meshlets(value());
     else if (arg == "--lod-pixels")
       options.render.draw.lod_pixel_error = static_cast<float>(parse_count(arg, value()));
     else if (arg == "--skip-mips")

@@ -123,6 +123,9 @@ class FolderLoader {
   void check_texture_format(const assetlib::TextureInfo& info, const fs::path& path) const;
   AssetTiming load_texture(const assetlib::ManifestEntry& entry, uint32_t id);
   std::optional<AssetTiming> load_mesh(const assetlib::ManifestEntry& entry, uint32_t id);
+  std::vector<GpuMeshlet> unpack_meshlet_indices(const assetlib::MeshInfo& info,
+                                                 const assetlib::AssetView& view,
+                                                 const fs::path& path, std::byte* out);
   template <typename Info>
   std::pair<AssetTiming, Info> load_metadata(const assetlib::ManifestEntry& entry);
   GpuImage upload_texel(const uint8_t rgba[4], const char* name);
@@ -297,7 +300,7 @@ std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry
   uint64_t vb_size = info.vertex_buffer_size;
   uint64_t ib_size = info.index_buffer_size;
   timing.unpacked_bytes = vb_size + ib_size;
-  // The manifest counts every section; the sample uploads the buffers and leaves meshlets unread.
+  // The manifest counts every section: vertices, indices and meshlets.
   check_raw_size(entry, path, assetlib::mesh_unpacked_size(info));
   if (vb_size == 0 || ib_size == 0) {
     // Vulkan has no empty buffers, and there would be nothing to draw.
@@ -313,10 +316,17 @@ std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry
   mesh.indices =
       GpuBuffer(ctx_, ib_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
                 MemoryUse::GpuOnly, entry.name + " indices", scene_.memory.get());
+  uint64_t meshlet_ib_size = uint64_t{info.meshlet_triangle_count} * 3 * sizeof(uint32_t);
+  if (meshlet_ib_size != 0) {
+    mesh.meshlet_indices = GpuBuffer(
+        ctx_, meshlet_ib_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
+        MemoryUse::GpuOnly, entry.name + " meshlet indices", scene_.memory.get());
+  }
 
-  // Both buffers in one reservation, so both copies land in the same batch.
+  // All buffers in one reservation, so every copy lands in the same batch.
   VkDeviceSize index_offset = align_up(vb_size, kSpanAlignment);
-  StagingSpan span = batch_.reserve(index_offset + ib_size);
+  VkDeviceSize meshlet_offset = align_up(index_offset + ib_size, kSpanAlignment);
+  StagingSpan span = batch_.reserve(meshlet_offset + meshlet_ib_size);
   Clock::time_point start = Clock::now();
   if (assetlib::Status s =
           assetlib::unpack_mesh(info, view.blob.data(), view.blob.size(), span.data, vb_size,
@@ -324,17 +334,58 @@ std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry
       !s) {
     fail(path, s);
   }
+  if (meshlet_ib_size != 0) {
+    mesh.meshlets = unpack_meshlet_indices(info, view, path, span.data + meshlet_offset);
+    timing.unpacked_bytes += info.meshlet_data_size;
+  }
   timing.unpack_ms = ms_since(start);
 
   batch_.begin_timing(span, id);
   batch_.copy_to_buffer(span, 0, mesh.vertices.handle(), vb_size);
   batch_.copy_to_buffer(span, index_offset, mesh.indices.handle(), ib_size);
+  if (meshlet_ib_size != 0) {
+    batch_.copy_to_buffer(span, meshlet_offset, mesh.meshlet_indices.handle(), meshlet_ib_size);
+  }
   batch_.end_timing(span);
 
   info.chunks.clear();
   mesh.info = std::move(info);
   scene_.meshes.push_back(std::move(mesh));
   return timing;
+}
+
+// The meshlet section, unpacked and checked by assetlib, then each meshlet's triangles written to
+// `out` as 32-bit indices into the vertex buffer (meshlet_triangle_count x 3 of them).
+std::vector<GpuMeshlet> FolderLoader::unpack_meshlet_indices(const assetlib::MeshInfo& info,
+                                                             const assetlib::AssetView& view,
+                                                             const fs::path& path, std::byte* out) {
+  std::vector<uint32_t> section((info.meshlet_data_size + 3) / 4);
+  if (assetlib::Status s = assetlib::unpack_meshlets(info, view.blob.data(), view.blob.size(),
+                                                     section.data(), section.size() * 4);
+      !s) {
+    fail(path, s);
+  }
+  // unpack_meshlets checked every range and index: the view can be followed as it is.
+  assetlib::MeshletView meshlets = assetlib::meshlet_view(info, section.data());
+  std::vector<GpuMeshlet> result(info.meshlet_count);
+  auto* indices = reinterpret_cast<uint32_t*>(out);
+  uint32_t cursor = 0;
+  for (uint32_t i = 0; i < info.meshlet_count; ++i) {
+    const assetlib::Meshlet& m = meshlets.meshlets[i];
+    GpuMeshlet& g = result[i];
+    g.first_index = cursor;
+    g.index_count = m.triangle_count * 3;
+    for (uint32_t k = 0; k < g.index_count; ++k) {
+      indices[cursor++] =
+          meshlets.vertices[m.vertex_offset + meshlets.triangles[m.triangle_offset + k]];
+    }
+    std::copy_n(m.center, 3, g.center);
+    g.radius = m.radius;
+    std::copy_n(m.cone_apex, 3, g.cone_apex);
+    std::copy_n(m.cone_axis, 3, g.cone_axis);
+    g.cone_cutoff = m.cone_cutoff;
+  }
+  return result;
 }
 
 // Materials and prefabs: metadata only, nothing to unpack or upload.

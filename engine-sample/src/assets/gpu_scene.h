@@ -21,11 +21,28 @@ struct GpuTexture {
   GpuImage image;  // SHADER_READ_ONLY_OPTIMAL once the loader returns
 };
 
+// A meshlet as the CPU culls it: its triangles' range in GpuMesh::meshlet_indices and, in the
+// mesh's space, its bounding sphere and backface cone (assetlib::Meshlet).
+struct GpuMeshlet {
+  uint32_t first_index = 0;
+  uint32_t index_count = 0;
+  float center[3] = {0, 0, 0};
+  float radius = 0;
+  float cone_apex[3] = {0, 0, 0};
+  float cone_axis[3] = {0, 0, 0};
+  float cone_cutoff = 1;
+};
+
 struct GpuMesh {
   std::string name;  // logical name in the manifest
   assetlib::MeshInfo info;
   GpuBuffer vertices;
   GpuBuffer indices;
+  // Meshes baked with meshlets: each meshlet's triangles as 32-bit indices into `vertices`,
+  // meshlet after meshlet (in the order of info.submeshes' meshlet ranges), so any run of visible
+  // meshlets is one indexed draw without mesh shaders.
+  std::vector<GpuMeshlet> meshlets;
+  GpuBuffer meshlet_indices;
 };
 
 struct Prefab {

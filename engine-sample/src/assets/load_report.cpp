@@ -111,6 +111,7 @@ std::string json_frames(const FrameTimings& f) {
          ", \"height\": " + std::to_string(f.height) + ", \"draws\": " + std::to_string(f.draws) +
          ", \"triangles\": " + std::to_string(f.triangles) +
          ", \"lod_triangles_saved\": " + std::to_string(f.lod_triangles_saved) +
+         ", \"meshlet_triangles_culled\": " + std::to_string(f.meshlet_triangles_culled) +
          ", \"min_ms\": " + json_number(f.min_ms) + ", \"avg_ms\": " + json_number(f.avg_ms) +
          ", \"max_ms\": " + json_number(f.max_ms) + "}";
 }
@@ -182,10 +183,11 @@ void FrameTimings::add_frame(double ms) {
 void print_frame_timings(const FrameTimings& f, std::FILE* out) {
   std::fprintf(out,
                "rendered %u frame(s) at %ux%u: %llu draws, %llu triangles per frame (%llu fewer "
-               "through LODs); frame ms min %.3f avg %.3f max %.3f\n",
+               "through LODs, %llu culled by meshlet); frame ms min %.3f avg %.3f max %.3f\n",
                f.frames, f.width, f.height, static_cast<unsigned long long>(f.draws),
                static_cast<unsigned long long>(f.triangles),
-               static_cast<unsigned long long>(f.lod_triangles_saved), f.min_ms, f.avg_ms,
+               static_cast<unsigned long long>(f.lod_triangles_saved),
+               static_cast<unsigned long long>(f.meshlet_triangles_culled), f.min_ms, f.avg_ms,
                f.max_ms);
 }
 

@@ -32,9 +32,10 @@ struct FrameTimings {
   uint32_t frames = 0;
   uint32_t width = 0;
   uint32_t height = 0;
-  uint64_t draws = 0;                // per frame
-  uint64_t triangles = 0;            // per frame, as drawn
-  uint64_t lod_triangles_saved = 0;  // per frame: full-detail triangles minus those drawn
+  uint64_t draws = 0;                     // per frame
+  uint64_t triangles = 0;                 // per frame, as drawn
+  uint64_t lod_triangles_saved = 0;       // per frame: left out by choosing coarser LODs
+  uint64_t meshlet_triangles_culled = 0;  // per frame: left out by meshlet culling
   double min_ms = 0;
   double avg_ms = 0;
   double max_ms = 0;

@@ -155,6 +155,7 @@ FrameTimings OffscreenRenderer::render_frames(uint32_t count) {
     timings.draws = stats.draws;
     timings.triangles = stats.triangles;
     timings.lod_triangles_saved = stats.lod_triangles_saved;
+    timings.meshlet_triangles_culled = stats.meshlet_triangles_culled;
     vk_check(vkResetFences(ctx_.device(), 1, &fence_), "vkResetFences");
     VkSubmitInfo submit{};
     submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;

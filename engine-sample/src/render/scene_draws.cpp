@@ -5,6 +5,7 @@
 #include "vk/vulkan_context.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -41,6 +42,49 @@ assetlib::IndexRange choose_lod(const SceneDraw& draw, const CameraView& camera,
     }
   }
   return range;
+}
+
+// The view's six planes (x, y, z, w: inside where dot(xyz, p) + w >= 0), from a Vulkan
+// view-projection (depth 0..1).
+struct Frustum {
+  float planes[6][4];
+};
+
+Frustum frustum_of(const Mat4& m) {
+  auto row = [&](int r, int c) { return m.m[c * 4 + r]; };
+  Frustum f{};
+  for (int c = 0; c < 4; ++c) {
+    f.planes[0][c] = row(3, c) + row(0, c);  // left
+    f.planes[1][c] = row(3, c) - row(0, c);  // right
+    f.planes[2][c] = row(3, c) + row(1, c);  // top or bottom
+    f.planes[3][c] = row(3, c) - row(1, c);
+    f.planes[4][c] = row(2, c);              // near (z >= 0)
+    f.planes[5][c] = row(3, c) - row(2, c);  // far
+  }
+  return f;
+}
+
+bool sphere_visible(const Frustum& f, Vec3 centre, float radius) {
+  for (const auto& p : f.planes) {
+    float length_xyz = std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+    if (p[0] * centre.x + p[1] * centre.y + p[2] * centre.z + p[3] < -radius * length_xyz) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether meshlet `m` of `draw` can be seen: inside the view, and (with cone culling) not facing
+// away from the eye (meshoptimizer's test, in the world).
+bool meshlet_visible(const SceneDraw& draw, const GpuMeshlet& m, const Frustum& frustum, Vec3 eye) {
+  Vec3 centre = transform_point(draw.world, to_vec3(m.center));
+  if (!sphere_visible(frustum, centre, m.radius * draw.scale)) return false;
+  if (!draw.cone_culling || m.cone_cutoff >= 1) return true;
+  Vec3 apex = transform_point(draw.world, to_vec3(m.cone_apex));
+  Vec3 axis = transform_point(draw.world, to_vec3(m.cone_axis)) - column(draw.world, 3);
+  float axis_length = length(axis), to_apex_length = length(apex - eye);
+  if (axis_length <= 0 || to_apex_length <= 0) return true;
+  return dot(apex - eye, axis) < m.cone_cutoff * axis_length * to_apex_length;
 }
 
 // Opaque and alpha-tested draws in list order (grouped by mesh and pipeline as built), then the
@@ -99,6 +143,10 @@ void SceneDraws::add_instance(const MeshInstance& instance, uint32_t transform) 
   float mesh_size = 2 * std::max({bounds.extents[0], bounds.extents[1], bounds.extents[2]}) *
                     max_scale(instance.world);
   bool mirrored = determinant3(instance.world) < 0;
+  // Uniform scale: the cone of a meshlet keeps its angle only then.
+  float largest = max_scale(instance.world);
+  bool uniform = std::abs(std::abs(determinant3(instance.world)) - largest * largest * largest) <=
+                 1e-3f * largest * largest * largest;
   const assetlib::MeshMaterial fallback;
   for (uint32_t i = 0; i < mesh.info.submeshes.size(); ++i) {
     const assetlib::Submesh& sub = mesh.info.submeshes[i];
@@ -122,6 +170,9 @@ void SceneDraws::add_instance(const MeshInstance& instance, uint32_t transform) 
         {mesh.info.vertex_format, draw.blend, !info.double_sided, mirrored});
     draw.centre = transform_point(instance.world, to_vec3(sub.bounds.origin));
     draw.size = mesh_size;
+    draw.world = instance.world;
+    draw.scale = largest;
+    draw.cone_culling = info.double_sided == false && !mirrored && uniform;
     draws_.push_back(draw);
   }
 }
@@ -171,20 +222,22 @@ DrawStats SceneDraws::record(VkCommandBuffer cmd, const CameraView& camera, uint
   push.eye[2] = camera.eye.z;
   std::copy(std::begin(kLight), std::end(kLight), push.light);
 
+  const Frustum frustum = frustum_of(camera.view_proj);
   VkPipeline bound_pipeline = VK_NULL_HANDLE;
   const GpuMesh* bound_mesh = nullptr;
+  VkBuffer bound_indices = VK_NULL_HANDLE;
   uint32_t bound_material = UINT32_MAX;
   for (const SceneDraw* draw : draw_order(draws_, camera.eye)) {
+    const GpuMesh& mesh = *draw->mesh;
     if (draw->pipeline != bound_pipeline) {
       vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, draw->pipeline);
       bound_pipeline = draw->pipeline;
     }
-    if (draw->mesh != bound_mesh) {
-      const VkBuffer buffers[2] = {draw->mesh->vertices.handle(), scene_.zeros.handle()};
+    if (&mesh != bound_mesh) {
+      const VkBuffer buffers[2] = {mesh.vertices.handle(), scene_.zeros.handle()};
       const VkDeviceSize offsets[2] = {0, 0};
       vkCmdBindVertexBuffers(cmd, 0, 2, buffers, offsets);
-      vkCmdBindIndexBuffer(cmd, draw->mesh->indices.handle(), 0, index_type(draw->mesh->info));
-      bound_mesh = draw->mesh;
+      bound_mesh = &mesh;
     }
     if (draw->material != bound_material) {
       VkDescriptorSet set = materials_->set(draw->material);
@@ -195,12 +248,43 @@ DrawStats SceneDraws::record(VkCommandBuffer cmd, const CameraView& camera, uint
     push.material = draw->material;
     vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                        sizeof push, &push);
+
+    const assetlib::Submesh& sub = mesh.info.submeshes[draw->submesh];
     assetlib::IndexRange range = choose_lod(*draw, camera, height, options);
-    vkCmdDrawIndexed(cmd, range.index_count, 1, range.first_index, 0, 0);
     stats.draws += 1;
-    stats.triangles += range.index_count / 3;
-    uint32_t full = draw->mesh->info.submeshes[draw->submesh].index_count;
-    if (full > range.index_count) stats.lod_triangles_saved += (full - range.index_count) / 3;
+    stats.lod_triangles_saved +=
+        (sub.index_count - std::min(sub.index_count, range.index_count)) / 3;
+    bool by_meshlet = options.meshlets && range.first_index == sub.first_index &&
+                      sub.meshlet_count > 0 && !mesh.meshlets.empty();
+    VkBuffer indices = by_meshlet ? mesh.meshlet_indices.handle() : mesh.indices.handle();
+    if (indices != bound_indices) {
+      vkCmdBindIndexBuffer(cmd, indices, 0,
+                           by_meshlet ? VK_INDEX_TYPE_UINT32 : index_type(mesh.info));
+      bound_indices = indices;
+    }
+    if (!by_meshlet) {
+      vkCmdDrawIndexed(cmd, range.index_count, 1, range.first_index, 0, 0);
+      stats.triangles += range.index_count / 3;
+      continue;
+    }
+    // Runs of visible meshlets are contiguous in meshlet_indices: one draw per run.
+    uint32_t run_first = 0, run_count = 0;
+    for (uint32_t i = sub.first_meshlet; i < sub.first_meshlet + sub.meshlet_count; ++i) {
+      const GpuMeshlet& m = mesh.meshlets[i];
+      if (!meshlet_visible(*draw, m, frustum, camera.eye)) {
+        stats.meshlet_triangles_culled += m.index_count / 3;
+        continue;
+      }
+      stats.triangles += m.index_count / 3;
+      if (run_count != 0 && run_first + run_count == m.first_index) {
+        run_count += m.index_count;
+        continue;
+      }
+      if (run_count != 0) vkCmdDrawIndexed(cmd, run_count, 1, run_first, 0, 0);
+      run_first = m.first_index;
+      run_count = m.index_count;
+    }
+    if (run_count != 0) vkCmdDrawIndexed(cmd, run_count, 1, run_first, 0, 0);
   }
   return stats;
 }

@@ -30,6 +30,11 @@ struct SceneDraw {
   bool blend = false;  // drawn after the others, back to front
   Vec3 centre;         // of the submesh's bounds in the world: for sorting and LOD choice
   float size = 0;      // world length that the mesh's LOD errors are relative to
+  Mat4 world;          // for the meshlets' bounds
+  float scale = 1;     // the largest stretch of `world`, for the meshlets' spheres
+  // Meshlets may be dropped by their backface cone: a single-sided material, and a transform that
+  // neither mirrors nor stretches unevenly (so the cone keeps its shape).
+  bool cone_culling = false;
 };
 
 struct DrawOptions {
@@ -37,13 +42,17 @@ struct DrawOptions {
   bool lods = true;
   // The coarsest level whose simplification error covers at most this many pixels is drawn.
   float lod_pixel_error = 1.0f;
+  // Full-detail submeshes of meshes baked with meshlets are drawn meshlet by meshlet, leaving out
+  // those outside the view or facing away (CPU culling; no mesh shaders needed).
+  bool meshlets = true;
 };
 
 // Per frame: what was drawn.
 struct DrawStats {
   uint64_t draws = 0;
   uint64_t triangles = 0;
-  uint64_t lod_triangles_saved = 0;  // LOD 0 triangles minus those drawn
+  uint64_t lod_triangles_saved = 0;       // LOD 0 triangles left out by choosing coarser LODs
+  uint64_t meshlet_triangles_culled = 0;  // LOD 0 triangles left out by meshlet culling
 };
 
 class SceneDraws {

@@ -168,6 +168,7 @@ FrameTimings WindowRenderer::run(std::optional<uint32_t> frames) {
   timings.draws = last_stats_.draws;
   timings.triangles = last_stats_.triangles;
   timings.lod_triangles_saved = last_stats_.lod_triangles_saved;
+  timings.meshlet_triangles_culled = last_stats_.meshlet_triangles_culled;
   return timings;
 }
 
