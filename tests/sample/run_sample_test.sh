@@ -86,5 +86,16 @@ full=$(awk '/^total \(/ {print $(NF-3)}' "$work/sample.out")
 skipped=$(awk '/^total \(/ {print $(NF-3)}' "$work/skip.out")
 (( skipped * 4 < full )) || fail "--skip-mips 3 unpacked $skipped of $full bytes; expected far fewer"
 
+# A folder without meshes (textures only) loads and renders an empty scene, with a warning.
+if [[ $baker != none ]]; then
+  mkdir -p "$work/no-meshes"
+  cp "$source_dir/textures/bricks.png" "$work/no-meshes/" || fail "no textures/bricks.png in $source_dir"
+  "$baker" "$work/no-meshes" -o "$work/no-meshes-baked" >/dev/null 2>&1 || fail "baking one texture failed"
+  "$sample" "$work/no-meshes-baked" --validate "${device_args[@]}" >"$work/empty.out" 2>"$work/empty.err" ||
+    fail "engine-sample exited with $? on a folder without meshes"
+  grep -q 'warning: no meshes to draw' "$work/empty.err" || fail "no warning about the missing meshes"
+  grep -qx 'validation messages: 0' "$work/empty.out" || fail "validation messages without meshes"
+fi
+
 grep -E '^(device|total|files to GPU-ready|rendered|validation messages)' "$work/sample.out"
 echo "PASS: engine-sample end to end ($asset_count assets)"

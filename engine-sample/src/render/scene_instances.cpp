@@ -117,6 +117,7 @@ void move_item(Item& item, const Mat4& m) {
 }
 
 void lay_out_grid(std::vector<Item>& items) {
+  if (items.empty()) return;
   auto columns = static_cast<size_t>(std::ceil(std::sqrt(static_cast<double>(items.size()))));
   size_t rows = (items.size() + columns - 1) / columns;
   for (size_t i = 0; i < items.size(); ++i) {
