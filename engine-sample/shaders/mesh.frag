@@ -119,11 +119,14 @@ void main() {
 
   vec3 to_eye = normalize(push.eye.xyz - in_position);
   vec3 n = geometric_normal(to_eye);
-  if (!gl_FrontFacing) n = -n;  // the back of a double-sided surface
   SlotUv normal_uv = slot_uv(m, 2);
-  vec2 xy = (sample_slot(normal_texture, normal_uv).xy * 2.0 - 1.0) * m.surface.z;
-  vec3 mapped = vec3(xy, sqrt(max(1.0 - dot(xy, xy), 0.0)));
+  // glTF: Z from the texel as stored, then X and Y scaled, then normalised.
+  vec2 xy = sample_slot(normal_texture, normal_uv).xy * 2.0 - 1.0;
+  vec3 mapped = vec3(xy * m.surface.z, sqrt(max(1.0 - dot(xy, xy), 0.0)));
   n = normalize(tangent_frame(n, normal_uv) * mapped);
+  // The back of a double-sided surface: the whole frame turns around. (A face normal made up by
+  // geometric_normal already faces the eye.)
+  if (!gl_FrontFacing && dot(in_normal, in_normal) > 1e-12) n = -n;
 
   vec4 mr = sample_slot(metallic_roughness_texture, slot_uv(m, 1));
   float metallic = clamp(m.surface.x * mr.b, 0.0, 1.0);

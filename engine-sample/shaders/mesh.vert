@@ -23,7 +23,7 @@ layout(push_constant) uniform Push {
 
 struct Transform {
   mat4 model;
-  mat4 normal;  // inverse transpose of model's upper 3x3
+  mat4 normal;  // inverse transpose of model's upper 3x3; [3][3]: -1 when model mirrors, else 1
 };
 layout(std430, set = 0, binding = 0) readonly buffer Transforms { Transform transforms[]; };
 
@@ -52,8 +52,9 @@ void main() {
   vec4 tangent = in_tangent;
   // Both *_OCT formats carry a tangent (z holds its sign, never 0).
   if (kOctahedral) tangent = vec4(octahedral_decode(tangent.xy), tangent.z < 0.0 ? -1.0 : 1.0);
-  // Tangents follow the surface, so they take the model matrix itself.
-  out_tangent = vec4(mat3(t.model) * tangent.xyz, tangent.w);
+  // Tangents follow the surface, so they take the model matrix itself; a mirror turns the
+  // bitangent around (cross(normal, tangent) flips with it).
+  out_tangent = vec4(mat3(t.model) * tangent.xyz, tangent.w * t.normal[3][3]);
   out_color = in_color;
   out_uv = vec4(in_uv0, in_uv1);
 }

@@ -18,6 +18,7 @@
 #endif
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <optional>
@@ -113,6 +114,17 @@ sample::SceneLayout parse_layout(std::string_view text) {
   throw UsageError{"--layout: expected grid or authored, got '" + std::string(text) + "'"};
 }
 
+float parse_pixels(std::string_view option, std::string_view text) {
+  float value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !(value > 0) ||
+      !std::isfinite(value)) {
+    throw UsageError{std::string(option) + ": '" + std::string(text) +
+                     "' is not a positive number of pixels"};
+  }
+  return value;
+}
+
 bool parse_lod(std::string_view text) {
   if (text == "auto") return true;
   if (text == "full") return false;
@@ -158,7 +170,7 @@ Options parse_options(int argc, char** argv) {
     else if (arg == "--meshlets")
       options.render.draw.meshlets = parse_meshlets(value());
     else if (arg == "--lod-pixels")
-      options.render.draw.lod_pixel_error = static_cast<float>(parse_count(arg, value()));
+      options.render.draw.lod_pixel_error = parse_pixels(arg, value());
     else if (arg == "--skip-mips")
       options.loader.skip_mips = parse_count(arg, value());
     else if (arg == "--staging-mb")

@@ -40,4 +40,10 @@ read -r full_drawn full_saved <<<"$(triangles "$work/full.out")"
 (( auto_drawn * 2 <= full_drawn )) || fail "--lod auto drew $auto_drawn of $full_drawn triangles"
 "$compare" "$work/auto.png" "$work/full.png" --diff "$work/diff.png" ||
   fail "the LOD render does not look like the full one (see $work/diff.png)"
+# Large on screen, the full detail is needed: no coarser level is within a pixel.
+"$sample" "$work/baked" --validate --size 1024x1024 >"$work/near.out" 2>"$work/sample.err" ||
+  fail "engine-sample exited with $? on the large render"
+read -r near_drawn near_saved <<<"$(triangles "$work/near.out")"
+(( near_saved == 0 && near_drawn == full_drawn )) ||
+  fail "a sphere filling 1024x1024 pixels drew $near_drawn of $full_drawn triangles"
 echo "PASS: LODs by projected size: $auto_drawn of $full_drawn triangles drawn"

@@ -63,7 +63,8 @@ path = sys.argv[1]
 manifest = json.load(open(path))
 before = len(manifest["assets"])
 # glTF images in a normal slot are named "#normal"; loose files by their name ("_Normal.png").
-manifest["assets"] = [a for a in manifest["assets"] if "normal" not in a["name"].lower()]
+manifest["assets"] = [a for a in manifest["assets"]
+                      if a["type"] != "TEXI" or "normal" not in a["name"].lower()]
 assert len(manifest["assets"]) < before, "no normal maps in the bake"
 json.dump(manifest, open(path, "w"), indent=1)
 PY

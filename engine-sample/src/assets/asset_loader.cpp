@@ -317,6 +317,17 @@ std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry
       GpuBuffer(ctx_, ib_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
                 MemoryUse::GpuOnly, entry.name + " indices", scene_.memory.get());
   uint64_t meshlet_ib_size = uint64_t{info.meshlet_triangle_count} * 3 * sizeof(uint32_t);
+  // The staging slots are sized from the manifest's raw sizes, which count the meshlets' packed
+  // form (3 bytes a triangle), not these 12: a mesh too large for that is drawn without them.
+  if (meshlet_ib_size != 0 &&
+      align_up(align_up(vb_size, kSpanAlignment) + ib_size, kSpanAlignment) + meshlet_ib_size >
+          batch_.stats().slot_size) {
+    std::fprintf(stderr,
+                 "warning: %s: its meshlets need more staging than a slot holds; drawn without "
+                 "meshlet culling (raise --staging-mb)\n",
+                 path.c_str());
+    meshlet_ib_size = 0;
+  }
   if (meshlet_ib_size != 0) {
     mesh.meshlet_indices = GpuBuffer(
         ctx_, meshlet_ib_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
@@ -365,16 +376,22 @@ std::vector<GpuMeshlet> FolderLoader::unpack_meshlet_indices(const assetlib::Mes
       !s) {
     fail(path, s);
   }
-  // unpack_meshlets checked every range and index: the view can be followed as it is.
+  // unpack_meshlets checked every range and index: the view can be followed as it is. It did not
+  // check that meshlets do not share triangles, so the total is bounded here.
   assetlib::MeshletView meshlets = assetlib::meshlet_view(info, section.data());
   std::vector<GpuMeshlet> result(info.meshlet_count);
   auto* indices = reinterpret_cast<uint32_t*>(out);
+  const uint64_t capacity = uint64_t{info.meshlet_triangle_count} * 3;
   uint32_t cursor = 0;
   for (uint32_t i = 0; i < info.meshlet_count; ++i) {
     const assetlib::Meshlet& m = meshlets.meshlets[i];
     GpuMeshlet& g = result[i];
     g.first_index = cursor;
     g.index_count = m.triangle_count * 3;
+    if (cursor + uint64_t{g.index_count} > capacity) {
+      fail(path, "meshlets hold more triangles than the meshlet triangle array (" +
+                     std::to_string(info.meshlet_triangle_count) + ")");
+    }
     for (uint32_t k = 0; k < g.index_count; ++k) {
       indices[cursor++] =
           meshlets.vertices[m.vertex_offset + meshlets.triangles[m.triangle_offset + k]];

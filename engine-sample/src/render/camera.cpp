@@ -38,6 +38,7 @@ CameraFit fit_camera(const std::vector<Box>& boxes, float aspect) {
   float farthest = 0;
   for (int pass = 0; pass < 2; ++pass) {
     for (const Box& box : boxes.empty() ? std::vector<Box>{all} : boxes) {
+      if (box.empty()) continue;  // a mesh without finite bounds
       for (int i = 0; i < 8; ++i) {
         Vec3 r = corner(box, i) - target;
         float along = dot(r, kViewDirection);
@@ -74,8 +75,10 @@ CameraView node_camera(const SceneCamera& camera, float aspect, const Box& scene
   const assetlib::PrefabCamera& c = camera.camera;
   bool perspective_camera = c.type == assetlib::CameraType::Perspective && c.yfov > 0;
   float fov = perspective_camera ? c.yfov : kCameraFovY;
-  float near_plane = std::max(c.znear, 1e-4f);
-  float far_plane = c.zfar;
+  // The depth range is in the node's units; the grid layout may have scaled the node.
+  float units = length(column(camera.world, 2));
+  float near_plane = std::max(c.znear * units, 1e-6f);
+  float far_plane = c.zfar * units;
   if (!(far_plane > near_plane)) {
     float reach = 0;
     for (int i = 0; i < 8; ++i) reach = std::max(reach, length(corner(scene, i) - eye));

@@ -11,14 +11,16 @@ namespace sample {
 namespace {
 
 // A material made from a mesh's own summary (meshes baked without MATL assets): a rough
-// dielectric, alpha-tested, as the summary's diffuse colour suggests.
+// dielectric in the summary's diffuse colour.
 assetlib::MaterialInfo from_summary(const assetlib::MeshMaterial& summary) {
   assetlib::MaterialInfo info;
   info.name = summary.name;
   std::copy(std::begin(summary.base_color), std::end(summary.base_color), info.base_color_factor);
   info.metallic_factor = 0;
   info.roughness_factor = 0.8f;
-  info.alpha_mode = assetlib::AlphaMode::Mask;
+  // See-through colour blends; an opaque one still cuts out where its texture's alpha is low.
+  info.alpha_mode =
+      summary.base_color[3] < 1 ? assetlib::AlphaMode::Blend : assetlib::AlphaMode::Mask;
   info.base_color.texture = summary.base_color_texture;
   info.normal.texture = summary.normal_texture;
   return info;
@@ -125,21 +127,19 @@ void MaterialBindings::check_texture(assetlib::TextureSlot& slot, const char* sl
 }
 
 VkSampler MaterialBindings::sampler(const assetlib::TextureSlot& slot, VkFormat format) {
-  // Linear filtering is optional per format: without it, nearest.
-  bool linear =
-      !slot.nearest &&
+  // Linear filtering is optional per format: without it, nearest. Minification stays linear where
+  // the format allows: "nearest" is about magnified pixel art.
+  bool filterable =
       has_format_features(ctx_, format, VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT);
-  SamplerKey key{slot.wrap_u, slot.wrap_v, linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST};
+  VkFilter min = filterable ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+  VkFilter mag = filterable && !slot.nearest ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+  SamplerKey key{slot.wrap_u, slot.wrap_v, mag, min};
   auto found = samplers_.find(key);
   if (found != samplers_.end()) return found->second;
   VkSamplerCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
-  info.magFilter = std::get<2>(key);
-  // Minification stays linear where the format allows: "nearest" is about magnified pixel art.
-  info.minFilter =
-      has_format_features(ctx_, format, VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT)
-          ? VK_FILTER_LINEAR
-          : VK_FILTER_NEAREST;
+  info.magFilter = mag;
+  info.minFilter = min;
   info.mipmapMode = info.minFilter == VK_FILTER_LINEAR ? VK_SAMPLER_MIPMAP_MODE_LINEAR
                                                        : VK_SAMPLER_MIPMAP_MODE_NEAREST;
   info.addressModeU = address_mode(slot.wrap_u);

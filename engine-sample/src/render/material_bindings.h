@@ -55,7 +55,7 @@ class MaterialBindings {
   const GpuBuffer& params() const { return params_; }
 
  private:
-  using SamplerKey = std::tuple<assetlib::TextureWrap, assetlib::TextureWrap, VkFilter>;
+  using SamplerKey = std::tuple<assetlib::TextureWrap, assetlib::TextureWrap, VkFilter, VkFilter>;
   uint32_t add(assetlib::MaterialInfo info, const std::string& key, const std::string& user);
   void check_texture(assetlib::TextureSlot& slot, const char* slot_name, const std::string& user);
   VkSampler sampler(const assetlib::TextureSlot& slot, VkFormat format);

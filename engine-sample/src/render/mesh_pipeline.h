@@ -29,7 +29,7 @@ static_assert(sizeof(PushConstants) == 112, "must match the GLSL block and fit 1
 // One world transform as mesh.vert reads it (std430).
 struct DrawTransform {
   Mat4 model;
-  Mat4 normal;  // inverse transpose of model's upper 3x3
+  Mat4 normal;  // inverse transpose of model's upper 3x3; m[15]: -1 when model mirrors, else 1
 };
 
 // What besides the vertex format decides a pipeline: the material's alpha and side settings, and

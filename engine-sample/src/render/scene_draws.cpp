@@ -33,10 +33,14 @@ assetlib::IndexRange choose_lod(const SceneDraw& draw, const CameraView& camera,
   const assetlib::Submesh& sub = info.submeshes[draw.submesh];
   assetlib::IndexRange range{sub.first_index, sub.index_count};
   if (!options.lods) return range;
-  float distance = std::max(length(draw.centre - camera.eye), 1e-6f);
+  // The nearest point of the submesh's bounds sets the scale; each level is simplified from the
+  // one before, so the errors add up.
+  float distance = std::max(length(draw.centre - camera.eye) - draw.radius, 1e-6f);
   float pixels_per_unit = camera.focal * static_cast<float>(height) * 0.5f / distance;
+  float error = 0;
   for (const assetlib::MeshLod& lod : info.lods) {
-    if (lod.error * draw.size * pixels_per_unit > options.lod_pixel_error) break;
+    error += lod.error;
+    if (error * draw.size * pixels_per_unit > options.lod_pixel_error) break;
     if (draw.submesh < lod.submeshes.size() && lod.submeshes[draw.submesh].index_count > 0) {
       range = lod.submeshes[draw.submesh];
     }
@@ -113,10 +117,14 @@ SceneDraws::SceneDraws(const VulkanContext& ctx, const GpuScene& scene, MeshPipe
     for (const MeshInstance& instance : instances_.meshes) {
       boxes_.push_back(instance.bounds);
       add_instance(instance, static_cast<uint32_t>(transforms.size()));
-      transforms.push_back({instance.world, normal_matrix(instance.world)});
+      DrawTransform transform{instance.world, normal_matrix(instance.world)};
+      // A mirroring transform turns the tangent frame's handedness around (mesh.vert).
+      transform.normal.m[15] = determinant3(instance.world) < 0 ? -1.0f : 1.0f;
+      transforms.push_back(transform);
     }
     materials_->upload(pipelines.material_set_layout());
-    if (!transforms.empty()) {
+    // Instances whose submeshes are all empty make no draws, and no materials to bind.
+    if (!draws_.empty()) {
       transforms_ = GpuBuffer(ctx, sizeof(DrawTransform) * transforms.size(),
                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Upload, "transforms");
       std::memcpy(transforms_.mapped(), transforms.data(), transforms_.size());
@@ -157,8 +165,10 @@ void SceneDraws::add_instance(const MeshInstance& instance, uint32_t transform) 
     const std::string& name = i < instance.materials.size() && !instance.materials[i].empty()
                                   ? instance.materials[i]
                                   : summary.material;
-    uint32_t material = materials_->resolve(
-        name, summary, "mesh '" + mesh.name + "' material '" + summary.name + "'");
+    uint32_t material =
+        materials_->resolve(name, summary,
+                            "mesh '" + mesh.name + "' material " + std::to_string(sub.material) +
+                                " '" + summary.name + "'");
     const assetlib::MaterialInfo& info = materials_->info(material);
     SceneDraw draw;
     draw.mesh = &mesh;
@@ -169,6 +179,7 @@ void SceneDraws::add_instance(const MeshInstance& instance, uint32_t transform) 
     draw.pipeline = pipelines_.pipeline_for(
         {mesh.info.vertex_format, draw.blend, !info.double_sided, mirrored});
     draw.centre = transform_point(instance.world, to_vec3(sub.bounds.origin));
+    draw.radius = sub.bounds.radius * largest;
     draw.size = mesh_size;
     draw.world = instance.world;
     draw.scale = largest;
@@ -251,7 +262,6 @@ DrawStats SceneDraws::record(VkCommandBuffer cmd, const CameraView& camera, uint
 
     const assetlib::Submesh& sub = mesh.info.submeshes[draw->submesh];
     assetlib::IndexRange range = choose_lod(*draw, camera, height, options);
-    stats.draws += 1;
     stats.lod_triangles_saved +=
         (sub.index_count - std::min(sub.index_count, range.index_count)) / 3;
     bool by_meshlet = options.meshlets && range.first_index == sub.first_index &&
@@ -264,6 +274,7 @@ DrawStats SceneDraws::record(VkCommandBuffer cmd, const CameraView& camera, uint
     }
     if (!by_meshlet) {
       vkCmdDrawIndexed(cmd, range.index_count, 1, range.first_index, 0, 0);
+      stats.draws += 1;
       stats.triangles += range.index_count / 3;
       continue;
     }
@@ -280,11 +291,17 @@ DrawStats SceneDraws::record(VkCommandBuffer cmd, const CameraView& camera, uint
         run_count += m.index_count;
         continue;
       }
-      if (run_count != 0) vkCmdDrawIndexed(cmd, run_count, 1, run_first, 0, 0);
+      if (run_count != 0) {
+        vkCmdDrawIndexed(cmd, run_count, 1, run_first, 0, 0);
+        stats.draws += 1;
+      }
       run_first = m.first_index;
       run_count = m.index_count;
     }
-    if (run_count != 0) vkCmdDrawIndexed(cmd, run_count, 1, run_first, 0, 0);
+    if (run_count != 0) {
+      vkCmdDrawIndexed(cmd, run_count, 1, run_first, 0, 0);
+      stats.draws += 1;
+    }
   }
   return stats;
 }

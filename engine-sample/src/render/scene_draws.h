@@ -29,6 +29,7 @@ struct SceneDraw {
   VkPipeline pipeline = VK_NULL_HANDLE;
   bool blend = false;  // drawn after the others, back to front
   Vec3 centre;         // of the submesh's bounds in the world: for sorting and LOD choice
+  float radius = 0;    // of the submesh's bounding sphere in the world
   float size = 0;      // world length that the mesh's LOD errors are relative to
   Mat4 world;          // for the meshlets' bounds
   float scale = 1;     // the largest stretch of `world`, for the meshlets' spheres
@@ -49,7 +50,7 @@ struct DrawOptions {
 
 // Per frame: what was drawn.
 struct DrawStats {
-  uint64_t draws = 0;
+  uint64_t draws = 0;  // vkCmdDrawIndexed calls
   uint64_t triangles = 0;
   uint64_t lod_triangles_saved = 0;       // LOD 0 triangles left out by choosing coarser LODs
   uint64_t meshlet_triangles_culled = 0;  // LOD 0 triangles left out by meshlet culling
