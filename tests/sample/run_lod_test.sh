@@ -15,20 +15,11 @@ baker=$1 sample=$2 corpus=$3 work=$4 compare=$5
 logs=("$work"/bake.log "$work"/auto.out "$work"/sample.err)
 source "$(dirname "$0")/sample_test_common.sh"
 
-mkdir -p "$work/src"
-cp "$corpus/bevy/assets/models/sphere/sphere.gltf" "$corpus/bevy/assets/models/sphere/sphere.bin" \
-  "$work/src/" || fail "corpus mesh missing"
-echo '{ "settings": { "lod_count": 4 } }' >"$work/lods.json"
-"$baker" "$work/src" -o "$work/baked" --config "$work/lods.json" >"$work/bake.log" 2>&1 ||
-  fail "asset-baker exited with $?"
-"$baker" info "$work/baked" | grep -qE ' [1-9] LODs,' || fail "the mesh was baked without LODs"
+bake_corpus_sphere '{ "lod_count": 4 }' ' [1-9] LODs,'
 
 # A 128x128 target: the sphere covers a few dozen pixels, so a coarse level is within one pixel.
 for mode in auto full; do
-  "$sample" "$work/baked" --validate --size 128x128 --lod "$mode" --screenshot "$work/$mode.tx" \
-    >"$work/$mode.out" 2>"$work/sample.err" || fail "engine-sample --lod $mode exited with $?"
-  grep -qx 'validation messages: 0' "$work/$mode.out" || fail "validation messages with --lod $mode"
-  "$baker" export "$work/$mode.tx" -o "$work/$mode.png" >/dev/null || fail "export failed"
+  render_baked "$mode" --size 128x128 --lod "$mode"
 done
 triangles() { sed -nE 's/^rendered .* draws, ([0-9]+) triangles per frame \(([0-9]+) fewer.*/\1 \2/p' "$1"; }
 read -r auto_drawn auto_saved <<<"$(triangles "$work/auto.out")"

@@ -15,19 +15,10 @@ baker=$1 sample=$2 corpus=$3 work=$4 compare=$5
 logs=("$work"/bake.log "$work"/cull.out "$work"/sample.err)
 source "$(dirname "$0")/sample_test_common.sh"
 
-mkdir -p "$work/src"
-cp "$corpus/bevy/assets/models/sphere/sphere.gltf" "$corpus/bevy/assets/models/sphere/sphere.bin" \
-  "$work/src/" || fail "corpus mesh missing"
-echo '{ "settings": { "meshlets": true } }' >"$work/meshlets.json"
-"$baker" "$work/src" -o "$work/baked" --config "$work/meshlets.json" >"$work/bake.log" 2>&1 ||
-  fail "asset-baker exited with $?"
-"$baker" info "$work/baked" | grep -qE ', [1-9][0-9]* meshlets,' || fail "no meshlets were baked"
+bake_corpus_sphere '{ "meshlets": true }' ', [1-9][0-9]* meshlets,'
 
 for mode in cull off; do
-  "$sample" "$work/baked" --validate --size 256x256 --meshlets "$mode" --screenshot "$work/$mode.tx" \
-    >"$work/$mode.out" 2>"$work/sample.err" || fail "engine-sample --meshlets $mode exited with $?"
-  grep -qx 'validation messages: 0' "$work/$mode.out" || fail "validation messages with --meshlets $mode"
-  "$baker" export "$work/$mode.tx" -o "$work/$mode.png" >/dev/null || fail "export failed"
+  render_baked "$mode" --size 256x256 --meshlets "$mode"
 done
 counts() { sed -nE 's/^rendered .* draws, ([0-9]+) triangles per frame \(.*, ([0-9]+) culled by meshlet.*/\1 \2/p' "$1"; }
 read -r cull_drawn cull_culled <<<"$(counts "$work/cull.out")"

@@ -12,3 +12,27 @@ fail() {
 
 rm -rf "$work"
 mkdir -p "$work"
+
+# For the level-of-detail tests (they set `baker`, `sample` and `corpus` too): bakes the corpus
+# sphere into $work/baked with the bake settings $1 (a JSON object), and fails unless `asset-baker
+# info` then matches the pattern $2 (what the settings must have produced).
+bake_corpus_sphere() {
+  mkdir -p "$work/src"
+  cp "$corpus/bevy/assets/models/sphere/sphere.gltf" "$corpus/bevy/assets/models/sphere/sphere.bin" \
+    "$work/src/" || fail "corpus mesh missing"
+  echo "{ \"settings\": $1 }" >"$work/settings.json"
+  "$baker" "$work/src" -o "$work/baked" --config "$work/settings.json" >"$work/bake.log" 2>&1 ||
+    fail "asset-baker exited with $?"
+  "$baker" info "$work/baked" | grep -qE "$2" || fail "the bake does not match '$2'"
+}
+
+# Renders $work/baked with the engine-sample options after $1 into $work/$1.out, .tx and .png;
+# the validation layer must stay silent.
+render_baked() {
+  local name=$1
+  shift
+  "$sample" "$work/baked" --validate --screenshot "$work/$name.tx" "$@" >"$work/$name.out" \
+    2>"$work/sample.err" || fail "engine-sample $* exited with $?"
+  grep -qx 'validation messages: 0' "$work/$name.out" || fail "validation messages with $*"
+  "$baker" export "$work/$name.tx" -o "$work/$name.png" >/dev/null || fail "export failed"
+}

@@ -136,6 +136,7 @@ class FolderLoader {
   GpuScene& scene_;
   uint32_t skip_mips_;
   FileReader reader_;
+  std::vector<uint32_t> meshlet_section_;  // unpacked meshlet section, before expansion
 };
 
 GpuImage FolderLoader::upload_texel(const uint8_t rgba[4], const char* name) {
@@ -370,7 +371,10 @@ std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry
 std::vector<GpuMeshlet> FolderLoader::unpack_meshlet_indices(const assetlib::MeshInfo& info,
                                                              const assetlib::AssetView& view,
                                                              const fs::path& path, std::byte* out) {
-  std::vector<uint32_t> section((info.meshlet_data_size + 3) / 4);
+  // Reused from mesh to mesh, like the file buffer: no allocation per asset once it is large
+  // enough.
+  std::vector<uint32_t>& section = meshlet_section_;
+  section.resize(std::max(section.size(), size_t((info.meshlet_data_size + 3) / 4)));
   if (assetlib::Status s = assetlib::unpack_meshlets(info, view.blob.data(), view.blob.size(),
                                                      section.data(), section.size() * 4);
       !s) {

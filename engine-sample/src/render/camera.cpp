@@ -8,8 +8,6 @@
 namespace sample {
 namespace {
 
-// A degenerate scene (a single point) still gets a camera distance.
-constexpr float kMinRadius = 1e-3f;
 // Three-quarter view from above, front and right: shows tops and two sides of most things.
 const Vec3 kViewDirection = normalize(Vec3{0.6f, 0.55f, 1.0f});
 
@@ -92,11 +90,10 @@ CameraView node_camera(const SceneCamera& camera, float aspect, const Box& scene
   return view;
 }
 
-ChosenCamera choose_camera(const SceneInstances& scene, const std::vector<Box>& boxes,
-                           const std::string& name, float aspect) {
+ChosenCamera choose_camera(const SceneInstances& scene, const std::string& name, float aspect) {
   if (name.empty()) {
-    return {frame_camera(boxes, aspect),
-            "framing " + std::to_string(boxes.size()) + " mesh instance(s)"};
+    return {frame_camera(scene.boxes(), aspect),
+            "framing " + std::to_string(scene.meshes.size()) + " mesh instance(s)"};
   }
   std::string known;
   for (const SceneCamera& camera : scene.cameras) {

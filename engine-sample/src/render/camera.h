@@ -44,12 +44,11 @@ CameraView node_camera(const SceneCamera& camera, float aspect, const Box& scene
 
 // The view a render starts from, and a line saying which it is: the camera node named `name` when
 // one is given (SampleError naming the scene's camera nodes when none has that name), else one
-// framing `boxes`.
+// framing every mesh instance.
 struct ChosenCamera {
   CameraView view;
   std::string description;
 };
-ChosenCamera choose_camera(const SceneInstances& scene, const std::vector<Box>& boxes,
-                           const std::string& name, float aspect);
+ChosenCamera choose_camera(const SceneInstances& scene, const std::string& name, float aspect);
 
 }  // namespace sample

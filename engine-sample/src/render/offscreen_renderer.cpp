@@ -43,7 +43,7 @@ OffscreenRenderer::OffscreenRenderer(const VulkanContext& ctx, const GpuScene& s
     // The scene as every render path draws it, seen from the chosen camera.
     draws_ = std::make_unique<SceneDraws>(ctx, scene, *pipelines_, options.layout);
     float aspect = static_cast<float>(extent_.width) / static_cast<float>(extent_.height);
-    camera_ = choose_camera(draws_->instances(), draws_->boxes(), options.camera, aspect);
+    camera_ = choose_camera(draws_->instances(), options.camera, aspect);
     cmd_ = ctx.allocate_command_buffer();
     fence_ = ctx.create_fence(false);
   } catch (...) {

@@ -23,8 +23,6 @@ VkIndexType index_type(const assetlib::MeshInfo& info) {
   return info.index_size == 2 ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
 }
 
-Vec3 to_vec3(const float v[3]) { return {v[0], v[1], v[2]}; }
-
 // The index range to draw for `draw`: the coarsest level of detail whose simplification error,
 // projected at the submesh's distance, stays within the allowed pixels.
 assetlib::IndexRange choose_lod(const SceneDraw& draw, const CameraView& camera, uint32_t height,
@@ -115,7 +113,6 @@ SceneDraws::SceneDraws(const VulkanContext& ctx, const GpuScene& scene, MeshPipe
     materials_ = std::make_unique<MaterialBindings>(ctx, scene);
     std::vector<DrawTransform> transforms;
     for (const MeshInstance& instance : instances_.meshes) {
-      boxes_.push_back(instance.bounds);
       add_instance(instance, static_cast<uint32_t>(transforms.size()));
       DrawTransform transform{instance.world, normal_matrix(instance.world)};
       // A mirroring transform turns the tangent frame's handedness around (mesh.vert).

@@ -67,8 +67,6 @@ class SceneDraws {
   SceneDraws(const SceneDraws&) = delete;
   SceneDraws& operator=(const SceneDraws&) = delete;
 
-  // Each mesh instance's box in the world: what a framing camera has to show.
-  const std::vector<Box>& boxes() const { return boxes_; }
   const SceneInstances& instances() const { return instances_; }
   size_t draw_count() const { return draws_.size(); }
 
@@ -87,7 +85,6 @@ class SceneDraws {
   const GpuScene& scene_;
   MeshPipelines& pipelines_;
   SceneInstances instances_;
-  std::vector<Box> boxes_;
   std::vector<SceneDraw> draws_;
   std::unique_ptr<MaterialBindings> materials_;
   GpuBuffer transforms_;

@@ -10,8 +10,6 @@
 namespace sample {
 namespace {
 
-// A degenerate model (a single point) still gets a size and a cell.
-constexpr float kMinRadius = 1e-3f;
 // Unit-radius models with some air between neighbours.
 constexpr float kGridCell = 2.8f;
 
@@ -24,8 +22,7 @@ struct Item {
 
 Box mesh_box(const GpuMesh& mesh) {
   const assetlib::MeshBounds& b = mesh.info.bounds;
-  Vec3 origin{b.origin[0], b.origin[1], b.origin[2]};
-  Vec3 extents{b.extents[0], b.extents[1], b.extents[2]};
+  Vec3 origin = to_vec3(b.origin), extents = to_vec3(b.extents);
   Box box;
   box.add(origin - extents);
   box.add(origin + extents);
@@ -132,6 +129,12 @@ void lay_out_grid(std::vector<Item>& items) {
 }
 
 }  // namespace
+
+std::vector<Box> SceneInstances::boxes() const {
+  std::vector<Box> out;
+  for (const MeshInstance& mesh : meshes) out.push_back(mesh.bounds);
+  return out;
+}
 
 SceneInstances instance_scene(const GpuScene& scene, SceneLayout layout) {
   Instancer instancer(scene);

@@ -42,6 +42,9 @@ struct SceneInstances {
   std::vector<MeshInstance> meshes;
   std::vector<SceneCamera> cameras;
   Box bounds;  // of every mesh instance: what a framing camera shows
+
+  // Each mesh instance's box: what a framing camera fits tightly.
+  std::vector<Box> boxes() const;
 };
 
 // Warns (once per name, on stderr) about prefab nodes naming a mesh the folder lacks.

@@ -10,6 +10,12 @@ struct Vec3 {
   float x = 0, y = 0, z = 0;
 };
 
+// The smallest radius anything is given: a degenerate model (a single point) still gets a size,
+// a grid cell and a camera distance.
+inline constexpr float kMinRadius = 1e-3f;
+
+inline Vec3 to_vec3(const float v[3]) { return {v[0], v[1], v[2]}; }
+
 inline Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
 inline Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
 inline Vec3 operator*(Vec3 a, float s) { return {a.x * s, a.y * s, a.z * s}; }

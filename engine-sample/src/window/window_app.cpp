@@ -96,7 +96,7 @@ WindowRenderer::WindowRenderer(const VulkanContext& ctx, const GpuScene& scene, 
     VkExtent2D size = window.framebuffer_extent();
     stale_ = !swapchain_.create(render_pass_, size);
     VkExtent2D framed = stale_ ? size : swapchain_.extent();
-    camera_.emplace(draws_->boxes(), framed.height ? aspect_of(framed) : 1.0f);
+    camera_.emplace(draws_->instances().boxes(), framed.height ? aspect_of(framed) : 1.0f);
     create_frame_slots();
   } catch (...) {
     destroy();
