@@ -42,7 +42,36 @@ size_t padded_json_length(size_t json_length) {
 }
 
 // Checks a decoded header against the number of bytes the file really has.
+// A type tag is 4 characters of A-Z, 0-9 or _ (docs/format.md). Checked before the version, so
+// a file that is no asset at all (a README, a PNG) is called that, not "format version 1819567475".
+bool is_type_tag(const char* type) {
+  for (int i = 0; i < 4; ++i) {
+    char c = type[i];
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
+std::string printable(const char* type) {
+  std::string out;
+  for (int i = 0; i < 4; ++i) {
+    unsigned char c = static_cast<unsigned char>(type[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += char(c);
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+    }
+  }
+  return out;
+}
+
 Status check_header(const Header& h, uint64_t file_size, std::string_view name) {
+  if (!is_type_tag(h.type)) {
+    return Status::error(ErrorCode::UnknownType,
+                         std::string(name) + ": not an asset file (it starts with \"" +
+                             printable(h.type) + "\", not a 4-character asset type)");
+  }
   if (h.version != kFormatVersion) {
     return Status::error(ErrorCode::UnsupportedVersion,
                          std::string(name) + ": format version " + std::to_string(h.version) +

@@ -197,6 +197,20 @@ check_catches_corruption)
   expect_line "$work/log" "baked 1, "
   expect_line "$work/log" "baked textures/bricks.png"
   "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check failed after the repair"; }
+  # Damage that keeps the size and the modification time (a write in the same timestamp tick as
+  # the bake's, or a restore that sets the old time): a rebake right after still repairs it.
+  cp -p "$f" "$work/good.tx"
+  printf '\xff\xff\xff\xff' | dd of="$f" bs=1 seek=$((size - 100)) conv=notrunc status=none
+  touch -r "$work/good.tx" "$f"
+  bake
+  expect_line "$work/log" "baked 1, "
+  cmp -s "$f" "$work/good.tx" || fail "a same-size, same-time damage was not repaired"
+  ;;
+info_not_an_asset)
+  set +e; "$baker" info "$assets/../README.md" >"$work/info" 2>&1; irc=$?; set -e
+  [ "$irc" != 0 ] || fail "info on a README should fail"
+  expect_line "$work/info" "not an asset file"
+  if grep -q "format version" "$work/info"; then cat "$work/info"; fail "info blamed the version of a text file"; fi
   ;;
 kill_and_rerun)
   mkdir -p "$work/src"

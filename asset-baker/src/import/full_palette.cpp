@@ -131,6 +131,35 @@ BakeStatus png(std::span<const std::byte> source, std::optional<PatchedImage>& o
   return {};
 }
 
+// A colour-mapped TGA may store only entries first..first+length-1 of its colour map (the header's
+// first entry index); pixel values still index the whole map. stb_image 2.27 skips `first` bytes
+// instead, reading a shifted palette. The header and image ID are replaced by a header whose map
+// starts at entry 0, followed by `first` black entries, so the stored entries land where the
+// pixels look for them.
+void tga(std::span<const std::byte> source, std::optional<PatchedImage>& out) {
+  uint64_t id_length = byte_at(source, 0);
+  uint32_t first = le(source, 3, 2), length = le(source, 5, 2);
+  uint32_t entry_bytes = (byte_at(source, 7) + 7u) / 8u;
+  if (first == 0 || source.size() < 18 + id_length) return;
+  uint32_t entries = std::min<uint32_t>(first + length, 0xffff);
+  PatchedImage patch;
+  patch.replace_at = 0;
+  patch.replace_size = 18 + id_length;
+  std::vector<uint8_t>& h = patch.bytes;
+  h.push_back(0);  // no image ID
+  for (uint64_t at = 1; at < 3; ++at) h.push_back(byte_at(source, at));
+  put_le(h, 0, 2);
+  put_le(h, entries, 2);
+  for (uint64_t at = 7; at < 18; ++at) h.push_back(byte_at(source, at));
+  h.resize(h.size() + uint64_t(std::min(first, entries)) * entry_bytes, 0);
+  out = std::move(patch);
+}
+
+bool is_colour_mapped_tga(std::span<const std::byte> source) {
+  uint8_t type = byte_at(source, 2);
+  return source.size() >= 18 && byte_at(source, 1) == 1 && (type == 1 || type == 9);
+}
+
 bool starts_with(std::span<const std::byte> source, const char* magic, size_t n) {
   return source.size() >= n && std::memcmp(source.data(), magic, n) == 0;
 }
@@ -142,6 +171,8 @@ BakeStatus full_palette(std::span<const std::byte> source, const std::string& na
   out.reset();
   if (starts_with(source, "BM", 2) && source.size() >= 26) return bmp(source, name, out);
   if (starts_with(source, "\x89PNG\r\n\x1a\n", 8)) return png(source, out);
+  if (is_colour_mapped_tga(source))
+    tga(source, out);  // TGA has no signature; stb_image tries it last
   return {};
 }
 

@@ -9,7 +9,8 @@
 //   256-colour OS/2 file lost its last 4 colours.
 // - PNG of colour type 3 with a PLTE chunk of fewer than 256 entries (libpng's badpal test files).
 // GIF and TGA palettes are not affected (stb_image zero-fills or clamps them); RLE BMPs are refused
-// by stb_image.
+// by stb_image. A TGA whose colour map starts at a non-zero entry is patched too (its palette
+// read from the wrong bytes, full_palette.cpp).
 //
 // The baker hands stb_image an equivalent file instead, with a full 256-entry palette: the file's
 // entries, then zeros (opaque black, what libpng gives such indices). Files whose pixels stay

@@ -1,6 +1,9 @@
 #include "import/image_import.h"
 
 #include "import/full_palette.h"
+#include "import/image_animation.h"
+#include "import/image_diagnosis.h"
+#include "import/image_orientation.h"
 #include "import/image_preflight.h"
 
 #include <stb/stb_image.h>
@@ -83,6 +86,23 @@ void* load_pixels(const stbi_uc* data, int len, ImageDepth depth, DecodedImage& 
   return stbi_load_from_memory(data, len, &w, &h, &comp, 4);
 }
 
+// stb_image's own complaint is the last format's it tried ("unknown image type" for most files it
+// does not support): the feature the header declares says more.
+BakeStatus unreadable(std::span<const std::byte> source, const std::string& name,
+                      const std::string& stb_reason) {
+  std::string feature = unsupported_image_feature(source);
+  if (!feature.empty()) return BakeStatus::failure(BakeError::UnsupportedFeature, name, feature);
+  return BakeStatus::failure(BakeError::UnreadableSource, name,
+                             "not a readable image (" + stb_reason + ")");
+}
+
+std::string frames_warning(std::span<const std::byte> source, const std::string& name) {
+  uint32_t frames = animation_frames(source);
+  if (frames <= 1) return {};
+  return name + ": animated image of " + std::to_string(frames) +
+         " frames; only its first (default) image is baked";
+}
+
 }  // namespace
 
 std::optional<ImageHeader> probe_image(std::span<const std::byte> source) {
@@ -95,6 +115,7 @@ std::optional<ImageHeader> probe_image(std::span<const std::byte> source) {
   int depth = stbi_is_hdr_from_memory(data, len)      ? 4
               : stbi_is_16_bit_from_memory(data, len) ? 2
                                                       : 1;
+  if (swaps_sides(source_orientation(source))) std::swap(w, h);
   return ImageHeader{uint32_t(w), uint32_t(h), depth};
 }
 
@@ -108,10 +129,8 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
   }
   int len = int(source.size());
   int w = 0, h = 0, comp = 0;
-  if (!stbi_info_from_memory(data, len, &w, &h, &comp)) {
-    return BakeStatus::failure(BakeError::UnreadableSource, name,
-                               "not a readable image (" + std::string(stbi_failure_reason()) + ")");
-  }
+  if (!stbi_info_from_memory(data, len, &w, &h, &comp))
+    return unreadable(source, name, stbi_failure_reason());
   h = header_height(source, h);
   if (w <= 0 || h <= 0 || uint32_t(w) > kMaxSourceDimension || uint32_t(h) > kMaxSourceDimension) {
     return BakeStatus::failure(BakeError::LimitExceeded, name,
@@ -133,6 +152,8 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
     // stb_image reports running out of memory as a decoding failure: it is the machine's.
     if (reason == "outofmem")
       return BakeStatus::failure(BakeError::Internal, name, "out of memory decoding the image");
+    if (std::string feature = unsupported_image_feature(source); !feature.empty())
+      return BakeStatus::failure(BakeError::UnsupportedFeature, name, feature);
     return BakeStatus::failure(
         BakeError::InvalidSource, name,
         "decoding failed (" + (reason.empty() ? "corrupt data" : reason) + ")");
@@ -141,6 +162,10 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
   out.channels = comp;
   out.width = uint32_t(w);
   out.height = uint32_t(h);
+  if (!apply_orientation(out, source_orientation(source)))
+    return BakeStatus::failure(BakeError::Internal, name, "out of memory turning the image");
+  if (std::string warning = frames_warning(source, name); !warning.empty())
+    out.warnings.push_back(warning);
   return {};
 }
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace baker {
 
@@ -27,12 +28,14 @@ struct DecodedImage {
   int channels = 4;           // in the source file: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA
   int bytes_per_channel = 1;  // 1, 2 or 4 (float)
   std::unique_ptr<void, PixelsFree> pixels;
+  std::vector<std::string> warnings;  // what of the source the pixels leave out (animation frames)
 };
 
 // Native keeps 16-bit and float sources as they are; EightBit converts everything to 8 bits.
 enum class ImageDepth { Native, EightBit };
 
-// What the header of an image announces, read without decoding it.
+// What the header of an image announces, read without decoding it (width and height as shown,
+// after its orientation).
 struct ImageHeader {
   uint32_t width = 0, height = 0;
   int bytes_per_channel = 1;  // as decode_image(Native) would give: 1, 2 or 4
@@ -41,9 +44,11 @@ struct ImageHeader {
 // The header of `source`; nullopt when it is not an image stb_image reads.
 std::optional<ImageHeader> probe_image(std::span<const std::byte> source);
 
-// Decodes `source` (the whole file `name`, for messages). Refuses, before allocating, an image
-// outside 1..kMaxSourceDimension on a side or a container that cannot hold the pixels its header
-// announces. Errors name the file and the reason.
+// Decodes `source` (the whole file `name`, for messages) into the image as it is meant to be shown:
+// turned as its TGA origin or EXIF orientation says (image_orientation.h). Refuses, before
+// allocating, an image outside 1..kMaxSourceDimension on a side or a container that cannot hold
+// the pixels its header announces; names the unsupported format or feature of a file stb_image
+// cannot read (image_diagnosis.h). Errors name the file and the reason.
 BakeStatus decode_image(std::span<const std::byte> source, const std::string& name,
                         DecodedImage& out, ImageDepth depth = ImageDepth::Native);
 

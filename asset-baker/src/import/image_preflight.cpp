@@ -206,11 +206,12 @@ BakeStatus check_tga(std::span<const std::byte> source, const std::string& name,
   uint64_t id_length = r.u8();
   bool indexed = r.u8() != 0;
   uint8_t type = r.u8();
-  uint64_t palette_start = r.le16(), palette_length = r.le16(), palette_bits = r.u8();
+  r.skip(2);  // first entry index
+  uint64_t palette_length = r.le16(), palette_bits = r.u8();
   r.skip(8);
   uint64_t pixel_bytes = (uint64_t(r.u8()) + 7) / 8;
-  uint64_t start = 18 + id_length;
-  if (indexed) start += palette_start + palette_length * ((palette_bits + 7) / 8);
+  uint64_t start = 18 + id_length;  // the first entry index numbers entries, it skips no bytes
+  if (indexed) start += palette_length * ((palette_bits + 7) / 8);
   if (type < 8) {
     uint64_t needed = start + pixels * pixel_bytes;
     if (needed <= source.size()) return {};

@@ -1,6 +1,7 @@
 #include "import/mtl_materials.h"
 
 #include "common/source_paths.h"
+#include "import/text_encoding.h"
 
 #include <algorithm>
 #include <cmath>
@@ -125,32 +126,57 @@ void warn_unbaked_maps(const tinyobj::material_t& m, const std::string& obj_path
 }  // namespace
 
 bool MtlLibraries::operator()(const std::string& name, std::vector<tinyobj::material_t>* materials,
-                              std::map<std::string, int>* material_map, std::string* warn,
-                              std::string* err) {
+                              std::map<std::string, int>* material_map, std::string*,
+                              std::string*) {
+  return load_line(name, materials, material_map);
+}
+
+bool MtlLibraries::load_line(const std::string& names, std::vector<tinyobj::material_t>* materials,
+                             std::map<std::string, int>* material_map) {
+  bool one_name = names.find_first_of(" \t") == std::string::npos;
+  if (load(names, materials, material_map, one_name)) return true;
+  if (one_name) return false;
+  std::istringstream words(names);
+  bool any = false;
+  for (std::string word; words >> word;) any = load(word, materials, material_map, false) || any;
+  if (!any) {
+    warnings_.push_back(obj_path_ + ": material library '" + names +
+                        "' not found (nor a library for each of its words); default material used");
+  }
+  return any;
+}
+
+bool MtlLibraries::load(const std::string& name, std::vector<tinyobj::material_t>* materials,
+                        std::map<std::string, int>* material_map, bool report) {
   auto [by_name, new_name] = loaded_names_.try_emplace(name, false);
   if (!new_name) return by_name->second;
   std::string why;
   std::optional<std::string> path = resolve_reference(parent_of(obj_path_), name, &why);
   if (!path) {
-    warnings_.push_back(obj_path_ + ": mtllib " + why);
+    if (report) warnings_.push_back(obj_path_ + ": mtllib " + why);
     return false;
   }
   auto [by_path, new_path] = loaded_paths_.try_emplace(*path, false);
   if (!new_path) return by_name->second = by_path->second;
-  std::optional<std::string> text = inputs_.read_file ? inputs_.read_file(*path) : std::nullopt;
-  if (!text) {
-    warnings_.push_back(obj_path_ + ": material library '" + *path +
-                        "' not found; default material used");
+  std::optional<std::string> raw = inputs_.read_file ? inputs_.read_file(*path) : std::nullopt;
+  std::string text;
+  bool converted = false;
+  if (raw && !utf8_text(*raw, *path, text, converted)) raw.reset();
+  if (!raw) {
+    if (report) {
+      warnings_.push_back(obj_path_ + ": material library '" + *path +
+                          "' not found or not readable; default material used");
+    }
     return false;
   }
   std::map<std::string, int> library_map;
   std::vector<tinyobj::material_t> library;
-  std::istringstream stream(*text);
-  tinyobj::LoadMtl(&library_map, &library, &stream, warn, err);
+  std::istringstream stream(text);
+  std::string warn, err;
+  tinyobj::LoadMtl(&library_map, &library, &stream, &warn, &err);
   // Appended after the materials of earlier libraries, as tinyobjloader numbers them.
   size_t first = materials->size();
-  for (size_t i : materials_stating_roughness(*text, library_map))
-    with_roughness_.insert(first + i);
+  for (size_t i : materials_stating_roughness(text, library_map)) with_roughness_.insert(first + i);
   for (auto& [material_name, index] : library_map) {
     material_map->emplace(material_name, int(first) + index);
   }
@@ -159,25 +185,67 @@ bool MtlLibraries::operator()(const std::string& name, std::vector<tinyobj::mate
   return by_name->second = by_path->second = true;
 }
 
+namespace {
+
+// The rest of an `mtllib` line: the text after the keyword and its whitespace, without trailing
+// whitespace. Empty when `line` is not an `mtllib` line.
+std::string_view mtllib_names(std::string_view line) {
+  size_t at = line.find_first_not_of(" \t");
+  if (at == std::string_view::npos || line.substr(at, 6) != "mtllib" || line.size() <= at + 6 ||
+      (line[at + 6] != ' ' && line[at + 6] != '\t'))
+    return {};
+  line.remove_prefix(at + 6);
+  line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+  line = line.substr(0, line.find('\0'));
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+  return line;
+}
+
+// Calls `visit(line)` for each line of `text`, split as tinyobjloader splits (\n, \r, \r\n).
+template <typename Visit>
+void for_each_line(std::string_view text, Visit visit) {
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find_first_of("\r\n", start), text.size());
+    visit(text.substr(start, end - start));
+    start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
+  }
+}
+
+}  // namespace
+
+std::string escape_mtllib_lines(std::string_view obj_text) {
+  std::string out;
+  out.reserve(obj_text.size());
+  size_t copied = 0;
+  for_each_line(obj_text, [&](std::string_view line) {
+    std::string_view names = mtllib_names(line);
+    if (names.find_first_of(" \t\\") == std::string_view::npos) return;
+    size_t line_at = size_t(line.data() - obj_text.data());
+    out.append(obj_text.substr(copied, line_at - copied));
+    out += "mtllib ";
+    for (char c : names) {
+      if (c == ' ' || c == '\t' || c == '\\') out += '\\';
+      out += c;
+    }
+    copied = line_at + line.size();
+  });
+  out.append(obj_text.substr(copied));
+  return out;
+}
+
 std::vector<std::pair<std::string, TextureRole>> obj_texture_references(
     std::string_view obj_text, const std::string& obj_path, const ImportInputs& inputs) {
   std::vector<std::string> ignored;
   MtlLibraries libraries(obj_path, inputs, ignored);
   std::vector<tinyobj::material_t> materials;
   std::map<std::string, int> material_map;
-  std::string warn, err;
-  for (size_t start = 0; start < obj_text.size();) {
-    size_t end = std::min(obj_text.find_first_of("\r\n", start), obj_text.size());
-    std::string_view line = obj_text.substr(start, end - start);
-    start = end + 1;
-    size_t at = line.find_first_not_of(" \t");
-    if (at == std::string_view::npos || line.substr(at, 7) != "mtllib ") continue;
-    // tinyobjloader tries the names of an `mtllib` line in turn until one loads.
-    std::istringstream names{std::string(line.substr(at + 7))};
-    for (std::string name; names >> name;) {
-      if (libraries(name, &materials, &material_map, &warn, &err)) break;
-    }
-  }
+  std::string text;
+  bool converted = false;
+  if (!utf8_text(obj_text, obj_path, text, converted)) return {};
+  for_each_line(text, [&](std::string_view line) {
+    std::string_view names = mtllib_names(line);
+    if (!names.empty()) libraries.load_line(std::string(names), &materials, &material_map);
+  });
   std::vector<std::pair<std::string, TextureRole>> references;
   for (size_t i = 0; i < materials.size(); ++i) {
     for (const TextureUse& use : texture_uses(materials[i])) {

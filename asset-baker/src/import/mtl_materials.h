@@ -25,6 +25,12 @@ namespace baker {
 // before under the same spelling, so thousands of `mtllib d1/../a.mtl`, `mtllib d2/../a.mtl`, ...
 // lines parsed the library (and copied its materials) once each: 450 KB of OBJ took 44 s and
 // 15 GB. A name that failed is not retried.
+//
+// An `mtllib` line names one library by the rest of the line, spaces included, as exporters write
+// it ("mtllib My Model.mtl"; tinyobjloader split it into "My" and "Model.mtl"); only when no file
+// has that name is the line read as the OBJ spec's list of names, and every one that exists is
+// loaded. The OBJ text reaches tinyobjloader through escape_mtllib_lines(), so the request
+// carries the whole line.
 class MtlLibraries : public tinyobj::MaterialReader {
  public:
   MtlLibraries(const std::string& obj_path, const ImportInputs& inputs,
@@ -35,10 +41,18 @@ class MtlLibraries : public tinyobj::MaterialReader {
                   std::map<std::string, int>* material_map, std::string* warn,
                   std::string* err) override;
 
+  // Loads the libraries of one `mtllib` line (`names`, the rest of the line), as above.
+  bool load_line(const std::string& names, std::vector<tinyobj::material_t>* materials,
+                 std::map<std::string, int>* material_map);
+
   const std::string& folder_of(size_t material) const { return folders_.at(material); }
   bool states_roughness(size_t material) const { return with_roughness_.count(material) > 0; }
 
  private:
+  // One library by name; `report` adds a warning when it cannot be read.
+  bool load(const std::string& name, std::vector<tinyobj::material_t>* materials,
+            std::map<std::string, int>* material_map, bool report);
+
   std::string obj_path_;
   const ImportInputs& inputs_;
   std::vector<std::string>& warnings_;
@@ -46,6 +60,10 @@ class MtlLibraries : public tinyobj::MaterialReader {
   std::set<size_t> with_roughness_;
   std::map<std::string, bool> loaded_names_, loaded_paths_;  // name or resolved path -> was it read
 };
+
+// `obj_text` with the names of each `mtllib` line escaped (spaces and backslashes) so that
+// tinyobjloader passes the whole rest of the line to MtlLibraries as one request.
+std::string escape_mtllib_lines(std::string_view obj_text);
 
 // The images the materials of `obj_text` (the OBJ at `obj_path`) use, each with the role its slot
 // gives it: map_Kd and map_Ke colour, norm / map_Bump / bump normal. Reads only the `mtllib`

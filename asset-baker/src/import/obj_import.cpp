@@ -4,6 +4,8 @@
 #include "common/source_paths.h"
 #include "common/vec3.h"
 #include "import/mtl_materials.h"
+#include "import/text_encoding.h"
+#include "mesh/polygon_triangulation.h"
 
 #include <tiny_obj_loader.h>
 
@@ -28,60 +30,96 @@ bool reasonable_obj_position(const tinyobj::attrib_t& attrib, int index) {
   return reasonable_position(&attrib.vertices[3 * size_t(index)]);
 }
 
+Vec3 position_of(const tinyobj::attrib_t& a, int i) {
+  return {float(a.vertices[3 * size_t(i)]), float(a.vertices[3 * size_t(i) + 1]),
+          float(a.vertices[3 * size_t(i) + 2])};
+}
+
+// What collect_triangles found worth one warning each, with the first face it concerns.
+struct FaceNotes {
+  bool dropped_attributes = false;
+  size_t crossing_polygons = 0;
+  std::string first_crossing;
+};
+
+void warn_face_notes(const FaceNotes& notes, const std::string& path,
+                     std::vector<std::string>& warnings) {
+  if (notes.dropped_attributes)
+    warnings.push_back(path + ": faces reference normals or UVs the file does not have; ignored");
+  if (notes.crossing_polygons > 0) {
+    warnings.push_back(path + ": " + std::to_string(notes.crossing_polygons) +
+                       " polygon(s) whose outline crosses itself; their triangles cannot cover it "
+                       "exactly (first: " +
+                       notes.first_crossing + ")");
+  }
+}
+
 // Positions out of range make a face meaningless: an error. A normal or UV index pointing nowhere
 // (files that reference attributes they never wrote) is dropped with one warning, and the bake
-// generates normals / zero UVs as for a file without them.
+// generates normals / zero UVs as for a file without them. Polygons are cut into triangles here
+// (polygon_triangulation.h).
 BakeStatus collect_triangles(const tinyobj::attrib_t& attrib,
-                             const std::vector<tinyobj::shape_t>& shapes, const std::string& path,
+                             const std::vector<tinyobj::shape_t>& shapes,
+                             const std::vector<uint32_t>& face_corners, const std::string& path,
                              std::vector<Triangle>& out, std::vector<std::string>& warnings) {
   size_t positions = attrib.vertices.size() / 3, normals = attrib.normals.size() / 3,
          uvs = attrib.texcoords.size() / 2;
-  bool dropped = false;
+  FaceNotes notes;
+  std::vector<Vec3> outline;
+  std::vector<uint32_t> corners;
+  size_t face_in_file = 0;
   for (const tinyobj::shape_t& shape : shapes) {
     const auto& mesh = shape.mesh;
-    size_t at = 0;
-    for (size_t f = 0; f < mesh.num_face_vertices.size(); ++f) {
-      size_t count = mesh.num_face_vertices[f];
-      if (count != 3 || at + 3 > mesh.indices.size()) {
+    size_t count = 0;
+    for (size_t f = 0, at = 0; f < mesh.num_face_vertices.size();
+         ++f, ++face_in_file, at += count) {
+      auto face_name = [&] { return "face " + std::to_string(f + 1) + " of '" + shape.name + "'"; };
+      // tinyobjloader keeps a face's corner count in a byte: the prescan's count, which it must
+      // agree with modulo 256, is the real one.
+      if (face_in_file >= face_corners.size() ||
+          face_corners[face_in_file] % 256 != mesh.num_face_vertices[f] ||
+          at + face_corners[face_in_file] > mesh.indices.size()) {
         return BakeStatus::failure(BakeError::InvalidSource, path,
-                                   "face " + std::to_string(f) + " of '" + shape.name +
-                                       "' is not a triangle after triangulation");
+                                   face_name() + " does not have the corners its line lists");
       }
-      Triangle t{f < mesh.material_ids.size() ? mesh.material_ids[f] : -1,
-                 f < mesh.smoothing_group_ids.size() ? mesh.smoothing_group_ids[f] : 0,
-                 {}};
-      for (int k = 0; k < 3; ++k) {
-        tinyobj::index_t idx = mesh.indices[at + size_t(k)];
+      count = face_corners[face_in_file];
+      outline.clear();
+      for (size_t k = 0; k < count; ++k) {
+        const tinyobj::index_t& idx = mesh.indices[at + k];
         if (!in_range(idx.vertex_index, positions)) {
           return BakeStatus::failure(BakeError::InvalidSource, path,
-                                     "face " + std::to_string(f) + " of '" + shape.name +
-                                         "' uses position " + std::to_string(idx.vertex_index + 1) +
-                                         " of " + std::to_string(positions));
+                                     face_name() + " uses position " +
+                                         std::to_string(idx.vertex_index + 1) + " of " +
+                                         std::to_string(positions));
         }
         if (!reasonable_obj_position(attrib, idx.vertex_index)) {
           return BakeStatus::failure(BakeError::InvalidSource, path,
                                      "position " + std::to_string(idx.vertex_index + 1) +
                                          " is not finite or lies beyond +-1e18");
         }
-        if (idx.normal_index != -1 && !in_range(idx.normal_index, normals))
-          dropped = true, idx.normal_index = -1;
-        if (idx.texcoord_index != -1 && !in_range(idx.texcoord_index, uvs))
-          dropped = true, idx.texcoord_index = -1;
-        t.corners[k] = idx;
+        outline.push_back(position_of(attrib, idx.vertex_index));
       }
-      out.push_back(t);
-      at += count;
+      corners.clear();
+      if (!triangulate_polygon(outline, corners) && notes.crossing_polygons++ == 0)
+        notes.first_crossing = face_name();
+      Triangle t{f < mesh.material_ids.size() ? mesh.material_ids[f] : -1,
+                 f < mesh.smoothing_group_ids.size() ? mesh.smoothing_group_ids[f] : 0,
+                 {}};
+      for (size_t c = 0; c < corners.size(); ++c) {
+        tinyobj::index_t idx = mesh.indices[at + corners[c]];
+        if (idx.normal_index != -1 && !in_range(idx.normal_index, normals))
+          notes.dropped_attributes = true, idx.normal_index = -1;
+        if (idx.texcoord_index != -1 && !in_range(idx.texcoord_index, uvs))
+          notes.dropped_attributes = true, idx.texcoord_index = -1;
+        t.corners[c % 3] = idx;
+        if (c % 3 == 2) out.push_back(t);
+      }
     }
   }
-  if (dropped)
-    warnings.push_back(path + ": faces reference normals or UVs the file does not have; ignored");
+  warn_face_notes(notes, path, warnings);
   return {};
 }
 
-Vec3 position_of(const tinyobj::attrib_t& a, int i) {
-  return {float(a.vertices[3 * size_t(i)]), float(a.vertices[3 * size_t(i) + 1]),
-          float(a.vertices[3 * size_t(i) + 2])};
-}
 Vec3 normalize(const Vec3& v) { return normalized_or(v, Vec3{0, 0, 0}); }
 
 // Normals for corners without one: the face normal for smoothing group 0, otherwise the
@@ -148,13 +186,16 @@ MeshVertex make_vertex(const tinyobj::attrib_t& a, const tinyobj::index_t& idx,
 // '\n', '\r' or "\r\n"; a NUL ends what it reads of a line):
 // - tinyobjloader parses face indices with an atoi that wraps: "f 1 2 4294967299" would become a
 //   valid triangle. Indices of faces, lines and points must fit in an int.
-// - its ear clipping is quadratic in a face's corners: the corner limit and the triangulation
-//   budget (obj_import.h). A corner is what tinyobjloader reads as one: a run of characters other
-//   than space and tab.
+// - the baker's ear clipping is quadratic in a face's corners: the corner limit and the
+//   triangulation budget (obj_import.h). A corner is what tinyobjloader reads as one: a run of
+//   characters other than space and tab. `face_corners` gets each face's count, in file order
+//   (the faces of 3 or more corners: tinyobjloader drops the others), since tinyobjloader keeps
+//   it in a byte.
 // - it copies every `t` (subdivision tag) line read so far into each group it closes, and a tag
 //   line may ask for 3 x 8192 values: quadratic and amplified memory for data the baker never
 //   reads. Those lines are turned into comments (`text` is the baker's own copy).
-BakeStatus prescan_obj(std::string& text, const std::string& relative_path) {
+BakeStatus prescan_obj(std::string& text, const std::string& relative_path,
+                       std::vector<uint32_t>& face_corners) {
   const uint64_t budget =
       kTriangulationBudgetBase + kTriangulationBudgetPerByte * uint64_t(text.size());
   uint64_t work = 0;  // corners squared of the faces over 4 corners so far
@@ -202,6 +243,7 @@ BakeStatus prescan_obj(std::string& text, const std::string& relative_path) {
                                      std::to_string(kMaxPolygonCorners) +
                                      "-corner limit (triangulate it when exporting)");
     }
+    if (corners >= 3) face_corners.push_back(uint32_t(corners));  // tinyobjloader drops the rest
     if (corners > 4) work += corners * corners;
     if (work > budget) {
       return BakeStatus::failure(
@@ -224,19 +266,25 @@ BakeStatus import_obj(std::string_view obj_text, const std::string& relative_pat
   tinyobj::attrib_t attrib;
   std::vector<tinyobj::shape_t> shapes;
   std::vector<tinyobj::material_t> materials;
-  std::string text(obj_text);
-  if (BakeStatus s = prescan_obj(text, relative_path); !s) return s;
+  std::string utf8;
+  bool converted = false;
+  if (BakeStatus s = utf8_text(obj_text, relative_path, utf8, converted); !s) return s;
+  std::string text = escape_mtllib_lines(utf8);
+  std::vector<uint32_t> face_corners;
+  if (BakeStatus s = prescan_obj(text, relative_path, face_corners); !s) return s;
   std::string warn, err;
   std::istringstream stream(std::move(text));
   MtlLibraries reader(relative_path, inputs, warnings);
-  bool loaded =
-      tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &stream, &reader, true, false);
+  bool loaded = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &stream, &reader,
+                                 /*triangulate=*/false, /*default_vcols_fallback=*/false);
   if (!loaded) {
     return BakeStatus::failure(BakeError::InvalidSource, relative_path,
                                "OBJ parse failed: " + (err.empty() ? warn : err));
   }
   std::vector<Triangle> tris;
-  if (BakeStatus s = collect_triangles(attrib, shapes, relative_path, tris, warnings); !s) return s;
+  if (BakeStatus s = collect_triangles(attrib, shapes, face_corners, relative_path, tris, warnings);
+      !s)
+    return s;
   if (tris.empty())
     return BakeStatus::failure(BakeError::InvalidSource, relative_path,
                                "no triangles (only points or lines?)");

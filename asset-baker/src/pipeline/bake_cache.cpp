@@ -89,6 +89,8 @@ BakeCache load_cache(const OutputTree& output) {
   } catch (const json::exception&) {
     return {};
   }
+  std::optional<FileStat> saved = output.file_stat(kCacheFileName);
+  cache.saved_ns = saved ? saved->mtime_ns : 0;
   return cache;
 }
 

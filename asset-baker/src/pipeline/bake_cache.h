@@ -27,7 +27,11 @@ namespace baker {
 //      materials become material assets; images bake once per role their material slots use;
 //      grey data stored as RGB becomes BC4; generated tangents follow MikkTSpace
 //   4  entries keep the warnings of their bake, repeated when the source is up to date
-inline constexpr uint32_t kBakerVersion = 4;
+//   5  OBJ polygons are ear-clipped (concave faces were fanned); TGA right-to-left rows and
+//      colour maps starting past entry 0, EXIF orientation (JPEG, PNG) applied; grey JPEGs and
+//      "_ao_2k"-style names bake as BC4; `mtllib` takes the rest of its line as one name; UTF-16
+//      OBJ text is converted
+inline constexpr uint32_t kBakerVersion = 5;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material
@@ -67,7 +71,20 @@ struct FileStamp {
 struct BakeCache {
   std::map<std::string, CacheEntry> entries;  // by source (root-relative)
   std::map<std::string, FileStamp> stamps;    // by root-relative path
+  int64_t saved_ns = 0;                       // the cache file's mtime when loaded
 };
+
+// A size and mtime seen less than this before the cache was saved do not prove a file unchanged:
+// a write in the same timestamp tick (a few milliseconds on Linux, 2 s on FAT) keeps both, so a
+// damaged output or an edited source went unnoticed. Such "racy" stamps (git's word) are checked
+// by hashing the file again; older ones are trusted.
+inline constexpr int64_t kRacyWindowNs = 2'000'000'000;
+
+// True when a file seen with `mtime_ns` when `cache` was saved is unchanged if its size and mtime
+// still match.
+inline bool stamp_trusted(const BakeCache& cache, int64_t mtime_ns) {
+  return mtime_ns < cache.saved_ns - kRacyWindowNs;
+}
 
 // Largest cache file read; a bigger one is treated as damaged (a full rebake, nothing lost).
 inline constexpr uint64_t kMaxCacheBytes = 256ull << 20;

@@ -58,8 +58,9 @@ bool same_inputs(JobContext& context, const CacheEntry& old, AssetKind kind,
 }
 
 // True when the inputs are unchanged (same_inputs) and each output still holds what was written:
-// its size, and its hash whenever its modification time moved (a damaged or replaced file is
-// rebaked). `outputs` gets the old records with the modification times seen now.
+// its size, and its hash whenever its modification time moved or is too recent to tell
+// (stamp_trusted): a damaged or replaced file is rebaked. `outputs` gets the old records with the
+// modification times seen now.
 bool up_to_date(JobContext& context, const CacheEntry& old, AssetKind kind,
                 const std::string& settings_key, const std::string& source_hash,
                 std::vector<OutputRecord>& outputs) {
@@ -68,8 +69,9 @@ bool up_to_date(JobContext& context, const CacheEntry& old, AssetKind kind,
   for (OutputRecord& record : outputs) {
     std::optional<FileStat> now = context.output.file_stat(record.path);
     if (!now || now->size != record.size) return false;
-    if (now->mtime_ns != record.mtime_ns && context.output.file_hash(record.path) != record.hash)
-      return false;
+    bool same_stamp =
+        now->mtime_ns == record.mtime_ns && stamp_trusted(context.previous, record.mtime_ns);
+    if (!same_stamp && context.output.file_hash(record.path) != record.hash) return false;
     record.mtime_ns = now->mtime_ns;
   }
   return true;
@@ -285,7 +287,7 @@ std::optional<std::string> JobContext::file_hash(const std::string& relative) {
   }
   auto old = previous.stamps.find(relative);
   if (old != previous.stamps.end() && old->second.size == now->size &&
-      old->second.mtime_ns == now->mtime_ns) {
+      old->second.mtime_ns == now->mtime_ns && stamp_trusted(previous, now->mtime_ns)) {
     now->hash = old->second.hash;
   } else {
     uint64_t h = 0;

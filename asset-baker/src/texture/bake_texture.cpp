@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace baker {
 namespace {
@@ -38,13 +39,20 @@ bool has_alpha(const DecodedImage& image) {
   return false;
 }
 
-// True when every texel has R = G = B: grey data saved as RGB (an occlusion map exported as a
-// colour image) is one channel, and BC4 keeps it at half BC1's size and twice its precision.
+// Channels of a grey texel may differ by this much: a grey image saved as an RGB JPEG comes back
+// with R, G and B a level or two apart (chroma subsampling and rounding). BC1 itself moves
+// colours by more (5:6:5 endpoints).
+constexpr int kGreyTolerance = 3;
+
+// True when every texel has R = G = B, within kGreyTolerance: grey data saved as RGB (an
+// occlusion map exported as a colour image) is one channel, and BC4 keeps it at half BC1's size
+// and twice its precision.
 bool is_grey(const DecodedImage& image) {
   if (image.channels <= 2) return true;
   auto p = static_cast<const uint8_t*>(image.pixels.get());
   for (size_t i = 0; i < size_t(image.width) * image.height * 4; i += 4) {
-    if (p[i] != p[i + 1] || p[i] != p[i + 2]) return false;
+    if (std::abs(p[i] - p[i + 1]) > kGreyTolerance || std::abs(p[i] - p[i + 2]) > kGreyTolerance)
+      return false;
   }
   return true;
 }
@@ -68,6 +76,7 @@ BakeStatus bake_texture(std::span<const std::byte> source, const std::string& re
                         std::vector<std::string>& warnings, unsigned threads) {
   DecodedImage image;
   if (BakeStatus s = decode_image(source, relative_path, image); !s) return s;
+  warnings.insert(warnings.end(), image.warnings.begin(), image.warnings.end());
   TextureRole role = settings.texture.role == TextureRole::Auto ? role_from_name(relative_path)
                                                                 : settings.texture.role;
   TextureFormat format = storage_format(image, role, relative_path, warnings);

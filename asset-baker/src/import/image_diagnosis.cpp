@@ -1,0 +1,180 @@
+#include "import/image_diagnosis.h"
+
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <string_view>
+
+namespace baker {
+namespace {
+
+constexpr const char* kConvert = " (convert it to PNG, JPEG, TGA or BMP)";
+
+class Header {
+ public:
+  explicit Header(std::span<const std::byte> source) : source_(source) {}
+  uint32_t u8(uint64_t at) const { return at < source_.size() ? uint32_t(source_[at]) : 0u; }
+  uint32_t be16(uint64_t at) const { return u8(at) << 8 | u8(at + 1); }
+  uint32_t be32(uint64_t at) const { return be16(at) << 16 | be16(at + 2); }
+  uint32_t le16(uint64_t at) const { return u8(at) | u8(at + 1) << 8; }
+  uint32_t le32(uint64_t at) const { return le16(at) | le16(at + 2) << 16; }
+  bool has(uint64_t at, std::string_view text) const {
+    return at <= source_.size() && source_.size() - at >= text.size() &&
+           std::memcmp(source_.data() + at, text.data(), text.size()) == 0;
+  }
+  uint64_t size() const { return source_.size(); }
+
+ private:
+  std::span<const std::byte> source_;
+};
+
+std::string not_supported(const std::string& what) { return what + " is not supported" + kConvert; }
+
+// Formats the baker has no decoder for, by their signatures.
+std::string other_format(const Header& h) {
+  using namespace std::string_view_literals;
+  struct Signature {
+    uint64_t at;
+    std::string_view magic;
+    const char* name;
+  };
+  static constexpr Signature kSignatures[] = {
+      {0, "II*\0"sv, "TIFF"},
+      {0, "MM\0*"sv, "TIFF"},
+      {0, "DDS "sv, "DDS (an already GPU-compressed texture)"},
+      {0, "\xabKTX 11\xbb"sv, "KTX"},
+      {0, "\xabKTX 20\xbb"sv, "KTX2"},
+      {0, "\x76\x2f\x31\x01"sv, "OpenEXR"},
+      {0, "\0\0\0\x0cjP  \r\n\x87\n"sv, "JPEG 2000"},
+      {0, "\xff\x4f\xff\x51"sv, "JPEG 2000"},
+      {0, "\xff\x0a"sv, "JPEG XL"},
+      {0, "\0\0\0\x0cJXL \r\n\x87\n"sv, "JPEG XL"},
+      {4, "ftypavif"sv, "AVIF"},
+      {4, "ftypheic"sv, "HEIF"},
+      {4, "ftypmif1"sv, "HEIF"},
+      {0, "qoif"sv, "QOI"},
+      {0, "gimp xcf"sv, "GIMP XCF"},
+      {0, "farbfeld"sv, "farbfeld"},
+      {0, "<svg"sv, "SVG (a vector image)"},
+      {0, "\0\0\1\0"sv, "ICO"},
+      {0, "P7"sv, "PAM (P7) PNM"},
+      {0, "PF"sv, "PFM (float) PNM"},
+      {0, "Pf"sv, "PFM (float) PNM"},
+  };
+  if (h.has(0, "RIFF") && h.has(8, "WEBP")) return not_supported("WebP");
+  for (const Signature& s : kSignatures) {
+    if (h.has(s.at, s.magic)) return not_supported(s.name);
+  }
+  for (char kind : {'1', '2', '3', '4'}) {
+    if (h.has(0, std::string("P") + kind))
+      return not_supported(std::string("text or 1-bit PNM (P") + kind +
+                           "; binary P5 and P6 are read)");
+  }
+  return {};
+}
+
+// The frame header (SOFn) says how the image was coded; stb_image decodes 8-bit baseline,
+// extended and progressive Huffman JPEGs with 1, 3 or 4 components.
+std::string jpeg_feature(const Header& h) {
+  uint64_t at = 2;
+  while (at + 4 <= h.size()) {
+    if (h.u8(at) != 0xff) return {};
+    uint32_t marker = h.u8(at + 1);
+    if (marker == 0xff) {
+      ++at;
+      continue;
+    }
+    if (marker == 0xda || marker == 0xd9) return {};
+    bool frame =
+        marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc;
+    if (frame) {
+      if (marker == 0xc3) return not_supported("lossless JPEG");
+      if (marker >= 0xc9 && marker <= 0xcb) return not_supported("arithmetic-coded JPEG");
+      if (marker >= 0xc5) return not_supported("hierarchical (differential) JPEG");
+      uint32_t precision = h.u8(at + 4);
+      if (precision != 8) return not_supported(std::to_string(precision) + "-bit JPEG");
+      uint32_t components = h.u8(at + 9);
+      if (components != 1 && components != 3 && components != 4)
+        return not_supported("a JPEG of " + std::to_string(components) + " components");
+      return {};
+    }
+    at += 2 + h.be16(at + 2);
+  }
+  return {};
+}
+
+std::string bmp_feature(const Header& h) {
+  uint32_t header_size = h.le32(14);
+  if (header_size != 12 && header_size != 40 && header_size != 56 && header_size != 108 &&
+      header_size != 124)
+    return not_supported("a BMP with a " + std::to_string(header_size) +
+                         "-byte info header (OS/2 2.x or unknown)");
+  uint32_t bits = header_size == 12 ? h.le16(24) : h.le16(28);
+  uint32_t compression = header_size == 12 ? 0 : h.le32(30);
+  switch (compression) {
+    case 1: return not_supported("RLE8-compressed BMP");
+    case 2: return not_supported("RLE4-compressed BMP");
+    case 4: return not_supported("a BMP holding a JPEG (BI_JPEG)");
+    case 5: return not_supported("a BMP holding a PNG (BI_PNG)");
+    case 6: return not_supported("a BMP with alpha bit fields (BI_ALPHABITFIELDS)");
+    default: break;
+  }
+  if (compression > 6) return not_supported("BMP compression " + std::to_string(compression));
+  if (bits != 1 && bits != 4 && bits != 8 && bits != 16 && bits != 24 && bits != 32)
+    return not_supported(std::to_string(bits) + "-bit BMP");
+  if (compression == 3 && bits != 16 && bits != 32)
+    return not_supported("a " + std::to_string(bits) + "-bit BMP with bit fields");
+  return {};
+}
+
+std::string psd_feature(const Header& h) {
+  static constexpr const char* kModes[] = {"bitmap", "greyscale", "indexed",      "RGB",     "CMYK",
+                                           "mode 5", "mode 6",    "multichannel", "duotone", "Lab"};
+  if (h.be16(4) == 2) return not_supported("PSB (Photoshop large document)");
+  uint32_t depth = h.be16(22), mode = h.be16(24);
+  if (mode != 3) {
+    std::string name = mode < std::size(kModes) ? kModes[mode] : "mode " + std::to_string(mode);
+    return not_supported("a PSD in " + name + " colour mode (only RGB is read)");
+  }
+  if (depth != 8 && depth != 16) return not_supported(std::to_string(depth) + "-bit PSD");
+  return {};
+}
+
+std::string hdr_feature(const Header& h) {
+  for (uint64_t at = 0; at + 6 < h.size() && at < 4096; ++at) {
+    if (h.has(at, "\n\n")) break;  // the header ends at an empty line
+    if (h.has(at, "FORMAT=32-bit_rle_xyze")) return not_supported("a Radiance HDR in XYZE");
+  }
+  return {};
+}
+
+// TGA has no signature: only a file no other format claimed is read as one.
+std::string tga_feature(const Header& h) {
+  uint32_t colour_map = h.u8(1), type = h.u8(2), bits = h.u8(16);
+  if (colour_map > 1) return {};  // not a TGA at all, most likely
+  if (type == 32 || type == 33) return not_supported("a Huffman-compressed TGA (type 32/33)");
+  if (type == 0) return "the TGA holds no image data (type 0)";
+  bool known = type == 1 || type == 2 || type == 3 || type == 9 || type == 10 || type == 11;
+  if (!known) return {};
+  if (colour_map == 1 && bits != 8 && bits != 16)
+    return not_supported("a colour-mapped TGA with " + std::to_string(bits) + "-bit indices");
+  if (colour_map == 0 && bits != 8 && bits != 15 && bits != 16 && bits != 24 && bits != 32)
+    return not_supported(std::to_string(bits) + "-bit TGA");
+  return {};
+}
+
+}  // namespace
+
+std::string unsupported_image_feature(std::span<const std::byte> source) {
+  Header h(source);
+  if (h.size() == 0) return "the file is empty";
+  if (h.has(0, "\xff\xd8")) return jpeg_feature(h);
+  if (h.has(0, "BM")) return bmp_feature(h);
+  if (h.has(0, "8BPS")) return psd_feature(h);
+  if (h.has(0, "#?RADIANCE") || h.has(0, "#?RGBE")) return hdr_feature(h);
+  if (h.has(0, "\x89PNG") || h.has(0, "GIF8")) return {};
+  if (std::string other = other_format(h); !other.empty()) return other;
+  return tga_feature(h);
+}
+
+}  // namespace baker

@@ -1,0 +1,18 @@
+// Naming what stb_image cannot read. stb_image tries its formats in turn and reports the last
+// one's complaint, so a valid file it does not support (an RLE8 BMP, a 12-bit or arithmetic-coded
+// JPEG, a TIFF) came out as "unknown image type". This reads the header itself and names the
+// format or the feature, so the user knows what to convert.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+namespace baker {
+
+// The unsupported format or feature `source` declares, as a sentence ("RLE8-compressed BMP is not
+// supported"), or empty when its header declares nothing the decoder lacks (then the file is
+// damaged, or not an image). Reads only the file's first headers, within its bytes.
+std::string unsupported_image_feature(std::span<const std::byte> source);
+
+}  // namespace baker

@@ -1,0 +1,145 @@
+#include "import/image_orientation.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+namespace baker {
+namespace {
+
+class Bytes {
+ public:
+  explicit Bytes(std::span<const std::byte> source) : source_(source) {}
+  uint32_t u8(uint64_t at) const { return at < source_.size() ? uint32_t(source_[at]) : 0u; }
+  uint32_t be16(uint64_t at) const { return u8(at) << 8 | u8(at + 1); }
+  uint32_t be32(uint64_t at) const { return be16(at) << 16 | be16(at + 2); }
+  uint32_t u16(uint64_t at, bool little) const {
+    return little ? u8(at) | u8(at + 1) << 8 : be16(at);
+  }
+  uint32_t u32(uint64_t at, bool little) const {
+    return little ? u16(at, true) | u16(at + 2, true) << 16 : be32(at);
+  }
+  bool has(uint64_t at, std::string_view text) const {
+    return at <= source_.size() && source_.size() - at >= text.size() &&
+           std::memcmp(source_.data() + at, text.data(), text.size()) == 0;
+  }
+  uint64_t size() const { return source_.size(); }
+
+ private:
+  std::span<const std::byte> source_;
+};
+
+Orientation checked(uint32_t value) {
+  return value >= 1 && value <= 8 ? Orientation(value) : Orientation::Normal;
+}
+
+// The orientation tag of the TIFF structure at [at, at + size): a byte-order mark, the offset of
+// the first directory, then 12-byte entries (tag, type, count, value).
+Orientation exif_orientation(const Bytes& b, uint64_t at, uint64_t size) {
+  if (size < 8) return Orientation::Normal;
+  bool little = b.has(at, "II");
+  if (!little && !b.has(at, "MM")) return Orientation::Normal;
+  uint64_t directory = b.u32(at + 4, little);
+  if (directory + 2 > size) return Orientation::Normal;
+  uint64_t entries = b.u16(at + directory, little);
+  for (uint64_t i = 0; i < entries; ++i) {
+    uint64_t entry = directory + 2 + 12 * i;
+    if (entry + 12 > size) break;
+    if (b.u16(at + entry, little) == 0x0112 && b.u16(at + entry + 2, little) == 3 /* SHORT */)
+      return checked(b.u16(at + entry + 8, little));
+  }
+  return Orientation::Normal;
+}
+
+// JPEG marker segments up to the first scan; the orientation is in an APP1 segment that starts
+// "Exif\0\0".
+Orientation jpeg_orientation(const Bytes& b) {
+  uint64_t at = 2;
+  while (at + 4 <= b.size() && b.u8(at) == 0xff) {
+    uint32_t marker = b.u8(at + 1);
+    if (marker == 0xff) {  // fill byte
+      ++at;
+      continue;
+    }
+    if (marker == 0xda || marker == 0xd9) break;  // start of scan, end of image
+    uint64_t length = b.be16(at + 2);
+    if (marker == 0xe1 && length >= 8 && b.has(at + 4, std::string_view("Exif\0\0", 6)))
+      return exif_orientation(b, at + 10, length - 8);
+    at += 2 + length;
+  }
+  return Orientation::Normal;
+}
+
+// PNG chunks up to the image data; the orientation is in an eXIf chunk (PNG 1.5 extensions).
+Orientation png_orientation(const Bytes& b) {
+  uint64_t at = 8;
+  while (at + 12 <= b.size()) {
+    uint64_t length = b.be32(at);
+    if (b.has(at + 4, "eXIf")) return exif_orientation(b, at + 8, length);
+    if (b.has(at + 4, "IDAT") || b.has(at + 4, "IEND")) break;
+    at += 12 + length;
+  }
+  return Orientation::Normal;
+}
+
+// TGA has no signature; this runs only when stb_image has decoded the file as a TGA.
+Orientation tga_orientation(const Bytes& b) {
+  return (b.u8(17) & 0x10) ? Orientation::MirrorX : Orientation::Normal;
+}
+
+bool is_tga(const Bytes& b) {
+  // stb_image tries TGA last, for files none of its signatures matched; these are the others.
+  for (std::string_view magic :
+       {std::string_view("\x89PNG"), std::string_view("\xff\xd8"), std::string_view("GIF8"),
+        std::string_view("BM"), std::string_view("8BPS"), std::string_view("#?"),
+        std::string_view("S\x80\xf6\x34"), std::string_view("P5"), std::string_view("P6")}) {
+    if (b.has(0, magic)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Orientation source_orientation(std::span<const std::byte> source) {
+  Bytes b(source);
+  if (b.has(0, "\xff\xd8")) return jpeg_orientation(b);
+  if (b.has(0, "\x89PNG\r\n\x1a\n")) return png_orientation(b);
+  if (is_tga(b)) return tga_orientation(b);
+  return Orientation::Normal;
+}
+
+bool swaps_sides(Orientation orientation) { return uint8_t(orientation) >= 5; }
+
+bool apply_orientation(DecodedImage& image, Orientation orientation) {
+  if (orientation == Orientation::Normal) return true;
+  const size_t pixel = 4 * size_t(image.bytes_per_channel);
+  const size_t w = image.width, h = image.height;
+  // malloc, because DecodedImage frees its pixels as stb_image's (with free()).
+  auto* turned = static_cast<uint8_t*>(std::malloc(w * h * pixel));
+  if (!turned) return false;
+  const auto* from = static_cast<const uint8_t*>(image.pixels.get());
+  const bool swap = swaps_sides(orientation);
+  const size_t out_w = swap ? h : w, out_h = swap ? w : h;
+  for (size_t y = 0; y < out_h; ++y) {
+    for (size_t x = 0; x < out_w; ++x) {
+      size_t sx = x, sy = y;  // the stored pixel shown at (x, y)
+      switch (orientation) {
+        case Orientation::MirrorX: sx = w - 1 - x; break;
+        case Orientation::Rotate180: sx = w - 1 - x, sy = h - 1 - y; break;
+        case Orientation::MirrorY: sy = h - 1 - y; break;
+        case Orientation::Transpose: sx = y, sy = x; break;
+        case Orientation::Rotate90: sx = y, sy = h - 1 - x; break;
+        case Orientation::Transverse: sx = w - 1 - y, sy = h - 1 - x; break;
+        case Orientation::Rotate270: sx = w - 1 - y, sy = x; break;
+        case Orientation::Normal: break;
+      }
+      std::memcpy(turned + (y * out_w + x) * pixel, from + (sy * w + sx) * pixel, pixel);
+    }
+  }
+  image.pixels.reset(turned);
+  image.width = uint32_t(out_w);
+  image.height = uint32_t(out_h);
+  return true;
+}
+
+}  // namespace baker

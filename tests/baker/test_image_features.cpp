@@ -1,0 +1,419 @@
+// Valid images that stb_image alone decodes wrongly, and valid images it cannot read at all. Each
+// file is generated here from a known picture (written out below, not computed by the code under
+// test), baked as an exact RGBA8 texture, and its texels compared with that picture; files the
+// baker cannot read must say which feature is missing.
+#include "../hostile/hostile_helpers.h"
+
+#include "texture/bake_texture.h"
+#include "texture/texture_role.h"
+
+#include <assetlib/assetlib.h>
+#include <stb/stb_image_write.h>
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using baker::TextureRole;
+using hostile::Bytes;
+
+namespace {
+
+using Rgb = std::array<uint8_t, 3>;
+
+// A picture as shown, row 0 at the top; each texel one of the six colours A..F.
+struct Picture {
+  uint32_t width = 0, height = 0;
+  std::vector<Rgb> texels;
+  const Rgb& at(uint32_t x, uint32_t y) const { return texels[size_t(y) * width + x]; }
+};
+
+constexpr Rgb kColours[6] = {{220, 30, 30},  {30, 200, 40},  {40, 50, 230},
+                             {240, 220, 20}, {20, 210, 220}, {200, 40, 210}};
+
+// `rows` of letters 'A'..'F', e.g. {"ABC", "DEF"}.
+Picture picture(std::initializer_list<const char*> rows) {
+  Picture p;
+  for (const char* row : rows) {
+    p.width = uint32_t(std::strlen(row));
+    for (const char* c = row; *c; ++c) p.texels.push_back(kColours[*c - 'A']);
+    ++p.height;
+  }
+  return p;
+}
+
+struct Baked {
+  baker::BakeStatus status;
+  assetlib::TextureInfo info;
+  Picture picture;
+  std::vector<std::string> warnings;
+};
+
+// Bakes `file` with `settings` (default: the UI role, stored as exact RGBA8 without mips) and
+// reads level 0 back.
+Baked bake(const Bytes& file, const std::string& name, baker::BakeSettings settings) {
+  Baked b;
+  assetlib::AssetFile asset;
+  b.status = baker::bake_texture(hostile::as_bytes(file), name, settings, asset, b.warnings);
+  if (!b.status) return b;
+  REQUIRE(assetlib::read_texture_info(asset, b.info).ok());
+  std::vector<std::byte> texels(b.info.total_size);
+  REQUIRE(assetlib::unpack_texture(b.info, asset.blob.data(), asset.blob.size(), texels.data(),
+                                   texels.size())
+              .ok());
+  if (b.info.format != assetlib::TextureFormat::RGBA8_SRGB) return b;
+  b.picture.width = b.info.width;
+  b.picture.height = b.info.height;
+  for (size_t i = 0; i < size_t(b.info.width) * b.info.height; ++i) {
+    b.picture.texels.push_back(
+        {uint8_t(texels[i * 4]), uint8_t(texels[i * 4 + 1]), uint8_t(texels[i * 4 + 2])});
+  }
+  return b;
+}
+
+Baked bake(const Bytes& file, const std::string& name) {
+  baker::BakeSettings exact;
+  exact.texture.role = TextureRole::Ui;
+  return bake(file, name, exact);
+}
+
+// Every texel of `got` within `tolerance` of `want`, sampled at (x * step + step / 2, ...): a
+// picture scaled up by `step` (JPEG blocks) is compared at the centre of each block.
+void require_picture(const Picture& got, const Picture& want, uint32_t step = 1,
+                     int tolerance = 0) {
+  REQUIRE(got.width == want.width * step);
+  REQUIRE(got.height == want.height * step);
+  for (uint32_t y = 0; y < want.height; ++y) {
+    for (uint32_t x = 0; x < want.width; ++x) {
+      const Rgb& g = got.at(x * step + step / 2, y * step + step / 2);
+      const Rgb& w = want.at(x, y);
+      INFO("texel " << x << "," << y << ": got " << int(g[0]) << " " << int(g[1]) << " "
+                    << int(g[2]) << ", want " << int(w[0]) << " " << int(w[1]) << " " << int(w[2]));
+      for (int c = 0; c < 3; ++c)
+        CHECK(std::abs(int(g[size_t(c)]) - int(w[size_t(c)])) <= tolerance);
+    }
+  }
+}
+
+// An uncompressed 24-bit TGA of `shown`, its rows stored as the descriptor says: bit 5 top to
+// bottom (else bottom to top), bit 4 right to left.
+Bytes tga(const Picture& shown, bool top_down, bool right_to_left) {
+  Bytes b = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  hostile::put_le16(b, uint16_t(shown.width));
+  hostile::put_le16(b, uint16_t(shown.height));
+  b.push_back(24);
+  b.push_back(uint8_t((top_down ? 0x20 : 0) | (right_to_left ? 0x10 : 0)));
+  for (uint32_t r = 0; r < shown.height; ++r) {
+    uint32_t y = top_down ? r : shown.height - 1 - r;
+    for (uint32_t c = 0; c < shown.width; ++c) {
+      const Rgb& t = shown.at(right_to_left ? shown.width - 1 - c : c, y);
+      b.insert(b.end(), {t[2], t[1], t[0]});
+    }
+  }
+  return b;
+}
+
+// `shown` as an 8-bit JPEG (quality 100, no chroma subsampling), each texel an 8x8 block.
+Bytes jpeg_blocks(const Picture& shown) {
+  const uint32_t w = shown.width * 8, h = shown.height * 8;
+  std::vector<uint8_t> rgb;
+  for (uint32_t y = 0; y < h; ++y) {
+    for (uint32_t x = 0; x < w; ++x) {
+      const Rgb& t = shown.at(x / 8, y / 8);
+      rgb.insert(rgb.end(), t.begin(), t.end());
+    }
+  }
+  Bytes out;
+  auto append = [](void* context, void* data, int size) {
+    auto* bytes = static_cast<const uint8_t*>(data);
+    static_cast<Bytes*>(context)->insert(static_cast<Bytes*>(context)->end(), bytes, bytes + size);
+  };
+  REQUIRE(stbi_write_jpg_to_func(append, &out, int(w), int(h), 3, rgb.data(), 100));
+  return out;
+}
+
+// A TIFF structure of one directory holding one Orientation (0x0112) entry, little-endian.
+Bytes exif_tiff(uint16_t orientation) {
+  Bytes t = {'I', 'I', 42, 0};
+  hostile::put_le32(t, 8);  // first directory
+  hostile::put_le16(t, 1);  // one entry
+  hostile::put_le16(t, 0x0112);
+  hostile::put_le16(t, 3);  // SHORT
+  hostile::put_le32(t, 1);  // one value
+  hostile::put_le16(t, orientation);
+  hostile::put_le16(t, 0);
+  hostile::put_le32(t, 0);  // no next directory
+  return t;
+}
+
+// `jpeg` with an APP1 Exif segment right after its SOI marker, as cameras write it.
+Bytes with_exif(const Bytes& jpeg, uint16_t orientation) {
+  Bytes tiff = exif_tiff(orientation);
+  Bytes segment = {0xff, 0xe1};
+  hostile::put_be16(segment, uint16_t(2 + 6 + tiff.size()));
+  hostile::append(segment, std::string("Exif\0\0", 6));
+  hostile::append(segment, tiff);
+  Bytes out;
+  for (size_t i = 0; i < jpeg.size(); ++i) {
+    if (i == 2) hostile::append(out, segment);
+    out.push_back(jpeg[i]);
+  }
+  return out;
+}
+
+Bytes png_of(const Picture& shown) {
+  std::vector<uint8_t> rgb;
+  for (const Rgb& t : shown.texels) rgb.insert(rgb.end(), t.begin(), t.end());
+  Bytes out;
+  auto append = [](void* context, void* data, int size) {
+    auto* bytes = static_cast<const uint8_t*>(data);
+    static_cast<Bytes*>(context)->insert(static_cast<Bytes*>(context)->end(), bytes, bytes + size);
+  };
+  REQUIRE(
+      stbi_write_png_to_func(append, &out, int(shown.width), int(shown.height), 3, rgb.data(), 0));
+  return out;
+}
+
+// `png` with a chunk inserted after IHDR (8-byte signature + 25-byte IHDR chunk).
+Bytes with_chunk(const Bytes& png, const char* type, const Bytes& data) {
+  Bytes chunk;
+  hostile::put_be32(chunk, uint32_t(data.size()));
+  hostile::append(chunk, std::string(type, 4));
+  hostile::append(chunk, data);
+  hostile::put_be32(chunk, hostile::crc32(chunk.data() + 4, chunk.size() - 4));
+  Bytes out;
+  for (size_t i = 0; i < png.size(); ++i) {
+    if (i == 33) hostile::append(out, chunk);
+    out.push_back(png[i]);
+  }
+  return out;
+}
+
+bool mentions(const std::vector<std::string>& warnings, const std::string& text) {
+  for (const std::string& w : warnings) {
+    if (w.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("TGA rows are read in every order the descriptor states") {
+  const Picture shown = picture({"ABC", "DEF"});
+  for (bool top_down : {false, true}) {
+    for (bool right_to_left : {false, true}) {
+      INFO("top_down " << top_down << ", right_to_left " << right_to_left);
+      Baked b = bake(tga(shown, top_down, right_to_left), "origin.tga");
+      INFO(b.status.message());
+      REQUIRE(b.status.ok());
+      require_picture(b.picture, shown);
+    }
+  }
+}
+
+TEST_CASE("a TGA colour map that starts past entry 0 is complete, and indexes the whole map") {
+  // Entries 5, 6 and 7 of the map are stored (A, B, C); pixel values index the whole map.
+  Bytes b = {0, 1, 1};
+  hostile::put_le16(b, 5);  // first entry index
+  hostile::put_le16(b, 3);  // entries stored
+  b.push_back(24);
+  for (int i = 0; i < 4; ++i) b.push_back(0);  // origin
+  hostile::put_le16(b, 3);
+  hostile::put_le16(b, 2);
+  b.push_back(8);
+  b.push_back(0x20);  // top to bottom
+  for (int e = 0; e < 3; ++e) b.insert(b.end(), {kColours[e][2], kColours[e][1], kColours[e][0]});
+  b.insert(b.end(), {5, 6, 7, 7, 6, 5});
+  Baked baked = bake(b, "mapped.tga");
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  require_picture(baked.picture, picture({"ABC", "CBA"}));
+}
+
+TEST_CASE("a top-down BMP (negative height) bakes upright") {
+  const Picture shown = picture({"ABC", "DEF"});
+  Bytes pixels;
+  for (uint32_t y = 0; y < shown.height; ++y) {
+    for (uint32_t x = 0; x < shown.width; ++x)
+      pixels.insert(pixels.end(), {shown.at(x, y)[2], shown.at(x, y)[1], shown.at(x, y)[0]});
+    pixels.resize((pixels.size() + 3) & ~size_t(3), 0);
+  }
+  Bytes b = {'B', 'M'};
+  hostile::put_le32(b, uint32_t(54 + pixels.size()));
+  hostile::put_le32(b, 0);
+  hostile::put_le32(b, 54);
+  hostile::put_le32(b, 40);
+  hostile::put_le32(b, 3);
+  hostile::put_le32(b, uint32_t(-2));
+  hostile::put_le16(b, 1);
+  hostile::put_le16(b, 24);
+  for (int i = 0; i < 6; ++i) hostile::put_le32(b, 0);
+  hostile::append(b, pixels);
+  Baked baked = bake(b, "top_down.bmp");
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  require_picture(baked.picture, shown);
+}
+
+TEST_CASE("EXIF orientation turns a JPEG as viewers show it") {
+  const Bytes stored = jpeg_blocks(picture({"ABC", "DEF"}));
+  // What each orientation value shows (the TIFF 6.0 / EXIF 2.3 definitions of tag 0x0112).
+  const std::pair<uint16_t, Picture> cases[] = {
+      {1, picture({"ABC", "DEF"})},     {2, picture({"CBA", "FED"})},
+      {3, picture({"FED", "CBA"})},     {4, picture({"DEF", "ABC"})},
+      {5, picture({"AD", "BE", "CF"})}, {6, picture({"DA", "EB", "FC"})},
+      {7, picture({"FC", "EB", "DA"})}, {8, picture({"CF", "BE", "AD"})},
+  };
+  for (const auto& [orientation, shown] : cases) {
+    INFO("orientation " << orientation);
+    Baked b = bake(with_exif(stored, orientation), "photo.jpg");
+    INFO(b.status.message());
+    REQUIRE(b.status.ok());
+    require_picture(b.picture, shown, 8, 12);
+  }
+}
+
+TEST_CASE("EXIF orientation in a PNG eXIf chunk is applied too") {
+  Bytes png = with_chunk(png_of(picture({"ABC", "DEF"})), "eXIf", exif_tiff(6));
+  Baked b = bake(png, "phone.png");
+  INFO(b.status.message());
+  REQUIRE(b.status.ok());
+  require_picture(b.picture, picture({"DA", "EB", "FC"}));
+}
+
+TEST_CASE("an animated PNG or GIF bakes its first image with a warning naming the frames") {
+  SECTION("APNG") {
+    Bytes actl;
+    hostile::put_be32(actl, 3);  // frames
+    hostile::put_be32(actl, 0);  // loop for ever
+    Bytes png = with_chunk(png_of(picture({"AB"})), "acTL", actl);
+    Baked b = bake(png, "spinner.png");
+    REQUIRE(b.status.ok());
+    require_picture(b.picture, picture({"AB"}));
+    CHECK(mentions(b.warnings, "spinner.png: animated image of 3 frames"));
+  }
+  SECTION("GIF") {
+    // Two 1x1 frames of colour 0 (LZW minimum code size 2: data 0x44 0x01), a red/blue palette.
+    Bytes gif;
+    hostile::append(gif, std::string("GIF89a"));
+    gif.insert(gif.end(), {1, 0, 1, 0, 0x80, 0, 0, 220, 30, 30, 40, 50, 230});
+    for (int frame = 0; frame < 2; ++frame) {
+      gif.insert(gif.end(), {0x21, 0xf9, 4, 0, 10, 0, 0, 0});  // 0.1 s per frame
+      gif.insert(gif.end(), {0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0});
+    }
+    gif.push_back(0x3b);
+    Baked b = bake(gif, "blink.gif");
+    INFO(b.status.message());
+    REQUIRE(b.status.ok());
+    require_picture(b.picture, picture({"A"}));
+    CHECK(mentions(b.warnings, "blink.gif: animated image of 2 frames"));
+  }
+  SECTION("a still PNG warns about nothing") {
+    Baked b = bake(png_of(picture({"AB"})), "still.png");
+    REQUIRE(b.status.ok());
+    CHECK(b.warnings.empty());
+  }
+}
+
+TEST_CASE("images the decoder cannot read name the format or feature they use") {
+  Bytes jpeg = jpeg_blocks(picture({"A"}));
+  size_t sof = 2;
+  while (!(jpeg[sof] == 0xff && jpeg[sof + 1] == 0xc0)) ++sof;
+  auto patched_jpeg = [&](size_t at, uint8_t value) {
+    Bytes b = jpeg;
+    b[at] = value;
+    return b;
+  };
+  auto bmp_header = [](uint16_t bits, uint32_t compression) {
+    Bytes b = {'B', 'M'};
+    hostile::put_le32(b, 70);
+    hostile::put_le32(b, 0);
+    hostile::put_le32(b, 62);
+    hostile::put_le32(b, 40);
+    hostile::put_le32(b, 2);
+    hostile::put_le32(b, 2);
+    hostile::put_le16(b, 1);
+    hostile::put_le16(b, bits);
+    hostile::put_le32(b, compression);
+    for (int i = 0; i < 5; ++i) hostile::put_le32(b, 0);
+    hostile::put_le32(b, 0x000000);  // palette: black, white
+    hostile::put_le32(b, 0xffffff);
+    b.insert(b.end(), {2, 0, 2, 1, 0, 0, 0, 1});  // RLE runs; end of bitmap
+    return b;
+  };
+  Bytes psd;
+  hostile::append(psd, std::string("8BPS"));
+  psd.insert(psd.end(), {0, 1, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 1, 0, 8, 0, 4});
+  Bytes webp;
+  hostile::append(webp, std::string("RIFF\x1a\0\0\0WEBPVP8 ", 16));
+  webp.resize(34, 0);
+  Bytes tiff = exif_tiff(1);
+  Bytes huffman_tga = {0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 24, 0, 0, 0, 0};
+
+  const std::pair<Bytes, std::string> cases[] = {
+      {patched_jpeg(sof + 1, 0xc9), "arithmetic-coded JPEG is not supported"},
+      {patched_jpeg(sof + 4, 12), "12-bit JPEG is not supported"},
+      {patched_jpeg(sof + 1, 0xc3), "lossless JPEG is not supported"},
+      {bmp_header(8, 1), "RLE8-compressed BMP is not supported"},
+      {bmp_header(4, 2), "RLE4-compressed BMP is not supported"},
+      {bmp_header(2, 0), "2-bit BMP is not supported"},
+      {psd, "a PSD in CMYK colour mode (only RGB is read) is not supported"},
+      {webp, "WebP is not supported"},
+      {tiff, "TIFF is not supported"},
+      {huffman_tga, "a Huffman-compressed TGA (type 32/33) is not supported"},
+  };
+  for (const auto& [file, reason] : cases) {
+    INFO(reason);
+    Baked b = bake(file, "textures/odd.png");
+    REQUIRE_FALSE(b.status.ok());
+    CHECK(b.status.code == baker::BakeError::UnsupportedFeature);
+    CHECK(b.status.message().find("textures/odd.png") != std::string::npos);
+    CHECK(b.status.message().find(reason) != std::string::npos);
+    CHECK(b.status.message().find("unknown image type") == std::string::npos);
+  }
+}
+
+TEST_CASE("grey data saved as RGB bakes as one channel (BC4), from PNG and from JPEG") {
+  // A grey ramp; the JPEG (quality 75, chroma subsampled) returns R, G and B a level or two apart.
+  std::vector<uint8_t> rgb;
+  for (int y = 0; y < 32; ++y) {
+    for (int x = 0; x < 32; ++x) {
+      auto v = uint8_t(x * 6 + y * 2);
+      rgb.insert(rgb.end(), {v, v, v});
+    }
+  }
+  Bytes png, jpeg;
+  auto append = [](void* context, void* data, int size) {
+    auto* bytes = static_cast<const uint8_t*>(data);
+    static_cast<Bytes*>(context)->insert(static_cast<Bytes*>(context)->end(), bytes, bytes + size);
+  };
+  REQUIRE(stbi_write_png_to_func(append, &png, 32, 32, 3, rgb.data(), 0));
+  REQUIRE(stbi_write_jpg_to_func(append, &jpeg, 32, 32, 3, rgb.data(), 75));
+  for (const auto& [file, name] :
+       {std::pair{png, std::string("rock_ao.png")}, std::pair{jpeg, std::string("rock_ao.jpg")},
+        std::pair{jpeg, std::string("Rock_AO_2K.jpg")},
+        std::pair{jpeg, std::string("rock_arm_4k.jpg")}}) {
+    INFO(name);
+    Baked b = bake(file, name, {});
+    REQUIRE(b.status.ok());
+    CHECK(b.info.format == assetlib::TextureFormat::BC4_UNORM);
+  }
+  // A colour image stays colour, however it is named.
+  std::vector<uint8_t> tinted = rgb;
+  for (size_t i = 0; i < tinted.size(); i += 3) tinted[i] = uint8_t(std::min(255, tinted[i] + 40));
+  Bytes colour;
+  REQUIRE(stbi_write_png_to_func(append, &colour, 32, 32, 3, tinted.data(), 0));
+  CHECK(bake(colour, "rock_ao.png", {}).info.format == assetlib::TextureFormat::BC1_RGB_UNORM);
+}
+
+TEST_CASE("texture roles skip size and variant tags after the role") {
+  CHECK(baker::role_from_name("rock_ao_2k.jpg") == TextureRole::Data);
+  CHECK(baker::role_from_name("Bricks_nor_gl_4K.png") == TextureRole::Normal);
+  CHECK(baker::role_from_name("metal_plate_rough_1024.png") == TextureRole::Data);
+  CHECK(baker::role_from_name("floor_diff_2048x2048.png") == TextureRole::Color);
+  CHECK(baker::role_from_name("tile_normal_lod0.png") == TextureRole::Normal);
+  CHECK(baker::role_from_name("2k.png") == TextureRole::Color);
+}

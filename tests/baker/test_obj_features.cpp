@@ -1,0 +1,260 @@
+// OBJ files that tinyobjloader alone reads wrongly: concave polygons (fanned over their holes),
+// UTF-16 text (read as "no triangles"), `mtllib` names with spaces (split into bogus names). The
+// truth each test compares with is computed here from the outline or the text, independently of
+// the importer.
+#include "import/obj_import.h"
+#include "mesh/polygon_triangulation.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+using baker::Vec3;
+using baker::operator-;
+
+namespace {
+
+// Twice the signed area of the 2D outline (x, y), by the shoelace formula.
+double shoelace2(const std::vector<Vec3>& outline) {
+  double sum = 0;
+  for (size_t i = 0; i < outline.size(); ++i) {
+    const Vec3& a = outline[i];
+    const Vec3& b = outline[(i + 1) % outline.size()];
+    sum += double(a[0]) * b[1] - double(b[0]) * a[1];
+  }
+  return sum;
+}
+
+double cross2(const Vec3& o, const Vec3& a, const Vec3& b) {
+  return (double(a[0]) - o[0]) * (double(b[1]) - o[1]) -
+         (double(a[1]) - o[1]) * (double(b[0]) - o[0]);
+}
+
+// Even-odd test of a point against a 2D outline.
+bool inside(const std::vector<Vec3>& outline, double x, double y) {
+  bool in = false;
+  for (size_t i = 0, j = outline.size() - 1; i < outline.size(); j = i++) {
+    double xi = outline[i][0], yi = outline[i][1], xj = outline[j][0], yj = outline[j][1];
+    if ((yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) in = !in;
+  }
+  return in;
+}
+
+// The triangulation of a simple 2D outline: n - 2 triangles, all turning the outline's way, their
+// areas adding up to the outline's, each centroid inside the outline.
+void require_exact_cover(const std::vector<Vec3>& outline) {
+  std::vector<uint32_t> corners;
+  REQUIRE(baker::triangulate_polygon(outline, corners));
+  REQUIRE(corners.size() == 3 * (outline.size() - 2));
+  double area = 0, sign = shoelace2(outline) > 0 ? 1 : -1;
+  for (size_t t = 0; t < corners.size(); t += 3) {
+    const Vec3& a = outline[corners[t]];
+    const Vec3& b = outline[corners[t + 1]];
+    const Vec3& c = outline[corners[t + 2]];
+    double twice = cross2(a, b, c) * sign;
+    CHECK(twice >= 0);
+    area += twice;
+    if (twice > 0) {
+      CHECK(inside(outline, (double(a[0]) + b[0] + c[0]) / 3, (double(a[1]) + b[1] + c[1]) / 3));
+    }
+  }
+  CHECK(area == Approx(std::fabs(shoelace2(outline))).epsilon(1e-9));
+}
+
+std::vector<Vec3> star(size_t points, float outer, float inner) {
+  std::vector<Vec3> out;
+  for (size_t i = 0; i < 2 * points; ++i) {
+    double angle = M_PI * double(i) / double(points);
+    float r = i % 2 ? inner : outer;
+    out.push_back({r * float(std::cos(angle)), r * float(std::sin(angle)), 0});
+  }
+  return out;
+}
+
+// A square ring (1 x 1 outside, a 0.5 x 0.5 hole: area 0.75) as one face, cut open by a bridge
+// edge walked both ways: how modellers export a face with a hole.
+std::vector<Vec3> ring() {
+  return {{0, 0, 0},         {1, 0, 0},         {1, 1, 0},         {0, 1, 0},
+          {0, 0, 0},         {0.25f, 0.25f, 0}, {0.25f, 0.75f, 0}, {0.75f, 0.75f, 0},
+          {0.75f, 0.25f, 0}, {0.25f, 0.25f, 0}};
+}
+
+struct Imported {
+  baker::BakeStatus status;
+  baker::ImportedMesh mesh;
+  std::vector<assetlib::MaterialInfo> materials;
+  std::vector<std::string> warnings;
+  double area() const {
+    double sum = 0;
+    for (size_t i = 0; i + 2 < mesh.soup.size(); i += 3) {
+      double e1[3], e2[3];
+      for (int k = 0; k < 3; ++k) {
+        e1[k] = double(mesh.soup[i + 1].position[k]) - mesh.soup[i].position[k];
+        e2[k] = double(mesh.soup[i + 2].position[k]) - mesh.soup[i].position[k];
+      }
+      double c[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                     e1[0] * e2[1] - e1[1] * e2[0]};
+      sum += std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) / 2;
+    }
+    return sum;
+  }
+};
+
+Imported import(const std::string& text, const std::map<std::string, std::string>& files = {}) {
+  baker::ImportInputs inputs;
+  inputs.read_file = [&](const std::string& path) -> std::optional<std::string> {
+    auto it = files.find(path);
+    return it == files.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  inputs.texture_name = [](const std::string&, baker::TextureRole) { return std::nullopt; };
+  Imported out;
+  out.status =
+      baker::import_obj(text, "models/part.obj", inputs, out.mesh, out.materials, out.warnings);
+  return out;
+}
+
+std::string obj_of(const std::vector<Vec3>& outline) {
+  std::string text;
+  for (const Vec3& p : outline)
+    text += "v " + std::to_string(p[0]) + " " + std::to_string(p[1]) + " " + std::to_string(p[2]) +
+            "\n";
+  text += "f";
+  for (size_t i = 1; i <= outline.size(); ++i) {
+    text += ' ';
+    text += std::to_string(i);
+  }
+  return text + "\n";
+}
+
+std::string utf16(const std::string& ascii, bool little, bool mark) {
+  std::string out = mark ? (little ? std::string("\xff\xfe") : std::string("\xfe\xff")) : "";
+  for (char c : ascii) {
+    out += little ? std::string{c, '\0'} : std::string{'\0', c};
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("concave polygons are covered exactly, in the outline's winding") {
+  SECTION("an L") {
+    require_exact_cover({{0, 0, 0}, {2, 0, 0}, {2, 1, 0}, {1, 1, 0}, {1, 2, 0}, {0, 2, 0}});
+  }
+  SECTION("a star, both windings") {
+    std::vector<Vec3> s = star(5, 1.0f, 0.38f);
+    require_exact_cover(s);
+    std::reverse(s.begin(), s.end());
+    require_exact_cover(s);
+  }
+  SECTION("a comb") {
+    std::vector<Vec3> comb = {{0, 0, 0}};
+    for (int tooth = 0; tooth < 6; ++tooth) {
+      float x = float(tooth);
+      comb.insert(comb.end(),
+                  {{x + 0.2f, 0, 0}, {x + 0.2f, 3, 0}, {x + 0.8f, 3, 0}, {x + 0.8f, 0, 0}});
+    }
+    comb.insert(comb.end(), {{6, 0, 0}, {6, -1, 0}, {0, -1, 0}});
+    require_exact_cover(comb);
+  }
+  SECTION("a concave quad (a dart)") {
+    require_exact_cover({{0, 0, 0}, {2, 1, 0}, {0, 2, 0}, {0.5f, 1, 0}});
+  }
+  SECTION("a ring cut open by a bridge edge") {
+    std::vector<uint32_t> corners;
+    std::vector<Vec3> r = ring();
+    REQUIRE(baker::triangulate_polygon(r, corners));
+    double area = 0;
+    for (size_t t = 0; t < corners.size(); t += 3)
+      area += std::fabs(cross2(r[corners[t]], r[corners[t + 1]], r[corners[t + 2]])) / 2;
+    CHECK(area == Approx(0.75));
+  }
+  SECTION("a 1000-pointed star, within the test budget") {
+    require_exact_cover(star(500, 10.0f, 9.0f));
+  }
+}
+
+TEST_CASE("a polygon in any plane keeps its facing") {
+  // The L standing in the x = 1 plane facing -x: every triangle's normal must face -x too.
+  std::vector<Vec3> l = {{1, 0, 0}, {1, 0, 2}, {1, 1, 2}, {1, 1, 1}, {1, 2, 1}, {1, 2, 0}};
+  std::vector<uint32_t> corners;
+  REQUIRE(baker::triangulate_polygon(l, corners));
+  for (size_t t = 0; t < corners.size(); t += 3) {
+    Vec3 n = baker::cross(l[corners[t + 1]] - l[corners[t]], l[corners[t + 2]] - l[corners[t]]);
+    CHECK(n[0] < 0);
+  }
+}
+
+TEST_CASE("a self-crossing polygon is reported: no triangulation covers it exactly") {
+  std::vector<Vec3> bowtie = {{0, 0, 0}, {1, 1, 0}, {1, 0, 0}, {0, 1, 0}, {0.5f, -1, 0}};
+  std::vector<uint32_t> corners;
+  CHECK_FALSE(baker::triangulate_polygon(bowtie, corners));
+  CHECK(corners.size() == 9);
+  Imported i = import(obj_of(bowtie));
+  REQUIRE(i.status.ok());
+  REQUIRE(i.warnings.size() == 1);
+  CHECK(i.warnings[0].find("models/part.obj: 1 polygon(s) whose outline crosses itself") == 0);
+}
+
+TEST_CASE("an OBJ with concave faces bakes their true area") {
+  // 300 corners: past the 255 that tinyobjloader's byte-sized corner count holds.
+  for (const auto& outline : {ring(), star(5, 1.0f, 0.38f), star(150, 1.0f, 0.8f)}) {
+    Imported i = import(obj_of(outline));
+    INFO(i.status.message());
+    REQUIRE(i.status.ok());
+    CHECK(i.mesh.soup.size() == 3 * (outline.size() - 2));
+    CHECK(i.area() == Approx(std::fabs(shoelace2(outline)) / 2).epsilon(1e-5));
+    CHECK(i.warnings.empty());
+  }
+}
+
+TEST_CASE("UTF-16 and byte-order-marked OBJ text bakes like UTF-8") {
+  const std::string text = "# a quad\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n";
+  Imported plain = import(text);
+  REQUIRE(plain.status.ok());
+  REQUIRE(plain.mesh.soup.size() == 6);
+  for (const auto& [name, encoded] :
+       {std::pair{"UTF-16LE with BOM", utf16(text, true, true)},
+        std::pair{"UTF-16BE with BOM", utf16(text, false, true)},
+        std::pair{"UTF-16LE without BOM", utf16(text, true, false)},
+        std::pair{"UTF-8 with BOM", std::string("\xef\xbb\xbf").append(text)}}) {
+    INFO(name);
+    Imported i = import(encoded);
+    INFO(i.status.message());
+    REQUIRE(i.status.ok());
+    CHECK(i.mesh.soup.size() == plain.mesh.soup.size());
+    CHECK(i.area() == Approx(1.0));
+  }
+  Imported utf32 = import(std::string("\xff\xfe\0\0v\0\0\0", 8));
+  CHECK(utf32.status.code == baker::BakeError::UnsupportedFeature);
+  CHECK(utf32.status.message().find("UTF-32") != std::string::npos);
+}
+
+TEST_CASE("mtllib takes the rest of the line as one name, and still reads lists of names") {
+  const std::string faces = "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl Red\nf 1 2 3\n";
+  const std::string red = "newmtl Red\nKd 1 0 0\n";
+  SECTION("a name with spaces") {
+    Imported i = import("mtllib My Model Materials.mtl \n" + faces,
+                        {{"models/My Model Materials.mtl", red}});
+    INFO(i.status.message());
+    REQUIRE(i.status.ok());
+    CHECK(i.warnings.empty());
+    REQUIRE(i.materials.size() == 1);
+    CHECK(i.materials[0].name == "Red");
+  }
+  SECTION("a list of names, one of them missing") {
+    Imported i = import("mtllib missing.mtl red.mtl\n" + faces, {{"models/red.mtl", red}});
+    REQUIRE(i.status.ok());
+    CHECK(i.warnings.empty());
+    REQUIRE(i.materials.size() == 1);
+    CHECK(i.materials[0].name == "Red");
+  }
+  SECTION("a name with spaces that does not exist warns once, naming the whole line") {
+    Imported i = import("mtllib My Model Materials.mtl\n" + faces);
+    REQUIRE(i.status.ok());
+    REQUIRE(i.warnings.size() == 1);
+    CHECK(i.warnings[0].find("'My Model Materials.mtl' not found") != std::string::npos);
+  }
+}
