@@ -183,8 +183,10 @@ void exercise(std::span<const std::byte> bytes) {
   Status s = parse_binaryfile(bytes, view, "fuzz.bin");
   if (!s) {
     FUZZ_CHECK(s.code == ErrorCode::TruncatedHeader || s.code == ErrorCode::LengthMismatch ||
-                   s.code == ErrorCode::UnsupportedVersion || s.code == ErrorCode::InvalidValue,
-               "container errors (InvalidValue: JSON over assetlib::kMaxJsonSize)");
+                   s.code == ErrorCode::UnknownType || s.code == ErrorCode::UnsupportedVersion ||
+                   s.code == ErrorCode::InvalidValue,
+               "container errors (UnknownType: not a type tag; InvalidValue: JSON over "
+               "assetlib::kMaxJsonSize)");
     FUZZ_CHECK(fuzz::starts_with(s.message, "fuzz.bin"), "errors name the source");
     return;
   }

@@ -41,7 +41,6 @@ size_t padded_json_length(size_t json_length) {
   return json_length + (kBlobAlignment - end % kBlobAlignment) % kBlobAlignment;
 }
 
-// Checks a decoded header against the number of bytes the file really has.
 // A type tag is 4 characters of A-Z, 0-9 or _ (docs/format.md). Checked before the version, so
 // a file that is no asset at all (a README, a PNG) is called that, not "format version 1819567475".
 bool is_type_tag(const char* type) {
@@ -66,6 +65,7 @@ std::string printable(const char* type) {
   return out;
 }
 
+// Checks a decoded header against the number of bytes the file really has.
 Status check_header(const Header& h, uint64_t file_size, std::string_view name) {
   if (!is_type_tag(h.type)) {
     return Status::error(ErrorCode::UnknownType,

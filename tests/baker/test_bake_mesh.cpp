@@ -57,6 +57,11 @@ SourceFaces source_faces(const std::string& path) {
                            false));
   SourceFaces out;
   for (const auto& shape : shapes) {
+    // tinyobjloader keeps a face's corner count in a byte: the counts must account for every
+    // index, or a face of 256 corners or more was misread.
+    size_t total = 0;
+    for (unsigned corners : shape.mesh.num_face_vertices) total += corners;
+    REQUIRE(total == shape.mesh.indices.size());
     size_t at = 0;
     for (unsigned corners : shape.mesh.num_face_vertices) {
       std::vector<std::array<float, 3>> p(corners);

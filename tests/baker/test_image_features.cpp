@@ -31,8 +31,8 @@ struct Picture {
   const Rgb& at(uint32_t x, uint32_t y) const { return texels[size_t(y) * width + x]; }
 };
 
-constexpr Rgb kColours[6] = {{220, 30, 30},  {30, 200, 40},  {40, 50, 230},
-                             {240, 220, 20}, {20, 210, 220}, {200, 40, 210}};
+constexpr Rgb kColours[7] = {{220, 30, 30},  {30, 200, 40},  {40, 50, 230}, {240, 220, 20},
+                             {20, 210, 220}, {200, 40, 210}, {0, 0, 0}};
 
 // `rows` of letters 'A'..'F', e.g. {"ABC", "DEF"}.
 Picture picture(std::initializer_list<const char*> rows) {
@@ -135,30 +135,35 @@ Bytes jpeg_blocks(const Picture& shown) {
   return out;
 }
 
-// A TIFF structure of one directory holding one Orientation (0x0112) entry, little-endian.
-Bytes exif_tiff(uint16_t orientation) {
-  Bytes t = {'I', 'I', 42, 0};
-  hostile::put_le32(t, 8);  // first directory
-  hostile::put_le16(t, 1);  // one entry
-  hostile::put_le16(t, 0x0112);
-  hostile::put_le16(t, 3);  // SHORT
-  hostile::put_le32(t, 1);  // one value
-  hostile::put_le16(t, orientation);
-  hostile::put_le16(t, 0);
-  hostile::put_le32(t, 0);  // no next directory
+// A TIFF structure of one directory holding one Orientation (0x0112) entry, little-endian ("II",
+// most cameras) or big-endian ("MM", iPhones).
+Bytes exif_tiff(uint16_t orientation, bool big_endian = false) {
+  Bytes t = {big_endian ? uint8_t('M') : uint8_t('I'), big_endian ? uint8_t('M') : uint8_t('I')};
+  auto u16 = [&](uint16_t v) { big_endian ? hostile::put_be16(t, v) : hostile::put_le16(t, v); };
+  auto u32 = [&](uint32_t v) { big_endian ? hostile::put_be32(t, v) : hostile::put_le32(t, v); };
+  u16(42);
+  u32(8);  // first directory
+  u16(1);  // one entry
+  u16(0x0112);
+  u16(3);  // SHORT
+  u32(1);  // one value
+  u16(orientation);
+  u16(0);
+  u32(0);  // no next directory
   return t;
 }
 
-// `jpeg` with an APP1 Exif segment right after its SOI marker, as cameras write it.
-Bytes with_exif(const Bytes& jpeg, uint16_t orientation) {
-  Bytes tiff = exif_tiff(orientation);
+// `jpeg` with an APP1 Exif segment after its JFIF APP0 segment (or right after SOI without one).
+Bytes with_exif(const Bytes& jpeg, uint16_t orientation, bool big_endian = false) {
+  Bytes tiff = exif_tiff(orientation, big_endian);
   Bytes segment = {0xff, 0xe1};
   hostile::put_be16(segment, uint16_t(2 + 6 + tiff.size()));
   hostile::append(segment, std::string("Exif\0\0", 6));
   hostile::append(segment, tiff);
+  size_t at = jpeg[3] == 0xe0 ? 4 + (size_t(jpeg[4]) << 8 | jpeg[5]) : 2;
   Bytes out;
   for (size_t i = 0; i < jpeg.size(); ++i) {
-    if (i == 2) hostile::append(out, segment);
+    if (i == at) hostile::append(out, segment);
     out.push_back(jpeg[i]);
   }
   return out;
@@ -226,11 +231,16 @@ TEST_CASE("a TGA colour map that starts past entry 0 is complete, and indexes th
   b.push_back(8);
   b.push_back(0x20);  // top to bottom
   for (int e = 0; e < 3; ++e) b.insert(b.end(), {kColours[e][2], kColours[e][1], kColours[e][0]});
-  b.insert(b.end(), {5, 6, 7, 7, 6, 5});
+  b.insert(b.end(), {5, 6, 7, 7, 6, 0});  // 0: an entry before the stored ones, black
   Baked baked = bake(b, "mapped.tga");
   INFO(baked.status.message());
   REQUIRE(baked.status.ok());
-  require_picture(baked.picture, picture({"ABC", "CBA"}));
+  require_picture(baked.picture, picture({"ABC", "CBG"}));
+  // A map whose entries would run past 65535 cannot be described by the header: refused.
+  b[3] = 0xff, b[4] = 0xff;
+  Baked past = bake(b, "mapped.tga");
+  CHECK(past.status.code == baker::BakeError::InvalidSource);
+  CHECK(past.status.message().find("runs past entry 65535") != std::string::npos);
 }
 
 TEST_CASE("a top-down BMP (negative height) bakes upright") {
@@ -269,15 +279,19 @@ TEST_CASE("EXIF orientation turns a JPEG as viewers show it") {
   };
   for (const auto& [orientation, shown] : cases) {
     INFO("orientation " << orientation);
-    Baked b = bake(with_exif(stored, orientation), "photo.jpg");
-    INFO(b.status.message());
-    REQUIRE(b.status.ok());
-    require_picture(b.picture, shown, 8, 12);
+    for (bool big_endian : {false, true}) {
+      Baked b = bake(with_exif(stored, orientation, big_endian), "photo.jpg");
+      INFO(b.status.message());
+      REQUIRE(b.status.ok());
+      require_picture(b.picture, shown, 8, 12);
+      CHECK(mentions(b.warnings, "photo.jpg: turned as its EXIF orientation") ==
+            (orientation != 1));
+    }
   }
 }
 
 TEST_CASE("EXIF orientation in a PNG eXIf chunk is applied too") {
-  Bytes png = with_chunk(png_of(picture({"ABC", "DEF"})), "eXIf", exif_tiff(6));
+  Bytes png = with_chunk(png_of(picture({"ABC", "DEF"})), "eXIf", exif_tiff(6, true));
   Baked b = bake(png, "phone.png");
   INFO(b.status.message());
   REQUIRE(b.status.ok());
@@ -365,6 +379,11 @@ TEST_CASE("images the decoder cannot read name the format or feature they use") 
       {tiff, "TIFF is not supported"},
       {huffman_tga, "a Huffman-compressed TGA (type 32/33) is not supported"},
   };
+  Bytes mp4 = {0, 0, 0, 0x18};
+  hostile::append(mp4, std::string("ftypisom"));
+  mp4.resize(64, 0);
+  const std::pair<Bytes, std::string> more[] = {
+      {mp4, "an ISO media file (HEIF, AVIF or MP4) is not supported"}};
   for (const auto& [file, reason] : cases) {
     INFO(reason);
     Baked b = bake(file, "textures/odd.png");
@@ -374,6 +393,17 @@ TEST_CASE("images the decoder cannot read name the format or feature they use") 
     CHECK(b.status.message().find(reason) != std::string::npos);
     CHECK(b.status.message().find("unknown image type") == std::string::npos);
   }
+  for (const auto& [file, reason] : more) {
+    Baked b = bake(file, "clip.png");
+    CHECK(b.status.message().find(reason) != std::string::npos);
+  }
+  // Not images at all: no feature is blamed.
+  Baked empty = bake(Bytes{}, "empty.png");
+  CHECK(empty.status.code == baker::BakeError::UnreadableSource);
+  CHECK(empty.status.message().find("the file is empty") != std::string::npos);
+  Baked zeros = bake(Bytes(64, 0), "zeros.png");
+  CHECK(zeros.status.code == baker::BakeError::UnreadableSource);
+  CHECK(zeros.status.message().find("TGA") == std::string::npos);
 }
 
 TEST_CASE("grey data saved as RGB bakes as one channel (BC4), from PNG and from JPEG") {

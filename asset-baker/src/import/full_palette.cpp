@@ -136,12 +136,19 @@ BakeStatus png(std::span<const std::byte> source, std::optional<PatchedImage>& o
 // instead, reading a shifted palette. The header and image ID are replaced by a header whose map
 // starts at entry 0, followed by `first` black entries, so the stored entries land where the
 // pixels look for them.
-void tga(std::span<const std::byte> source, std::optional<PatchedImage>& out) {
+BakeStatus tga(std::span<const std::byte> source, const std::string& name,
+               std::optional<PatchedImage>& out) {
   uint64_t id_length = byte_at(source, 0);
   uint32_t first = le(source, 3, 2), length = le(source, 5, 2);
   uint32_t entry_bytes = (byte_at(source, 7) + 7u) / 8u;
-  if (first == 0 || source.size() < 18 + id_length) return;
-  uint32_t entries = std::min<uint32_t>(first + length, 0xffff);
+  if (first == 0 || source.size() < 18 + id_length) return {};
+  uint32_t entries = first + length;
+  if (entries > 0xffff) {  // the header's entry count cannot describe the whole map
+    return BakeStatus::failure(BakeError::InvalidSource, name,
+                               "the TGA colour map runs past entry 65535 (first entry " +
+                                   std::to_string(first) + ", " + std::to_string(length) +
+                                   " entries)");
+  }
   PatchedImage patch;
   patch.replace_at = 0;
   patch.replace_size = 18 + id_length;
@@ -151,8 +158,9 @@ void tga(std::span<const std::byte> source, std::optional<PatchedImage>& out) {
   put_le(h, 0, 2);
   put_le(h, entries, 2);
   for (uint64_t at = 7; at < 18; ++at) h.push_back(byte_at(source, at));
-  h.resize(h.size() + uint64_t(std::min(first, entries)) * entry_bytes, 0);
+  h.resize(h.size() + uint64_t(first) * entry_bytes, 0);
   out = std::move(patch);
+  return {};
 }
 
 bool is_colour_mapped_tga(std::span<const std::byte> source) {
@@ -171,8 +179,7 @@ BakeStatus full_palette(std::span<const std::byte> source, const std::string& na
   out.reset();
   if (starts_with(source, "BM", 2) && source.size() >= 26) return bmp(source, name, out);
   if (starts_with(source, "\x89PNG\r\n\x1a\n", 8)) return png(source, out);
-  if (is_colour_mapped_tga(source))
-    tga(source, out);  // TGA has no signature; stb_image tries it last
+  if (is_colour_mapped_tga(source)) return tga(source, name, out);  // stb_image tries TGA last
   return {};
 }
 

@@ -50,8 +50,12 @@ std::string other_format(const Header& h) {
       {0, "\xff\x0a"sv, "JPEG XL"},
       {0, "\0\0\0\x0cJXL \r\n\x87\n"sv, "JPEG XL"},
       {4, "ftypavif"sv, "AVIF"},
+      {4, "ftypavis"sv, "AVIF"},
       {4, "ftypheic"sv, "HEIF"},
+      {4, "ftypheix"sv, "HEIF"},
       {4, "ftypmif1"sv, "HEIF"},
+      {4, "ftypmsf1"sv, "HEIF"},
+      {4, "ftyp"sv, "an ISO media file (HEIF, AVIF or MP4)"},
       {0, "qoif"sv, "QOI"},
       {0, "gimp xcf"sv, "GIMP XCF"},
       {0, "farbfeld"sv, "farbfeld"},
@@ -151,7 +155,8 @@ std::string hdr_feature(const Header& h) {
 // TGA has no signature: only a file no other format claimed is read as one.
 std::string tga_feature(const Header& h) {
   uint32_t colour_map = h.u8(1), type = h.u8(2), bits = h.u8(16);
-  if (colour_map > 1) return {};  // not a TGA at all, most likely
+  // Only a plausible header is blamed as a TGA: a colour map type of 0 or 1, and a size.
+  if (colour_map > 1 || h.size() < 18 || h.le16(12) == 0 || h.le16(14) == 0) return {};
   if (type == 32 || type == 33) return not_supported("a Huffman-compressed TGA (type 32/33)");
   if (type == 0) return "the TGA holds no image data (type 0)";
   bool known = type == 1 || type == 2 || type == 3 || type == 9 || type == 10 || type == 11;
@@ -167,7 +172,6 @@ std::string tga_feature(const Header& h) {
 
 std::string unsupported_image_feature(std::span<const std::byte> source) {
   Header h(source);
-  if (h.size() == 0) return "the file is empty";
   if (h.has(0, "\xff\xd8")) return jpeg_feature(h);
   if (h.has(0, "BM")) return bmp_feature(h);
   if (h.has(0, "8BPS")) return psd_feature(h);

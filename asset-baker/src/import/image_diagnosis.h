@@ -12,7 +12,7 @@ namespace baker {
 
 // The unsupported format or feature `source` declares, as a sentence ("RLE8-compressed BMP is not
 // supported"), or empty when its header declares nothing the decoder lacks (then the file is
-// damaged, or not an image). Reads only the file's first headers, within its bytes.
+// damaged, not an image, or empty). Reads only the file's first headers, within its bytes.
 std::string unsupported_image_feature(std::span<const std::byte> source);
 
 }  // namespace baker

@@ -90,6 +90,8 @@ void* load_pixels(const stbi_uc* data, int len, ImageDepth depth, DecodedImage& 
 // does not support): the feature the header declares says more.
 BakeStatus unreadable(std::span<const std::byte> source, const std::string& name,
                       const std::string& stb_reason) {
+  if (source.empty())
+    return BakeStatus::failure(BakeError::UnreadableSource, name, "the file is empty");
   std::string feature = unsupported_image_feature(source);
   if (!feature.empty()) return BakeStatus::failure(BakeError::UnsupportedFeature, name, feature);
   return BakeStatus::failure(BakeError::UnreadableSource, name,
@@ -162,8 +164,16 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
   out.channels = comp;
   out.width = uint32_t(w);
   out.height = uint32_t(h);
-  if (!apply_orientation(out, source_orientation(source)))
+  bool from_exif = false;
+  Orientation turn = source_orientation(source, &from_exif);
+  if (!apply_orientation(out, turn))
     return BakeStatus::failure(BakeError::Internal, name, "out of memory turning the image");
+  // Viewers turn the image; some modelling tools (Blender) do not, and UVs painted against the
+  // stored pixels would now be turned: say that it happened.
+  if (turn != Orientation::Normal && from_exif) {
+    out.warnings.push_back(name + ": turned as its EXIF orientation (" + std::to_string(int(turn)) +
+                           ") says, as image viewers show it");
+  }
   if (std::string warning = frames_warning(source, name); !warning.empty())
     out.warnings.push_back(warning);
   return {};

@@ -28,7 +28,7 @@ struct DecodedImage {
   int channels = 4;           // in the source file: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA
   int bytes_per_channel = 1;  // 1, 2 or 4 (float)
   std::unique_ptr<void, PixelsFree> pixels;
-  std::vector<std::string> warnings;  // what of the source the pixels leave out (animation frames)
+  std::vector<std::string> warnings;  // what the decode left out or changed (animation, EXIF turn)
 };
 
 // Native keeps 16-bit and float sources as they are; EightBit converts everything to 8 bits.

@@ -51,10 +51,17 @@ Orientation exif_orientation(const Bytes& b, uint64_t at, uint64_t size) {
   return Orientation::Normal;
 }
 
+// Where a JPEG's segments start: after its SOI marker, which stb_image (like libjpeg) finds after
+// any number of 0xff fill bytes. 0 when `b` is not a JPEG.
+uint64_t jpeg_segments(const Bytes& b) {
+  uint64_t at = 0;
+  while (at < b.size() && b.u8(at) == 0xff) ++at;
+  return at >= 1 && b.u8(at) == 0xd8 ? at + 1 : 0;
+}
+
 // JPEG marker segments up to the first scan; the orientation is in an APP1 segment that starts
 // "Exif\0\0".
-Orientation jpeg_orientation(const Bytes& b) {
-  uint64_t at = 2;
+Orientation jpeg_orientation(const Bytes& b, uint64_t at) {
   while (at + 4 <= b.size() && b.u8(at) == 0xff) {
     uint32_t marker = b.u8(at + 1);
     if (marker == 0xff) {  // fill byte
@@ -88,11 +95,12 @@ Orientation tga_orientation(const Bytes& b) {
 }
 
 bool is_tga(const Bytes& b) {
+  if (jpeg_segments(b)) return false;
   // stb_image tries TGA last, for files none of its signatures matched; these are the others.
   for (std::string_view magic :
-       {std::string_view("\x89PNG"), std::string_view("\xff\xd8"), std::string_view("GIF8"),
-        std::string_view("BM"), std::string_view("8BPS"), std::string_view("#?"),
-        std::string_view("S\x80\xf6\x34"), std::string_view("P5"), std::string_view("P6")}) {
+       {std::string_view("\x89PNG"), std::string_view("GIF8"), std::string_view("BM"),
+        std::string_view("8BPS"), std::string_view("#?"), std::string_view("S\x80\xf6\x34"),
+        std::string_view("P5"), std::string_view("P6")}) {
     if (b.has(0, magic)) return false;
   }
   return true;
@@ -100,9 +108,10 @@ bool is_tga(const Bytes& b) {
 
 }  // namespace
 
-Orientation source_orientation(std::span<const std::byte> source) {
+Orientation source_orientation(std::span<const std::byte> source, bool* from_exif) {
   Bytes b(source);
-  if (b.has(0, "\xff\xd8")) return jpeg_orientation(b);
+  if (from_exif) *from_exif = !is_tga(b);
+  if (uint64_t segments = jpeg_segments(b)) return jpeg_orientation(b, segments);
   if (b.has(0, "\x89PNG\r\n\x1a\n")) return png_orientation(b);
   if (is_tga(b)) return tga_orientation(b);
   return Orientation::Normal;

@@ -29,8 +29,9 @@ enum class Orientation : uint8_t {
 
 // The turn `source` still needs after stb_image has decoded it. Reads only what the file holds
 // (bounded walks over JPEG segments, PNG chunks and one TIFF directory); an unreadable or out-of-
-// range orientation is Normal.
-Orientation source_orientation(std::span<const std::byte> source);
+// range orientation is Normal. `from_exif`, when given, tells whether it came from EXIF metadata
+// (rather than from a TGA's row order).
+Orientation source_orientation(std::span<const std::byte> source, bool* from_exif = nullptr);
 
 // True when the orientation exchanges width and height.
 bool swaps_sides(Orientation orientation);

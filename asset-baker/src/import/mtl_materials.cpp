@@ -160,8 +160,7 @@ bool MtlLibraries::load(const std::string& name, std::vector<tinyobj::material_t
   if (!new_path) return by_name->second = by_path->second;
   std::optional<std::string> raw = inputs_.read_file ? inputs_.read_file(*path) : std::nullopt;
   std::string text;
-  bool converted = false;
-  if (raw && !utf8_text(*raw, *path, text, converted)) raw.reset();
+  if (raw && !utf8_text(*raw, *path, text)) raw.reset();
   if (!raw) {
     if (report) {
       warnings_.push_back(obj_path_ + ": material library '" + *path +
@@ -219,7 +218,7 @@ std::string escape_mtllib_lines(std::string_view obj_text) {
   size_t copied = 0;
   for_each_line(obj_text, [&](std::string_view line) {
     std::string_view names = mtllib_names(line);
-    if (names.find_first_of(" \t\\") == std::string_view::npos) return;
+    if (names.empty()) return;
     size_t line_at = size_t(line.data() - obj_text.data());
     out.append(obj_text.substr(copied, line_at - copied));
     out += "mtllib ";
@@ -240,8 +239,7 @@ std::vector<std::pair<std::string, TextureRole>> obj_texture_references(
   std::vector<tinyobj::material_t> materials;
   std::map<std::string, int> material_map;
   std::string text;
-  bool converted = false;
-  if (!utf8_text(obj_text, obj_path, text, converted)) return {};
+  if (!utf8_text(obj_text, obj_path, text)) return {};
   for_each_line(text, [&](std::string_view line) {
     std::string_view names = mtllib_names(line);
     if (!names.empty()) libraries.load_line(std::string(names), &materials, &material_map);

@@ -267,8 +267,7 @@ BakeStatus import_obj(std::string_view obj_text, const std::string& relative_pat
   std::vector<tinyobj::shape_t> shapes;
   std::vector<tinyobj::material_t> materials;
   std::string utf8;
-  bool converted = false;
-  if (BakeStatus s = utf8_text(obj_text, relative_path, utf8, converted); !s) return s;
+  if (BakeStatus s = utf8_text(obj_text, relative_path, utf8); !s) return s;
   std::string text = escape_mtllib_lines(utf8);
   std::vector<uint32_t> face_corners;
   if (BakeStatus s = prescan_obj(text, relative_path, face_corners); !s) return s;

@@ -69,10 +69,8 @@ std::string from_utf16(std::string_view text, bool little) {
 
 }  // namespace
 
-BakeStatus utf8_text(std::string_view text, const std::string& name, std::string& out,
-                     bool& converted) {
+BakeStatus utf8_text(std::string_view text, const std::string& name, std::string& out) {
   using namespace std::string_view_literals;
-  converted = false;
   if (starts_with(text, "\xff\xfe\0\0"sv) || starts_with(text, "\0\0\xfe\xff"sv)) {
     return BakeStatus::failure(BakeError::UnsupportedFeature, name,
                                "the text is UTF-32; save it as UTF-8 or ASCII");
@@ -91,7 +89,6 @@ BakeStatus utf8_text(std::string_view text, const std::string& name, std::string
     out.assign(text);
     return {};
   }
-  converted = true;
   out = from_utf16(text, encoding == Encoding::Utf16Le);
   return {};
 }

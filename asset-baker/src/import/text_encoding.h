@@ -13,8 +13,7 @@ namespace baker {
 // `text` (the file `name`) as UTF-8 in `out`: a UTF-8 byte-order mark is dropped, UTF-16 (with a
 // byte-order mark, or without one when NULs sit at every other byte of the opening) is converted,
 // unpaired surrogates becoming U+FFFD. UTF-32 is refused (UnsupportedFeature, naming the
-// encoding). `converted` tells the caller the file was not UTF-8, for a note.
-BakeStatus utf8_text(std::string_view text, const std::string& name, std::string& out,
-                     bool& converted);
+// encoding).
+BakeStatus utf8_text(std::string_view text, const std::string& name, std::string& out);
 
 }  // namespace baker

@@ -1,5 +1,6 @@
 #include "mesh/polygon_triangulation.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace baker {
@@ -73,6 +74,27 @@ bool covers_outline(const std::vector<Point>& p, std::span<const uint32_t> trian
     covered += area;
   }
   return std::fabs(covered - outline) <= 1e-6 * std::fabs(outline);
+}
+
+// True when two edges that share no corner cross at a point inside both (an outline that loops
+// round twice covers its inner part twice, which the area test above cannot see). Touching and
+// overlapping edges (a bridge edge walked both ways) do not count. O(n^2): the prescan's budget on
+// corners squared (obj_import.h) bounds it.
+bool crosses_itself(const std::vector<Point>& p) {
+  const size_t n = p.size();
+  auto opposite = [](double a, double b) { return (a > 0 && b < 0) || (a < 0 && b > 0); };
+  for (size_t i = 0; i < n; ++i) {
+    const Point &a = p[i], &b = p[(i + 1) % n];
+    for (size_t j = i + 2; j < n; ++j) {
+      if (i == 0 && j == n - 1) continue;  // the edge before corner 0 shares it
+      const Point &c = p[j], &d = p[(j + 1) % n];
+      if (std::max(c.x, d.x) < std::min(a.x, b.x) || std::min(c.x, d.x) > std::max(a.x, b.x))
+        continue;
+      if (opposite(turn(a, b, c), turn(a, b, d)) && opposite(turn(c, d, a), turn(c, d, b)))
+        return true;
+    }
+  }
+  return false;
 }
 
 class EarClipper {
@@ -158,7 +180,8 @@ bool triangulate_polygon(std::span<const Vec3> corners, std::vector<uint32_t>& o
   if (n == 4 && convex_quad(corners, points, out)) return true;
   const size_t first = out.size();
   bool clipped = EarClipper(points).run(out);
-  return clipped && covers_outline(points, std::span(out).subspan(first));
+  return clipped && covers_outline(points, std::span(out).subspan(first)) &&
+         !crosses_itself(points);
 }
 
 }  // namespace baker

@@ -89,8 +89,7 @@ BakeCache load_cache(const OutputTree& output) {
   } catch (const json::exception&) {
     return {};
   }
-  std::optional<FileStat> saved = output.file_stat(kCacheFileName);
-  cache.saved_ns = saved ? saved->mtime_ns : 0;
+  cache.run_started_ns = doc.value("run_started_ns", int64_t(0));
   return cache;
 }
 
@@ -98,7 +97,10 @@ BakeStatus save_cache(const OutputTree& output, const BakeCache& cache) {
   json entries = json::object(), stamps = json::object();
   for (const auto& [source, e] : cache.entries) entries[source] = entry_to_json(e);
   for (const auto& [path, s] : cache.stamps) stamps[path] = {s.size, s.mtime_ns, s.hash};
-  json doc = {{"baker_version", kBakerVersion}, {"entries", entries}, {"stamps", stamps}};
+  json doc = {{"baker_version", kBakerVersion},
+              {"run_started_ns", cache.run_started_ns},
+              {"entries", entries},
+              {"stamps", stamps}};
   std::string text = doc.dump(1, '\t', false, json::error_handler_t::replace) + "\n";
   const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
   return output.write(kCacheFileName, parts);

@@ -71,19 +71,21 @@ struct FileStamp {
 struct BakeCache {
   std::map<std::string, CacheEntry> entries;  // by source (root-relative)
   std::map<std::string, FileStamp> stamps;    // by root-relative path
-  int64_t saved_ns = 0;                       // the cache file's mtime when loaded
+  // When the run that saved it started (wall clock): every stamp it holds was taken after that.
+  int64_t run_started_ns = 0;
 };
 
-// A size and mtime seen less than this before the cache was saved do not prove a file unchanged:
-// a write in the same timestamp tick (a few milliseconds on Linux, 2 s on FAT) keeps both, so a
-// damaged output or an edited source went unnoticed. Such "racy" stamps (git's word) are checked
-// by hashing the file again; older ones are trusted.
+// A size and mtime recorded by a run do not prove a file unchanged when the mtime lies less than
+// this before the run started (or after): a write in the same timestamp tick as the one the run
+// saw (a few milliseconds on Linux, 2 s on FAT) keeps both, so a damaged output or an edited
+// source went unnoticed. Such "racy" stamps (git's word) are checked by hashing the file again;
+// older ones are trusted, since the run looked at them at least this long after their last write.
 inline constexpr int64_t kRacyWindowNs = 2'000'000'000;
 
-// True when a file seen with `mtime_ns` when `cache` was saved is unchanged if its size and mtime
-// still match.
+// True when a file the run that saved `cache` recorded with `mtime_ns` is unchanged if its size
+// and mtime still match.
 inline bool stamp_trusted(const BakeCache& cache, int64_t mtime_ns) {
-  return mtime_ns < cache.saved_ns - kRacyWindowNs;
+  return mtime_ns < cache.run_started_ns - kRacyWindowNs;
 }
 
 // Largest cache file read; a bigger one is treated as damaged (a full rebake, nothing lost).

@@ -66,6 +66,7 @@ class JobContext {
   MemoryBudget& budget;  // shared by all jobs: what they may hold in memory together
   bool force = false;
   bool verify = false;
+  int64_t started_ns = 0;        // wall-clock start of the run, before any file was looked at
   unsigned threads_per_job = 1;  // inner parallelism (block compression) each job may use
   TexturePlan textures;          // every image of this bake and the roles models use it in
 

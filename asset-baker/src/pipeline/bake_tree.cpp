@@ -287,6 +287,7 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
                     const std::vector<JobResult>& results, const BakeCache& old_cache,
                     JobContext& context, Totals& totals, ProgressReport& progress) {
   NewState state;
+  state.cache.run_started_ns = context.started_ns;
   for (size_t i = 0; i < sources.size(); ++i) {
     const JobResult& r = results[i];
     totals.bytes_in += r.bytes_in;
@@ -328,6 +329,9 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
 
 int run_bake(const BakeOptions& options) {
   auto start = std::chrono::steady_clock::now();
+  auto started_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
   Setup setup;
   OutputTree output;
   OutputLock lock;
@@ -349,6 +353,7 @@ int run_bake(const BakeOptions& options) {
 
   MemoryBudget budget(options.memory_budget ? options.memory_budget : default_memory_budget());
   JobContext context(setup.input, output, setup.config, old_cache, budget);
+  context.started_ns = int64_t(started_ns);
   context.force = options.force;
   context.verify = options.verify;
   context.textures = plan_textures(setup.input, setup.config, sources);
