@@ -98,6 +98,12 @@ void require_picture(const Picture& got, const Picture& want, uint32_t step = 1,
   }
 }
 
+// stb_image_write's output callback: appends to the Bytes at `context`.
+void append(void* context, void* data, int size) {
+  auto* bytes = static_cast<const uint8_t*>(data);
+  static_cast<Bytes*>(context)->insert(static_cast<Bytes*>(context)->end(), bytes, bytes + size);
+}
+
 // An uncompressed 24-bit TGA of `shown`, its rows stored as the descriptor says: bit 5 top to
 // bottom (else bottom to top), bit 4 right to left.
 Bytes tga(const Picture& shown, bool top_down, bool right_to_left) {
@@ -127,10 +133,6 @@ Bytes jpeg_blocks(const Picture& shown) {
     }
   }
   Bytes out;
-  auto append = [](void* context, void* data, int size) {
-    auto* bytes = static_cast<const uint8_t*>(data);
-    static_cast<Bytes*>(context)->insert(static_cast<Bytes*>(context)->end(), bytes, bytes + size);
-  };
   REQUIRE(stbi_write_jpg_to_func(append, &out, int(w), int(h), 3, rgb.data(), 100));
   return out;
 }
@@ -173,10 +175,6 @@ Bytes png_of(const Picture& shown) {
   std::vector<uint8_t> rgb;
   for (const Rgb& t : shown.texels) rgb.insert(rgb.end(), t.begin(), t.end());
   Bytes out;
-  auto append = [](void* context, void* data, int size) {
-    auto* bytes = static_cast<const uint8_t*>(data);
-    static_cast<Bytes*>(context)->insert(static_cast<Bytes*>(context)->end(), bytes, bytes + size);
-  };
   REQUIRE(
       stbi_write_png_to_func(append, &out, int(shown.width), int(shown.height), 3, rgb.data(), 0));
   return out;
@@ -416,10 +414,6 @@ TEST_CASE("grey data saved as RGB bakes as one channel (BC4), from PNG and from 
     }
   }
   Bytes png, jpeg;
-  auto append = [](void* context, void* data, int size) {
-    auto* bytes = static_cast<const uint8_t*>(data);
-    static_cast<Bytes*>(context)->insert(static_cast<Bytes*>(context)->end(), bytes, bytes + size);
-  };
   REQUIRE(stbi_write_png_to_func(append, &png, 32, 32, 3, rgb.data(), 0));
   REQUIRE(stbi_write_jpg_to_func(append, &jpeg, 32, 32, 3, rgb.data(), 75));
   for (const auto& [file, name] :

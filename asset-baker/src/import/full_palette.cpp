@@ -1,5 +1,7 @@
 #include "import/full_palette.h"
 
+#include "import/byte_view.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -7,26 +9,6 @@ namespace baker {
 namespace {
 
 constexpr uint64_t kEntries = 256;
-
-uint32_t le(std::span<const std::byte> source, uint64_t at, int bytes) {
-  uint32_t v = 0;
-  for (int i = bytes - 1; i >= 0; --i) {
-    uint64_t p = at + uint64_t(i);
-    v = v << 8 | (p < source.size() ? uint32_t(source[p]) : 0u);
-  }
-  return v;
-}
-
-uint32_t be32(std::span<const std::byte> source, uint64_t at) {
-  uint32_t v = 0;
-  for (uint64_t i = 0; i < 4; ++i)
-    v = v << 8 | (at + i < source.size() ? uint32_t(source[at + i]) : 0u);
-  return v;
-}
-
-uint8_t byte_at(std::span<const std::byte> source, uint64_t at) {
-  return at < source.size() ? uint8_t(source[at]) : 0;
-}
 
 void put_le(std::vector<uint8_t>& out, uint32_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(uint8_t(v >> (8 * i)));
@@ -49,16 +31,17 @@ uint32_t crc32(const uint8_t* p, size_t n) {  // as PNG computes it
 // before the pixel data.
 BakeStatus bmp(std::span<const std::byte> source, const std::string& name,
                std::optional<PatchedImage>& out) {
+  const ByteView b(source);
   constexpr uint64_t kFileHeader = 14, kInfoHeader = 40;
-  uint64_t offset = le(source, 10, 4);
-  uint32_t header_size = le(source, 14, 4);
+  uint64_t offset = b.le32(10);
+  uint32_t header_size = b.le32(14);
   bool os2 = header_size == 12;
   if (!os2 && header_size != 40 && header_size != 56 && header_size != 108 && header_size != 124)
     return {};
-  uint32_t width = os2 ? le(source, 18, 2) : le(source, 18, 4);
-  uint32_t height = os2 ? le(source, 20, 2) : le(source, 22, 4);  // OS/2: unsigned, so bottom-up
-  uint32_t bits = le(source, os2 ? 24 : 28, 2);
-  uint32_t compression = os2 ? 0 : le(source, 30, 4);
+  uint32_t width = os2 ? b.le16(18) : b.le32(18);
+  uint32_t height = os2 ? b.le16(20) : b.le32(22);  // OS/2: unsigned, so bottom-up
+  uint32_t bits = b.le16(os2 ? 24 : 28);
+  uint32_t compression = os2 ? 0 : b.le32(30);
   if ((bits != 1 && bits != 4 && bits != 8) || compression != 0 || offset > source.size())
     return {};
 
@@ -92,7 +75,7 @@ BakeStatus bmp(std::span<const std::byte> source, const std::string& name,
     put_le(h, 0, 4);  // uncompressed; sizes, resolution, colour counts
   for (uint64_t e = 0; e < kEntries; ++e) {
     uint64_t at = palette_start + e * entry_size;
-    for (uint64_t c = 0; c < 3; ++c) h.push_back(e < entries ? byte_at(source, at + c) : 0);
+    for (uint64_t c = 0; c < 3; ++c) h.push_back(e < entries ? uint8_t(b.u8(at + c)) : 0);
     h.push_back(0);
   }
   out = std::move(patch);
@@ -104,12 +87,13 @@ BakeStatus bmp(std::span<const std::byte> source, const std::string& name,
 // a multiple of 3) and a tRNS chunk longer than the original palette (stb_image refuses it; it
 // would not with the longer palette).
 BakeStatus png(std::span<const std::byte> source, std::optional<PatchedImage>& out) {
-  if (byte_at(source, 25) != 3) return {};  // IHDR colour type: palette
+  const ByteView b(source);
+  if (b.u8(25) != 3) return {};  // IHDR colour type: palette
   uint64_t at = 8, plte_at = 0, plte_length = 0, trns_length = 0;
   bool found = false;
   while (at + 12 <= source.size()) {
-    uint64_t length = be32(source, at);
-    uint32_t type = be32(source, at + 4);
+    uint64_t length = b.be32(at);
+    uint32_t type = b.be32(at + 4);
     if (type == 0x504c5445 /* PLTE */ && !found) found = true, plte_at = at, plte_length = length;
     if (type == 0x74524e53 /* tRNS */) trns_length = std::max(trns_length, length);
     if (type == 0x49444154 /* IDAT */ || type == 0x49454e44 /* IEND */) break;
@@ -125,7 +109,7 @@ BakeStatus png(std::span<const std::byte> source, std::optional<PatchedImage>& o
   put_be32(c, uint32_t(3 * kEntries));
   for (char ch : {'P', 'L', 'T', 'E'}) c.push_back(uint8_t(ch));
   for (uint64_t i = 0; i < 3 * kEntries; ++i)
-    c.push_back(i < plte_length ? byte_at(source, plte_at + 8 + i) : 0);
+    c.push_back(i < plte_length ? uint8_t(b.u8(plte_at + 8 + i)) : 0);
   put_be32(c, crc32(c.data() + 4, c.size() - 4));
   out = std::move(patch);
   return {};
@@ -138,9 +122,10 @@ BakeStatus png(std::span<const std::byte> source, std::optional<PatchedImage>& o
 // pixels look for them.
 BakeStatus tga(std::span<const std::byte> source, const std::string& name,
                std::optional<PatchedImage>& out) {
-  uint64_t id_length = byte_at(source, 0);
-  uint32_t first = le(source, 3, 2), length = le(source, 5, 2);
-  uint32_t entry_bytes = (byte_at(source, 7) + 7u) / 8u;
+  const ByteView b(source);
+  uint64_t id_length = b.u8(0);
+  uint32_t first = b.le16(3), length = b.le16(5);
+  uint32_t entry_bytes = (b.u8(7) + 7u) / 8u;
   if (first == 0 || source.size() < 18 + id_length) return {};
   uint32_t entries = first + length;
   if (entries > 0xffff) {  // the header's entry count cannot describe the whole map
@@ -154,22 +139,19 @@ BakeStatus tga(std::span<const std::byte> source, const std::string& name,
   patch.replace_size = 18 + id_length;
   std::vector<uint8_t>& h = patch.bytes;
   h.push_back(0);  // no image ID
-  for (uint64_t at = 1; at < 3; ++at) h.push_back(byte_at(source, at));
+  for (uint64_t at = 1; at < 3; ++at) h.push_back(uint8_t(b.u8(at)));
   put_le(h, 0, 2);
   put_le(h, entries, 2);
-  for (uint64_t at = 7; at < 18; ++at) h.push_back(byte_at(source, at));
+  for (uint64_t at = 7; at < 18; ++at) h.push_back(uint8_t(b.u8(at)));
   h.resize(h.size() + uint64_t(first) * entry_bytes, 0);
   out = std::move(patch);
   return {};
 }
 
 bool is_colour_mapped_tga(std::span<const std::byte> source) {
-  uint8_t type = byte_at(source, 2);
-  return source.size() >= 18 && byte_at(source, 1) == 1 && (type == 1 || type == 9);
-}
-
-bool starts_with(std::span<const std::byte> source, const char* magic, size_t n) {
-  return source.size() >= n && std::memcmp(source.data(), magic, n) == 0;
+  const ByteView b(source);
+  uint32_t type = b.u8(2);
+  return source.size() >= 18 && b.u8(1) == 1 && (type == 1 || type == 9);
 }
 
 }  // namespace
@@ -177,8 +159,9 @@ bool starts_with(std::span<const std::byte> source, const char* magic, size_t n)
 BakeStatus full_palette(std::span<const std::byte> source, const std::string& name,
                         std::optional<PatchedImage>& out) {
   out.reset();
-  if (starts_with(source, "BM", 2) && source.size() >= 26) return bmp(source, name, out);
-  if (starts_with(source, "\x89PNG\r\n\x1a\n", 8)) return png(source, out);
+  const ByteView b(source);
+  if (b.has(0, "BM") && source.size() >= 26) return bmp(source, name, out);
+  if (b.has(0, "\x89PNG\r\n\x1a\n")) return png(source, out);
   if (is_colour_mapped_tga(source)) return tga(source, name, out);  // stb_image tries TGA last
   return {};
 }

@@ -1,5 +1,7 @@
 #include "import/image_diagnosis.h"
 
+#include "import/byte_view.h"
+
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -10,28 +12,10 @@ namespace {
 
 constexpr const char* kConvert = " (convert it to PNG, JPEG, TGA or BMP)";
 
-class Header {
- public:
-  explicit Header(std::span<const std::byte> source) : source_(source) {}
-  uint32_t u8(uint64_t at) const { return at < source_.size() ? uint32_t(source_[at]) : 0u; }
-  uint32_t be16(uint64_t at) const { return u8(at) << 8 | u8(at + 1); }
-  uint32_t be32(uint64_t at) const { return be16(at) << 16 | be16(at + 2); }
-  uint32_t le16(uint64_t at) const { return u8(at) | u8(at + 1) << 8; }
-  uint32_t le32(uint64_t at) const { return le16(at) | le16(at + 2) << 16; }
-  bool has(uint64_t at, std::string_view text) const {
-    return at <= source_.size() && source_.size() - at >= text.size() &&
-           std::memcmp(source_.data() + at, text.data(), text.size()) == 0;
-  }
-  uint64_t size() const { return source_.size(); }
-
- private:
-  std::span<const std::byte> source_;
-};
-
 std::string not_supported(const std::string& what) { return what + " is not supported" + kConvert; }
 
 // Formats the baker has no decoder for, by their signatures.
-std::string other_format(const Header& h) {
+std::string other_format(const ByteView& h) {
   using namespace std::string_view_literals;
   struct Signature {
     uint64_t at;
@@ -79,7 +63,7 @@ std::string other_format(const Header& h) {
 
 // The frame header (SOFn) says how the image was coded; stb_image decodes 8-bit baseline,
 // extended and progressive Huffman JPEGs with 1, 3 or 4 components.
-std::string jpeg_feature(const Header& h) {
+std::string jpeg_feature(const ByteView& h) {
   uint64_t at = 2;
   while (at + 4 <= h.size()) {
     if (h.u8(at) != 0xff) return {};
@@ -107,7 +91,7 @@ std::string jpeg_feature(const Header& h) {
   return {};
 }
 
-std::string bmp_feature(const Header& h) {
+std::string bmp_feature(const ByteView& h) {
   uint32_t header_size = h.le32(14);
   if (header_size != 12 && header_size != 40 && header_size != 56 && header_size != 108 &&
       header_size != 124)
@@ -131,7 +115,7 @@ std::string bmp_feature(const Header& h) {
   return {};
 }
 
-std::string psd_feature(const Header& h) {
+std::string psd_feature(const ByteView& h) {
   static constexpr const char* kModes[] = {"bitmap", "greyscale", "indexed",      "RGB",     "CMYK",
                                            "mode 5", "mode 6",    "multichannel", "duotone", "Lab"};
   if (h.be16(4) == 2) return not_supported("PSB (Photoshop large document)");
@@ -144,7 +128,7 @@ std::string psd_feature(const Header& h) {
   return {};
 }
 
-std::string hdr_feature(const Header& h) {
+std::string hdr_feature(const ByteView& h) {
   for (uint64_t at = 0; at + 6 < h.size() && at < 4096; ++at) {
     if (h.has(at, "\n\n")) break;  // the header ends at an empty line
     if (h.has(at, "FORMAT=32-bit_rle_xyze")) return not_supported("a Radiance HDR in XYZE");
@@ -153,7 +137,7 @@ std::string hdr_feature(const Header& h) {
 }
 
 // TGA has no signature: only a file no other format claimed is read as one.
-std::string tga_feature(const Header& h) {
+std::string tga_feature(const ByteView& h) {
   uint32_t colour_map = h.u8(1), type = h.u8(2), bits = h.u8(16);
   // Only a plausible header is blamed as a TGA: a colour map type of 0 or 1, and a size.
   if (colour_map > 1 || h.size() < 18 || h.le16(12) == 0 || h.le16(14) == 0) return {};
@@ -171,7 +155,7 @@ std::string tga_feature(const Header& h) {
 }  // namespace
 
 std::string unsupported_image_feature(std::span<const std::byte> source) {
-  Header h(source);
+  ByteView h(source);
   if (h.has(0, "\xff\xd8")) return jpeg_feature(h);
   if (h.has(0, "BM")) return bmp_feature(h);
   if (h.has(0, "8BPS")) return psd_feature(h);

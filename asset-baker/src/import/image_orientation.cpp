@@ -1,5 +1,7 @@
 #include "import/image_orientation.h"
 
+#include "import/byte_view.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
@@ -7,35 +9,13 @@
 namespace baker {
 namespace {
 
-class Bytes {
- public:
-  explicit Bytes(std::span<const std::byte> source) : source_(source) {}
-  uint32_t u8(uint64_t at) const { return at < source_.size() ? uint32_t(source_[at]) : 0u; }
-  uint32_t be16(uint64_t at) const { return u8(at) << 8 | u8(at + 1); }
-  uint32_t be32(uint64_t at) const { return be16(at) << 16 | be16(at + 2); }
-  uint32_t u16(uint64_t at, bool little) const {
-    return little ? u8(at) | u8(at + 1) << 8 : be16(at);
-  }
-  uint32_t u32(uint64_t at, bool little) const {
-    return little ? u16(at, true) | u16(at + 2, true) << 16 : be32(at);
-  }
-  bool has(uint64_t at, std::string_view text) const {
-    return at <= source_.size() && source_.size() - at >= text.size() &&
-           std::memcmp(source_.data() + at, text.data(), text.size()) == 0;
-  }
-  uint64_t size() const { return source_.size(); }
-
- private:
-  std::span<const std::byte> source_;
-};
-
 Orientation checked(uint32_t value) {
   return value >= 1 && value <= 8 ? Orientation(value) : Orientation::Normal;
 }
 
 // The orientation tag of the TIFF structure at [at, at + size): a byte-order mark, the offset of
 // the first directory, then 12-byte entries (tag, type, count, value).
-Orientation exif_orientation(const Bytes& b, uint64_t at, uint64_t size) {
+Orientation exif_orientation(const ByteView& b, uint64_t at, uint64_t size) {
   if (size < 8) return Orientation::Normal;
   bool little = b.has(at, "II");
   if (!little && !b.has(at, "MM")) return Orientation::Normal;
@@ -53,7 +33,7 @@ Orientation exif_orientation(const Bytes& b, uint64_t at, uint64_t size) {
 
 // Where a JPEG's segments start: after its SOI marker, which stb_image (like libjpeg) finds after
 // any number of 0xff fill bytes. 0 when `b` is not a JPEG.
-uint64_t jpeg_segments(const Bytes& b) {
+uint64_t jpeg_segments(const ByteView& b) {
   uint64_t at = 0;
   while (at < b.size() && b.u8(at) == 0xff) ++at;
   return at >= 1 && b.u8(at) == 0xd8 ? at + 1 : 0;
@@ -61,7 +41,7 @@ uint64_t jpeg_segments(const Bytes& b) {
 
 // JPEG marker segments up to the first scan; the orientation is in an APP1 segment that starts
 // "Exif\0\0".
-Orientation jpeg_orientation(const Bytes& b, uint64_t at) {
+Orientation jpeg_orientation(const ByteView& b, uint64_t at) {
   while (at + 4 <= b.size() && b.u8(at) == 0xff) {
     uint32_t marker = b.u8(at + 1);
     if (marker == 0xff) {  // fill byte
@@ -78,7 +58,7 @@ Orientation jpeg_orientation(const Bytes& b, uint64_t at) {
 }
 
 // PNG chunks up to the image data; the orientation is in an eXIf chunk (PNG 1.5 extensions).
-Orientation png_orientation(const Bytes& b) {
+Orientation png_orientation(const ByteView& b) {
   uint64_t at = 8;
   while (at + 12 <= b.size()) {
     uint64_t length = b.be32(at);
@@ -90,11 +70,11 @@ Orientation png_orientation(const Bytes& b) {
 }
 
 // TGA has no signature; this runs only when stb_image has decoded the file as a TGA.
-Orientation tga_orientation(const Bytes& b) {
+Orientation tga_orientation(const ByteView& b) {
   return (b.u8(17) & 0x10) ? Orientation::MirrorX : Orientation::Normal;
 }
 
-bool is_tga(const Bytes& b) {
+bool is_tga(const ByteView& b) {
   if (jpeg_segments(b)) return false;
   // stb_image tries TGA last, for files none of its signatures matched; these are the others.
   for (std::string_view magic :
@@ -109,7 +89,7 @@ bool is_tga(const Bytes& b) {
 }  // namespace
 
 Orientation source_orientation(std::span<const std::byte> source, bool* from_exif) {
-  Bytes b(source);
+  ByteView b(source);
   if (from_exif) *from_exif = !is_tga(b);
   if (uint64_t segments = jpeg_segments(b)) return jpeg_orientation(b, segments);
   if (b.has(0, "\x89PNG\r\n\x1a\n")) return png_orientation(b);

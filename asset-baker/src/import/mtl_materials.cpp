@@ -1,6 +1,7 @@
 #include "import/mtl_materials.h"
 
 #include "common/source_paths.h"
+#include "import/obj_lines.h"
 #include "import/text_encoding.h"
 
 #include <algorithm>
@@ -200,25 +201,16 @@ std::string_view mtllib_names(std::string_view line) {
   return line;
 }
 
-// Calls `visit(line)` for each line of `text`, split as tinyobjloader splits (\n, \r, \r\n).
-template <typename Visit>
-void for_each_line(std::string_view text, Visit visit) {
-  for (size_t start = 0; start < text.size();) {
-    size_t end = std::min(text.find_first_of("\r\n", start), text.size());
-    visit(text.substr(start, end - start));
-    start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
-  }
-}
-
 }  // namespace
 
 std::string escape_mtllib_lines(std::string_view obj_text) {
   std::string out;
   out.reserve(obj_text.size());
   size_t copied = 0;
-  for_each_line(obj_text, [&](std::string_view line) {
+  ObjLines lines(obj_text);
+  for (std::string_view line; lines.next(line);) {
     std::string_view names = mtllib_names(line);
-    if (names.empty()) return;
+    if (names.empty()) continue;
     size_t line_at = size_t(line.data() - obj_text.data());
     out.append(obj_text.substr(copied, line_at - copied));
     out += "mtllib ";
@@ -227,7 +219,7 @@ std::string escape_mtllib_lines(std::string_view obj_text) {
       out += c;
     }
     copied = line_at + line.size();
-  });
+  }
   out.append(obj_text.substr(copied));
   return out;
 }
@@ -240,10 +232,11 @@ std::vector<std::pair<std::string, TextureRole>> obj_texture_references(
   std::map<std::string, int> material_map;
   std::string text;
   if (!utf8_text(obj_text, obj_path, text)) return {};
-  for_each_line(text, [&](std::string_view line) {
+  ObjLines lines(text);
+  for (std::string_view line; lines.next(line);) {
     std::string_view names = mtllib_names(line);
     if (!names.empty()) libraries.load_line(std::string(names), &materials, &material_map);
-  });
+  }
   std::vector<std::pair<std::string, TextureRole>> references;
   for (size_t i = 0; i < materials.size(); ++i) {
     for (const TextureUse& use : texture_uses(materials[i])) {

@@ -4,6 +4,7 @@
 #include "common/source_paths.h"
 #include "common/vec3.h"
 #include "import/mtl_materials.h"
+#include "import/obj_lines.h"
 #include "import/text_encoding.h"
 #include "mesh/polygon_triangulation.h"
 
@@ -200,11 +201,9 @@ BakeStatus prescan_obj(std::string& text, const std::string& relative_path,
       kTriangulationBudgetBase + kTriangulationBudgetPerByte * uint64_t(text.size());
   uint64_t work = 0;  // corners squared of the faces over 4 corners so far
   size_t line_number = 0;
-  for (size_t start = 0; start < text.size(); ++line_number) {
-    size_t end = std::min(text.find_first_of("\r\n", start), text.size());
-    std::string_view line(text.data() + start, end - start);
-    size_t line_start = start;
-    start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
+  ObjLines lines(text);
+  for (std::string_view line; lines.next(line); ++line_number) {
+    size_t line_start = size_t(line.data() - text.data());
     line = line.substr(0, line.find('\0'));
     size_t at = line.find_first_not_of(" \t");
     if (at == std::string_view::npos || line.size() < at + 2 ||

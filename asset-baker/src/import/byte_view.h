@@ -1,0 +1,36 @@
+// Fixed-width fields of a source file, read the way its decoders read them: a field past the end
+// of the file reads as 0. Header walks (image_orientation, image_diagnosis, image_animation,
+// full_palette) then need no bounds checks beyond their own loop limits.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+
+namespace baker {
+
+class ByteView {
+ public:
+  explicit ByteView(std::span<const std::byte> bytes) : bytes_(bytes) {}
+
+  uint32_t u8(uint64_t at) const { return at < bytes_.size() ? uint32_t(bytes_[at]) : 0u; }
+  uint32_t be16(uint64_t at) const { return u8(at) << 8 | u8(at + 1); }
+  uint32_t be32(uint64_t at) const { return be16(at) << 16 | be16(at + 2); }
+  uint32_t le16(uint64_t at) const { return u8(at) | u8(at + 1) << 8; }
+  uint32_t le32(uint64_t at) const { return le16(at) | le16(at + 2) << 16; }
+  uint32_t u16(uint64_t at, bool little) const { return little ? le16(at) : be16(at); }
+  uint32_t u32(uint64_t at, bool little) const { return little ? le32(at) : be32(at); }
+  // True when the bytes at `at` are `text` (all of it within the file).
+  bool has(uint64_t at, std::string_view text) const {
+    return at <= bytes_.size() && bytes_.size() - at >= text.size() &&
+           std::memcmp(bytes_.data() + at, text.data(), text.size()) == 0;
+  }
+  uint64_t size() const { return bytes_.size(); }
+
+ private:
+  std::span<const std::byte> bytes_;
+};
+
+}  // namespace baker
