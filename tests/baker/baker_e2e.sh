@@ -29,6 +29,155 @@ cli_basics)
     [ "$code" = 2 ] || fail "'asset-baker $args' must exit 2, got $code"
   done
   "$baker" --help >/dev/null || fail "--help must exit 0"
+  # A usage error is one line and a hint, not the whole help.
+  set +e; "$baker" 2>"$work/usage"; set -e
+  [ "$(wc -l <"$work/usage")" = 2 ] || { cat "$work/usage"; fail "no input: expected an error and a hint"; }
+  expect_line "$work/usage" "^error: no input folder or file given$"
+  expect_line "$work/usage" "--help"
+  for args in "--root $work $work" "$work/missing.png"; do
+    set +e; "$baker" $args >/dev/null 2>&1; code=$?; set -e
+    [ "$code" = 2 ] || fail "'asset-baker $args' must exit 2, got $code"
+  done
+  ;;
+init_and_presets)
+  fresh_assets
+  (cd "$work/src" && "$baker" init >"$work/log") || fail "init must exit 0"
+  expect_line "$work/log" "wrote ./baker.json"
+  before=$(sha256sum "$work/src/baker.json")
+  set +e; "$baker" init "$work/src" >/dev/null 2>"$work/log"; rc=$?; set -e
+  [ "$rc" = 1 ] || fail "a second init must exit 1, got $rc"
+  expect_line "$work/log" "already exists; not replaced"
+  [ "$(sha256sum "$work/src/baker.json")" = "$before" ] || fail "init replaced a baker.json"
+  # The starter file is valid as written and names itself and the preset it used.
+  bake --preset release
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "bake with the starter config"; }
+  expect_line "$work/log" "^config: $work/src/baker.json, preset 'release'$"
+  if grep -q "warning: .*baker.json" "$work/log"; then cat "$work/log"; fail "the starter config warned"; fi
+  "$baker" --list-presets "$work/src" >"$work/presets"
+  expect_line "$work/presets" "^config: $work/src/baker.json$"
+  expect_line "$work/presets" '^release  settings: \{"lz4_hc_level":9\}$'
+  set +e; "$baker" "$work/src" -o "$work/out" --preset relase >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 2 ] || fail "a misspelt preset must exit 2"
+  expect_line "$work/log" "no preset 'relase' \(did you mean 'release'\?\)"
+  # No baker.json anywhere: the bake says it used the defaults.
+  rm "$work/src/baker.json"
+  bake
+  expect_line "$work/log" "^config: none, built-in defaults$"
+  ;;
+config_errors)
+  # A bad config stops the bake before any output is touched: exit 2, the outputs as they were.
+  fresh_assets
+  bake && [ "$rc" = 0 ] || fail "first bake"
+  snapshot() { (cd "$work/out" && find . -type f -exec sha256sum {} + | sort); }
+  before=$(snapshot)
+  printf '{\n  "settings": { "mips": true },\n  "rules": [ { "match": "*.obj", "settings": { "vertex_format": "XYZ" } } ]\n}\n' >"$work/src/baker.json"
+  bake
+  [ "$rc" = 2 ] || { cat "$work/log"; fail "a bad value in a rule must exit 2, got $rc"; }
+  expect_line "$work/log" "rule '\*\.obj': .*vertex_format"
+  [ "$(snapshot)" = "$before" ] || fail "a bad rule touched the outputs"
+  printf '{\n  "settings": { "mips": true,, }\n}\n' >"$work/src/baker.json"
+  bake
+  [ "$rc" = 2 ] || fail "a JSON syntax error must exit 2"
+  expect_line "$work/log" "invalid JSON at line 2, column 30: .*unexpected ','"
+  printf '{ "settings": { "max_size": -5 } }' >"$work/src/baker.json"
+  bake
+  [ "$rc" = 2 ] && grep -q "max_size" "$work/log" || fail "a negative max_size must exit 2"
+  printf '{ "settings": { "lz4_hc_level": 3.9 } }' >"$work/src/baker.json"
+  bake
+  [ "$rc" = 2 ] && grep -q "lz4_hc_level" "$work/log" || fail "a fractional lz4_hc_level must exit 2"
+  printf '{ "settings": { "lod_cuont": 1 } }' >"$work/src/baker.json"
+  bake
+  expect_line "$work/log" "unknown setting 'lod_cuont' ignored \(did you mean 'lod_count'\?\)"
+  [ "$(snapshot | grep -v cache)" != "" ] || fail "outputs vanished"
+  ;;
+single_file)
+  fresh_assets
+  bake && [ "$rc" = 0 ] || fail "first bake"
+  snapshot() { (cd "$work/out" && find . -type f ! -name '.assetlib-cache.json' ! -name manifest.json -exec sha256sum {} + | sort); }
+  before=$(snapshot)
+  cp "$work/src/textures/ui/button.png" "$work/src/textures/checker.png"  # another picture
+  set +e; "$baker" "$work/src/textures/checker.png" --root "$work/src" -o "$work/out" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "single-file bake exit $rc"; }
+  expect_line "$work/log" "baked 1, up to date 0, failed 0, removed 0, skipped 0 unsupported"
+  # Only that file's output changed; every other output and manifest entry is as it was.
+  changes=$(diff <(echo "$before") <(snapshot) | grep '^>' || true)
+  [ "$(echo "$changes" | wc -l)" = 1 ] || fail "expected exactly one output to change: $changes"
+  [[ "$changes" == *" ./textures/checker.tx" ]] || fail "checker.tx did not change: $changes"
+  "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check after a single-file bake"; }
+  # The whole bake agrees: nothing more to do.
+  bake
+  expect_line "$work/log" "baked 0, up to date $(sources_in "$work/src"), failed 0"
+  # Without --root the output is named from the file's own folder.
+  set +e; "$baker" "$work/src/textures/ui/button.png" -o "$work/one" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 0 ] && [ -f "$work/one/button.tx" ] || { cat "$work/log"; fail "single file without --root"; }
+  ;;
+watch)
+  fresh_assets
+  "$baker" "$work/src" -o "$work/out" --watch >"$work/log" 2>&1 &
+  pid=$!
+  wait_for() {  # wait_for <regex>: up to 20 s for a line in the log
+    for _ in $(seq 200); do grep -qE "$1" "$work/log" && return 0; sleep 0.1; done
+    cat "$work/log" >&2; kill "$pid" 2>/dev/null; fail "timed out waiting for /$1/"
+  }
+  wait_for "^watching "
+  cp "$work/src/textures/checker.png" "$work/src/textures/new_albedo.png"
+  wait_for "^changed: textures/new_albedo.png$"
+  wait_for "baked 1, up to date"
+  [ -f "$work/out/textures/new_albedo.tx" ] || fail "the new file was not baked"
+  rm "$work/src/textures/new_albedo.png"
+  wait_for "removed textures/new_albedo.tx"
+  kill -INT "$pid"
+  set +e; wait "$pid"; rc=$?; set -e
+  [ "$rc" = 130 ] || fail "Ctrl-C must end --watch with 130, got $rc"
+  # Its own writes to the output folder never trigger a bake: exactly three bakes ran.
+  [ "$(grep -c '^baked ' "$work/log")" = 3 ] || { cat "$work/log"; fail "expected 3 bakes"; }
+  ;;
+progress_terminal)
+  # On a terminal of 60 columns the bar never runs wider and the summary starts on a clean line.
+  fresh_assets
+  script -qec "stty cols 60; '$baker' '$work/src' -o '$work/out' -j1" /dev/null >"$work/tty" || true
+  python3 - "$work/tty" <<'PY'
+import re, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+frames = [f for f in re.split(r"[\r\n]", text) if f.startswith("\x1b[K[")]
+assert frames, "no bar was drawn:\n" + text
+for f in frames:
+    visible = f[len("\x1b[K"):]
+    assert len(visible) < 60, "bar wider than the terminal: %r" % visible
+    assert re.match(r"\[[#.]{20}\] \d+/\d+", visible), visible
+summary = re.search(r"(^|\n|\x1b\[K)baked \d+, up to date", text)
+assert summary, "the summary is glued onto the bar:\n" + text
+PY
+  ;;
+json_report)
+  # The report has exactly the fields docs/baker.md lists, with the types it gives.
+  fresh_assets
+  printf 'not a png' >"$work/src/textures/broken.png"
+  bake --json "$work/report.json"
+  [ "$rc" = 1 ] || fail "a broken file must exit 1"
+  python3 - "$work/report.json" "$assets/../docs/baker.md" <<'PY'
+import json, re, sys
+report = json.load(open(sys.argv[1]))
+docs = open(sys.argv[2]).read()
+section = docs[docs.index("### JSON report"):]
+section = section[:section.index("\n## ")]
+tables = re.findall(r"((?:^\|.*\n)+)", section, re.M)
+def keys(table):
+    return {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| ([^|]+) \|", table, re.M)}
+top, per_file = keys(tables[0]), keys(tables[1])
+types = {"number": (int, float), "string": str, "array": list, "array of strings": list}
+assert set(report) == set(top), (set(report) ^ set(top))
+for k, t in top.items():
+    assert isinstance(report[k], types[t.strip()]), (k, t)
+assert report["schema_version"] == 1
+for f in report["files"]:
+    assert set(f) == set(per_file), (set(f) ^ set(per_file))
+    for k, t in per_file.items():
+        assert isinstance(f[k], types[t.strip()]), (k, t)
+broken = [f for f in report["files"] if f["source"] == "textures/broken.png"][0]
+assert broken["status"] == "failed" and broken["code"] != "Ok" and "broken.png" in broken["message"]
+assert report["failed"] == 1 and report["baked"] == len(report["files"]) - 1
+PY
   ;;
 full_bake)
   fresh_assets
@@ -207,9 +356,11 @@ check_catches_corruption)
   cmp -s "$f" "$work/good.tx" || fail "a same-size, same-time damage was not repaired"
   ;;
 info_not_an_asset)
-  set +e; "$baker" info "$assets/../README.md" >"$work/info" 2>&1; irc=$?; set -e
+  set +e; "$baker" info "$assets/../README.md" >"$work/stdout" 2>"$work/info"; irc=$?; set -e
   [ "$irc" != 0 ] || fail "info on a README should fail"
   expect_line "$work/info" "not an asset file"
+  [ "$(grep -c README.md "$work/info")" = 1 ] || fail "the error must name the file once, on stderr"
+  if grep -q "error" "$work/stdout"; then fail "an error went to stdout: $(cat "$work/stdout")"; fi
   if grep -q "format version" "$work/info"; then cat "$work/info"; fail "info blamed the version of a text file"; fi
   ;;
 kill_and_rerun)

@@ -2,11 +2,14 @@
 // presets, warnings for unknown keys, errors for wrong values, and the settings key of the cache.
 #include "temp_dir.h"
 
+#include "cli/commands.h"
 #include "pipeline/bake_config.h"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 using baker::AssetKind;
 using baker::BakeConfig;
@@ -333,19 +336,110 @@ TEST_CASE("config: a chunk_size beyond 32 bits is refused, not wrapped into rang
   check_refused(R"({"chunk_size": 4294968320})", "chunk_size");
 }
 
-TEST_CASE(
-    "config: a bad value in a rule fails the files it matches, naming the config and the file",
-    "[config]") {
+TEST_CASE("config: a bad value in a rule stops the load, naming the config, the rule and the key",
+          "[config]") {
+  // Checked before any output is touched: a bad vertex_format in a rule used to fail every mesh
+  // one by one (and the bake went on).
   test::TempDir dir;
-  Loaded l = load(dir, R"({"rules": [{"match": "ui/**", "settings": {"mips": "no"}}]})");
+  Loaded l = load(dir, R"({"rules": [{"match": "*.png", "settings": {"mips": true}},
+                                     {"match": "**/*.obj", "settings": {"vertex_format": "XYZ"}}]})");
+  INFO(l.status.message());
+  CHECK(l.status.code == BakeError::Config);
+  CHECK(l.status.file == l.path);
+  CHECK(contains(l.status.reason, "rule '**/*.obj'"));
+  CHECK(contains(l.status.reason, "vertex_format"));
+}
+
+TEST_CASE("config: a misspelt key names the key it probably meant", "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"setings": {}, "settings": {"lod_cuont": 2, "mip": true},
+                           "rules": [{"match": "*", "settings": {"vertex_fromat": "PNCV_F32"}}],
+                           "presets": {"r": {"ouput": "x"}}})",
+                  "r");
   REQUIRE(l.status.ok());
-  BakeSettings out;
-  BakeStatus bad = baker::settings_for(l.config, "ui/a.png", AssetKind::Texture, out);
-  CHECK(bad.code == BakeError::Config);
-  CHECK(bad.file == l.path);
-  CHECK(contains(bad.reason, "ui/a.png"));
-  CHECK(contains(bad.reason, "mips"));
-  CHECK(baker::settings_for(l.config, "world/a.png", AssetKind::Texture, out).ok());
+  auto warned = [&](const std::string& part) {
+    return std::any_of(l.config.warnings.begin(), l.config.warnings.end(),
+                       [&](const std::string& w) { return contains(w, part); });
+  };
+  CHECK(l.config.warnings.size() == 5);
+  CHECK(warned("unknown key 'setings' ignored (did you mean 'settings'?)"));
+  CHECK(warned("unknown setting 'lod_cuont' ignored (did you mean 'lod_count'?)"));
+  CHECK(warned("unknown setting 'mip' ignored (did you mean 'mips'?)"));
+  CHECK(warned("unknown setting 'vertex_fromat' ignored (did you mean 'vertex_format'?)"));
+  CHECK(warned("preset 'r': unknown key 'ouput' ignored (did you mean 'output'?)"));
+}
+
+TEST_CASE("config: a key far from every known one is warned about without a guess", "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"settings": {"colour_space": "srgb"}})");
+  REQUIRE(l.status.ok());
+  REQUIRE(l.config.warnings.size() == 1);
+  CHECK_FALSE(contains(l.config.warnings[0], "did you mean"));
+}
+
+TEST_CASE("config: a misspelt preset names the preset it probably meant", "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"presets": {"release": {}, "debug": {}}})", "relase");
+  CHECK(l.status.code == BakeError::Config);
+  CHECK(contains(l.status.reason, "no preset 'relase' (did you mean 'release'?)"));
+  CHECK(contains(l.status.reason, "known: debug release"));
+}
+
+TEST_CASE("config: a JSON syntax error gives its line and column", "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, "{\n  \"settings\": {,}\n}");
+  INFO(l.status.message());
+  CHECK(l.status.code == BakeError::Config);
+  CHECK(contains(l.status.reason, "invalid JSON at line 2, column 16: "));
+  Loaded array = load(dir, "[]");
+  CHECK(contains(array.status.reason, "must hold a JSON object, not array"));
+}
+
+TEST_CASE("config: comments are allowed", "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, "// project defaults\n{ \"settings\": { /* no mips */ \"mips\": false } }");
+  REQUIRE(l.status.ok());
+  CHECK_FALSE(settings_of(l.config, "a.png").texture.mips);
+}
+
+TEST_CASE("config: the starter file of asset-baker init loads and changes no default", "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, baker::starter_config());
+  INFO(l.status.message());
+  REQUIRE(l.status.ok());
+  CHECK(l.config.warnings.empty());
+  // It documents every setting: each key is there.
+  for (const std::string& key : baker::setting_keys()) {
+    INFO(key);
+    CHECK(l.config.settings.contains(key));
+  }
+  BakeConfig defaults;
+  for (AssetKind kind : {AssetKind::Texture, AssetKind::Mesh, AssetKind::Scene}) {
+    CHECK(settings_of(l.config, "models/a.obj", kind).key ==
+          settings_of(defaults, "models/a.obj", kind).key);
+  }
+}
+
+TEST_CASE("config: the example in docs/baker.md loads and its ui rule matches the bundled UI",
+          "[config]") {
+  // The docs' own example once used "ui/**", which is anchored at the root and so missed
+  // textures/ui/button.png.
+  std::ifstream docs(std::string(ASSETLIB_ASSETS_DIR) + "/../docs/baker.md");
+  std::stringstream text;
+  text << docs.rdbuf();
+  std::string md = text.str();
+  size_t begin = md.find("## baker.json\n\n```json\n");
+  REQUIRE(begin != std::string::npos);
+  begin = md.find('\n', md.find("```json", begin)) + 1;
+  std::string example = md.substr(begin, md.find("```", begin) - begin);
+  test::TempDir dir;
+  Loaded l = load(dir, example, "release");
+  INFO(example << l.status.message());
+  REQUIRE(l.status.ok());
+  CHECK(l.config.warnings.empty());
+  REQUIRE(fs::exists(std::string(ASSETLIB_ASSETS_DIR) + "/textures/ui/button.png"));
+  CHECK(settings_of(l.config, "textures/ui/button.png").texture.role == TextureRole::Ui);
+  CHECK(settings_of(l.config, "textures/ui/button.png").pack.lz4_hc_level == 9);
 }
 
 TEST_CASE("config: the same settings give the same key and restating a default changes nothing",

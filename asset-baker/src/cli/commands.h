@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace baker {
@@ -28,6 +29,17 @@ int run_check(const std::filesystem::path& baked_dir, bool quiet);
 // error about the file, exit 1.
 int run_export(const std::filesystem::path& texture, const std::filesystem::path& png,
                uint32_t mip);
+
+// `asset-baker init [folder]`: writes a commented starter baker.json there (every setting at its
+// default, a rule and a preset as examples). Never replaces an existing one (exit 1).
+int run_init(const std::filesystem::path& folder);
+// The text run_init writes.
+std::string starter_config();
+
+// `asset-baker --list-presets [input] [--config FILE]`: the baker.json a bake of `input` would use
+// (or `config_path`) and each preset's output, settings and rule count. Exit 2 when it is invalid.
+int run_list_presets(const std::filesystem::path& input,
+                     const std::optional<std::filesystem::path>& config_path);
 
 // `asset-baker --version`: the baker's version, the asset format and cache versions it writes, and
 // the versions of the decoders and libraries it was built with.

@@ -219,8 +219,9 @@ bool describe(const fs::path& path, const fs::path& sources, json& out, uint64_t
 
 void print_text(const json& d) {
   if (d.contains("error")) {
-    std::printf("%s: error: %s\n", d["file"].get<std::string>().c_str(),
-                d["error"].get<std::string>().c_str());
+    std::fflush(stdout);  // in order with the files before it when both go to one place
+    std::fprintf(stderr, "%s: error: %s\n", d["file"].get<std::string>().c_str(),
+                 d["error"].get<std::string>().c_str());
     return;
   }
   uint64_t file = d["file_bytes"], raw = d["unpacked_bytes"];

@@ -1,6 +1,7 @@
 // asset-baker: command-line wiring only; the work lives in bake_tree, info_command, check_command.
 #include "cli/commands.h"
 #include "pipeline/bake_tree.h"
+#include "pipeline/watch_loop.h"
 
 #include <CLI/CLI.hpp>
 
@@ -43,8 +44,12 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", baker::version_text());
 
   baker::BakeOptions bake;
-  std::string input, output, config, json_report;
-  app.add_option("input", input, "Folder of source assets to bake");
+  std::string input, output, config, json_report, root;
+  bool watch = false, list_presets = false;
+  app.add_option("input", input, "Folder of source assets to bake, or one source file");
+  app.add_option("--root", root,
+                 "With one source file: the folder its output names are relative to (default: "
+                 "the file's folder)");
   app.add_option("-o,--output", output,
                  "Output folder (default: the preset's, else <input>-baked)");
   app.add_option("-j,--jobs", bake.jobs, "Parallel bakes (default: all cores)");
@@ -73,6 +78,13 @@ int main(int argc, char** argv) {
   app.add_flag("-v,--verbose", bake.verbose, "Also list skipped and up-to-date files");
   app.add_flag("--warnings-as-errors", bake.warnings_as_errors,
                "Exit 1 when anything warned (the outputs are still written)");
+  app.add_flag("--watch", watch, "Bake, then bake again on every change until Ctrl-C");
+  app.add_flag("--list-presets", list_presets,
+               "Print the baker.json a bake would use and its presets, and exit");
+
+  std::string init_dir = ".";
+  CLI::App* init = app.add_subcommand("init", "Write a commented starter baker.json");
+  init->add_option("folder", init_dir, "Where to write it (default: the current folder)");
 
   std::string info_path, info_sources;
   bool info_json = false;
@@ -109,14 +121,22 @@ int main(int argc, char** argv) {
   if (exporter->parsed()) {
     return guarded(export_in, [&] { return baker::run_export(export_in, export_out, export_mip); });
   }
+  if (init->parsed()) return guarded(init_dir, [&] { return baker::run_init(init_dir); });
+  std::optional<std::filesystem::path> config_path;
+  if (!config.empty()) config_path = config;
+  if (list_presets)
+    return guarded(input, [&] { return baker::run_list_presets(input, config_path); });
   if (input.empty()) {
-    std::fputs(app.help().c_str(), stderr);
+    std::fputs("error: no input folder or file given\nRun with --help for more information.\n",
+               stderr);
     return 2;
   }
   bake.input = input;
+  if (!root.empty()) bake.root = root;
   bake.memory_budget = memory_budget_mb << 20;
   if (!output.empty()) bake.output = output;
-  if (!config.empty()) bake.config = config;
+  bake.config = config_path;
   if (!json_report.empty()) bake.json_report = json_report;
+  if (watch) return guarded(input, [&] { return baker::run_watch(bake); });
   return guarded(input, [&] { return baker::run_bake(bake); });
 }

@@ -2,10 +2,12 @@
 
 #include "common/regular_file.h"
 
+#include "pipeline/closest_name.h"
 #include "pipeline/glob_match.h"
 
 #include <assetlib/mesh_asset.h>
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -18,23 +20,34 @@ namespace {
 using nlohmann::json;
 
 // Every settings key baker.json may use (docs/baker.md explains each).
-constexpr const char* kKeys[] = {
+const std::vector<std::string> kSettingKeys = {
     "compression",       "lz4_hc_level",  "chunk_size", "texture_role", "mips",     "max_size",
     "block_compression", "vertex_format", "optimize",   "meshlets",     "lod_count"};
+const std::vector<std::string> kTopLevelKeys = {"settings", "rules", "presets"};
+const std::vector<std::string> kPresetKeys = {"settings", "rules", "output"};
 
-bool known_key(const std::string& name) {
-  for (const char* k : kKeys) {
-    if (name == k) return true;
+// Unknown keys are warnings, not errors, so that a config written for a newer baker still bakes;
+// a near miss names the key it probably meant.
+void warn_unknown_keys(const json& object, const std::vector<std::string>& known,
+                       const std::string& where, const char* what,
+                       std::vector<std::string>& warnings) {
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    if (std::find(known.begin(), known.end(), it.key()) == known.end()) {
+      warnings.push_back(where + ": unknown " + what + " '" + it.key() + "' ignored" +
+                         did_you_mean(it.key(), known));
+    }
   }
-  return false;
 }
 
-void warn_unknown_keys(const json& settings, const std::string& where,
-                       std::vector<std::string>& warnings) {
-  for (auto it = settings.begin(); it != settings.end(); ++it) {
-    if (!known_key(it.key()))
-      warnings.push_back(where + ": unknown setting '" + it.key() + "' ignored");
+// "line L, column C" of byte `offset` in `text` (both counted from 1, as editors do).
+std::string text_position(const std::vector<std::byte>& text, size_t offset) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    bool newline = text[i] == std::byte('\n');
+    line += newline;
+    column = newline ? 1 : column + 1;
   }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
 BakeStatus config_error(const std::string& path, const std::string& what) {
@@ -45,7 +58,7 @@ BakeStatus config_error(const std::string& path, const std::string& what) {
 BakeStatus read_layer(const json& obj, const std::string& where, BakeConfig& out) {
   if (obj.contains("settings")) {
     if (!obj["settings"].is_object()) return config_error(where, "'settings' must be an object");
-    warn_unknown_keys(obj["settings"], where, out.warnings);
+    warn_unknown_keys(obj["settings"], kSettingKeys, where, "setting", out.warnings);
     out.settings.update(obj["settings"]);
   }
   if (obj.contains("rules")) {
@@ -55,8 +68,9 @@ BakeStatus read_layer(const json& obj, const std::string& where, BakeConfig& out
           !rule.contains("settings") || !rule["settings"].is_object()) {
         return config_error(where, "each rule needs a string 'match' and an object 'settings'");
       }
-      warn_unknown_keys(rule["settings"],
-                        where + " rule '" + rule["match"].get<std::string>() + "'", out.warnings);
+      warn_unknown_keys(rule["settings"], kSettingKeys,
+                        where + " rule '" + rule["match"].get<std::string>() + "'", "setting",
+                        out.warnings);
       out.rules.push_back({rule["match"].get<std::string>(), rule["settings"]});
     }
   }
@@ -176,11 +190,28 @@ std::string settings_key(const BakeSettings& s, AssetKind kind) {
   return key.dump();
 }
 
+// Fails now, before any output is touched, when the project-wide settings or any rule's hold a
+// bad value: each rule is checked on top of the project settings, as it will be applied.
+BakeStatus validate_settings(const BakeConfig& config, const std::string& where) {
+  BakeSettings probe;
+  std::string error;
+  if (!to_settings(config.settings, probe, error)) return config_error(where, error);
+  for (const BakeRule& rule : config.rules) {
+    json merged = config.settings;
+    merged.update(rule.settings);
+    if (!to_settings(merged, probe, error))
+      return config_error(where, "rule '" + rule.match + "': " + error);
+  }
+  return {};
+}
+
 }  // namespace
+
+const std::vector<std::string>& setting_keys() { return kSettingKeys; }
 
 std::optional<std::filesystem::path> find_config(const std::filesystem::path& input_dir) {
   std::error_code ec;
-  std::filesystem::path dir = std::filesystem::absolute(input_dir, ec);
+  std::filesystem::path dir = std::filesystem::absolute(input_dir, ec).lexically_normal();
   if (ec) return std::nullopt;
   for (; !dir.empty(); dir = dir.parent_path()) {
     std::filesystem::path candidate = dir / "baker.json";
@@ -196,49 +227,64 @@ BakeStatus load_config(const std::filesystem::path& path, const std::string& pre
   std::vector<std::byte> bytes;
   if (ReadResult r = read_regular_file(path, kMaxConfigBytes, bytes); r != ReadResult::Ok)
     return config_error(path.string(), read_result_reason(r, kMaxConfigBytes));
-  json doc = json::parse(bytes.begin(), bytes.end(), nullptr, false);
   std::string where = path.string();
-  if (doc.is_discarded() || !doc.is_object()) {
-    return config_error(where, "not a JSON object");
+  json doc;
+  try {
+    // Comments are allowed: `asset-baker init` writes a commented starter file.
+    doc = json::parse(bytes.begin(), bytes.end(), nullptr, true, true);
+  } catch (const json::parse_error& e) {
+    // e.what() is "[json.exception...] parse error at line L, column C: <reason>"; the position
+    // is given once, in this message's own words.
+    std::string reason = e.what();
+    size_t cut = reason.find(": ");
+    reason = cut == std::string::npos ? reason : reason.substr(cut + 2);
+    return config_error(
+        where, "invalid JSON at " + text_position(bytes, e.byte ? e.byte - 1 : 0) + ": " + reason);
   }
+  if (!doc.is_object())
+    return config_error(where, "must hold a JSON object, not " + std::string(doc.type_name()));
   BakeConfig config;
   config.path = where;
-  for (auto it = doc.begin(); it != doc.end(); ++it) {
-    if (it.key() != "settings" && it.key() != "rules" && it.key() != "presets") {
-      config.warnings.push_back(where + ": unknown key '" + it.key() + "' ignored");
-    }
-  }
+  config.preset = preset;
+  warn_unknown_keys(doc, kTopLevelKeys, where, "key", config.warnings);
   if (BakeStatus s = read_layer(doc, where, config); !s) return s;
+  if (doc.contains("presets")) {
+    if (!doc["presets"].is_object()) return config_error(where, "'presets' must be an object");
+    config.presets = doc["presets"];
+  }
   if (!preset.empty()) {
-    const json* presets = doc.contains("presets") ? &doc["presets"] : nullptr;
-    if (!presets || !presets->is_object() || !presets->contains(preset)) {
+    if (!config.presets.contains(preset)) {
       std::string known;
-      if (presets && presets->is_object()) {
-        for (auto it = presets->begin(); it != presets->end(); ++it) known += " " + it.key();
+      std::vector<std::string> names;
+      for (auto it = config.presets.begin(); it != config.presets.end(); ++it) {
+        known += " " + it.key();
+        names.push_back(it.key());
       }
-      return config_error(
-          where, "no preset '" + preset + "' (known:" + (known.empty() ? " none" : known) + ")");
+      return config_error(where, "no preset '" + preset + "'" + did_you_mean(preset, names) +
+                                     " (known:" + (known.empty() ? " none" : known) + ")");
     }
-    const json& p = (*presets)[preset];
+    const json& p = config.presets[preset];
+    std::string in_preset = where + " preset '" + preset + "'";
     if (!p.is_object()) return config_error(where, "preset '" + preset + "' must be an object");
-    for (auto it = p.begin(); it != p.end(); ++it) {
-      if (it.key() != "settings" && it.key() != "rules" && it.key() != "output") {
-        config.warnings.push_back(where + " preset '" + preset + "': unknown key '" + it.key() +
-                                  "' ignored");
-      }
-    }
-    if (BakeStatus s = read_layer(p, where + " preset '" + preset + "'", config); !s) return s;
+    warn_unknown_keys(p, kPresetKeys, in_preset, "key", config.warnings);
+    if (BakeStatus s = read_layer(p, in_preset, config); !s) return s;
     if (p.contains("output")) {
-      if (!p["output"].is_string()) return config_error(where, "preset 'output' must be a string");
+      if (!p["output"].is_string()) {
+        return config_error(where, "preset '" + preset + "': 'output' must be a string");
+      }
       config.output = (path.parent_path() / p["output"].get<std::string>()).string();
     }
   }
-  // Fail now, not per file, when the project-wide settings are wrong.
-  BakeSettings probe;
-  std::string error;
-  if (!to_settings(config.settings, probe, error)) return config_error(where, error);
+  if (BakeStatus s = validate_settings(config, where); !s) return s;
   out = std::move(config);
   return {};
+}
+
+std::string config_line(const BakeConfig& config) {
+  if (config.path.empty()) return "config: none, built-in defaults";
+  std::string line = "config: " + config.path;
+  if (!config.preset.empty()) line += ", preset '" + config.preset + "'";
+  return line;
 }
 
 BakeStatus settings_for(const BakeConfig& config, const std::string& relative_path, AssetKind kind,

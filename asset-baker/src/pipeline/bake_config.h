@@ -2,13 +2,13 @@
 //
 //   {
 //     "settings": { "compression": "LZ4", "mips": true },  // project defaults
-//     "rules": [ { "match": "ui/**", "settings": { "texture_role": "ui" } } ],  // later ones win
+//     "rules": [ { "match": "**/ui/**", "settings": { "texture_role": "ui" } } ],  // later win
 //     "presets": { "release": { "settings": { "lz4_hc_level": 9 }, "rules": [...],
 //                               "output": "baked-release" } }
 //   }
 //
-// Every settings key is listed in docs/baker.md. Unknown keys are warned about, wrong types are
-// errors.
+// Every settings key is listed in docs/baker.md. Unknown keys are warned about (naming the key
+// probably meant), wrong types are errors.
 #pragma once
 
 #include "common/asset_kinds.h"
@@ -33,20 +33,29 @@ struct BakeRule {
 };
 
 struct BakeConfig {
-  std::string path;  // the baker.json read, empty for built-in defaults
+  std::string path;    // the baker.json read, empty for built-in defaults
+  std::string preset;  // the preset applied, empty for none
+  nlohmann::json presets = nlohmann::json::object();  // every preset the file defines, by name
   nlohmann::json settings = nlohmann::json::object();
   std::vector<BakeRule> rules;
   std::optional<std::string> output;  // set by a preset, relative to the config's folder
   std::vector<std::string> warnings;
 };
 
+// Every key a "settings" object may hold (docs/baker.md lists them).
+const std::vector<std::string>& setting_keys();
+
 // The nearest baker.json in `input_dir` or its ancestors.
 std::optional<std::filesystem::path> find_config(const std::filesystem::path& input_dir);
 
-// Reads `path` and applies `preset` (empty for none). Unknown preset: an error listing the known
-// ones.
+// Reads `path` (JSON; // and /* */ comments allowed) and applies `preset` (empty for none). Every
+// value is checked here, rules included, so a bad one stops the bake before any output is touched.
+// Errors give the line and column of a JSON syntax error; an unknown preset lists the known ones.
 BakeStatus load_config(const std::filesystem::path& path, const std::string& preset,
                        BakeConfig& out);
+
+// What a bake prints first: "config: <path>, preset 'p'" or "config: none, built-in defaults".
+std::string config_line(const BakeConfig& config);
 
 // The settings of `relative_path` (root-relative, '/'): defaults, project settings, then every
 // matching rule in file order.

@@ -27,7 +27,8 @@ struct Source {
   // Output-relative paths it writes, known before it bakes: its main output, or for an image one
   // texture per role (texture_plan.h). OBJ and glTF files also write parts under `parts`.
   std::vector<std::string> outputs;
-  std::string parts;  // parts_folder(relative) for OBJ and glTF, else empty
+  std::string parts;   // parts_folder(relative) for OBJ and glTF, else empty
+  uint64_t bytes = 0;  // its size when the folder was walked (for ordering and progress)
 };
 
 // NotRun: the bake was interrupted before this source started, or stopped while it ran.

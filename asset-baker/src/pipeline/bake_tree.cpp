@@ -64,7 +64,8 @@ std::vector<Source> scan_sources(const fs::path& root, const fs::path& exclude,
       report.verbose("skipped " + relative + " (not a supported source)");
       continue;
     }
-    sources.push_back({relative, *kind, {}, {}});
+    uintmax_t size = entry.file_size(entry_ec);
+    sources.push_back({relative, *kind, {}, {}, entry_ec ? 0 : uint64_t(size)});
   }
   if (ec) {
     report.error(BakeStatus::failure(BakeError::UnreadableSource, root.string(),
@@ -104,9 +105,18 @@ void write_json_report(const fs::path& path, const Totals& t, double seconds,
                      {"bytes_in", r.bytes_in},
                      {"bytes_out", bytes_written(r.entry)}});
   }
-  json doc = {{"baked", t.baked},       {"up_to_date", t.up_to_date},   {"failed", t.failed},
-              {"removed", t.removed},   {"unsupported", t.unsupported}, {"seconds", seconds},
-              {"bytes_in", t.bytes_in}, {"bytes_out", t.bytes_out},     {"files", files}};
+  json doc = {{"schema_version", kReportSchemaVersion},
+              {"baked", t.baked},
+              {"up_to_date", t.up_to_date},
+              {"failed", t.failed},
+              {"not_run", t.not_run},
+              {"removed", t.removed},
+              {"unsupported", t.unsupported},
+              {"warnings", report.warning_count()},
+              {"seconds", seconds},
+              {"bytes_in", t.bytes_in},
+              {"bytes_out", t.bytes_out},
+              {"files", files}};
   std::string text = doc.dump(1, '\t', false, json::error_handler_t::replace) + "\n";
   const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
   if (BakeStatus s = BakeStatus::from_file_call(
@@ -119,6 +129,7 @@ void write_json_report(const fs::path& path, const Totals& t, double seconds,
 struct Setup {
   fs::path input, output;
   BakeConfig config;
+  std::string only;  // a single-file bake: the file, relative to `input` (its root)
 };
 
 // True when `inner` is `outer` or lies below it (both canonical).
@@ -127,15 +138,40 @@ bool within(const fs::path& inner, const fs::path& outer) {
   return outer_end == outer.end();
 }
 
+// The input folder, or for a single file its root and its path there.
+BakeStatus resolve_input(const BakeOptions& options, Setup& setup) {
+  std::error_code ec;
+  if (fs::is_directory(options.input, ec)) {
+    if (options.root)
+      return BakeStatus::failure(BakeError::Config, "--root", "applies to a single file only");
+    setup.input = fs::weakly_canonical(options.input);
+    return {};
+  }
+  if (!fs::is_regular_file(options.input, ec)) {
+    return BakeStatus::failure(BakeError::Config, options.input.string(),
+                               "neither a folder nor a file");
+  }
+  fs::path file = fs::weakly_canonical(options.input);
+  setup.input = options.root ? fs::weakly_canonical(*options.root) : file.parent_path();
+  if (!within(file, setup.input) || file == setup.input) {
+    return BakeStatus::failure(BakeError::Config, options.input.string(),
+                               "not inside --root " + setup.input.string());
+  }
+  setup.only = file.lexically_relative(setup.input).generic_string();
+  if (!source_kind(setup.only)) {
+    return BakeStatus::failure(BakeError::Config, options.input.string(),
+                               "not a source the baker reads (see docs/baker.md)");
+  }
+  return {};
+}
+
 // Resolves the folders and the configuration. The output may lie inside the input (it is then left
 // out of the walk) but not contain it: the bake writes and deletes only inside the output folder,
 // and no source may ever be taken for one of its files. An output folder named by the input's
 // own configuration or by default (not by -o) must not be a symlink: that could point anywhere.
 BakeStatus resolve_setup(const BakeOptions& options, Setup& setup) {
   std::error_code ec;
-  if (!fs::is_directory(options.input, ec))
-    return BakeStatus::failure(BakeError::Config, options.input.string(), "not a folder");
-  setup.input = fs::weakly_canonical(options.input);
+  if (BakeStatus s = resolve_input(options, setup); !s) return s;
   std::optional<fs::path> config_path = options.config ? options.config : find_config(setup.input);
   if (config_path) {
     if (BakeStatus s = load_config(*config_path, options.preset, setup.config); !s) return s;
@@ -214,20 +250,38 @@ std::vector<size_t> claim_outputs(const std::vector<Source>& sources,
              : BakeStatus::failure(BakeError::RefusedPath, sources[i].relative,
                                    "file name is not valid UTF-8; rename it");
     progress.error(results[i].status);
-    progress.step(sources[i].relative, to_string(Outcome::Failed));
+    progress.step(sources[i].relative, to_string(Outcome::Failed), sources[i].bytes);
   }
   return to_run;
 }
 
+// A single-file bake: `sources` becomes that file alone. It may take its outputs only where a bake
+// of the whole root would let it: no source before it in path order writes them.
+BakeStatus select_only(const std::string& only, std::vector<Source>& sources) {
+  OutputClaims claims;
+  for (const Source& s : sources) {
+    if (s.relative != only) {
+      claims.claim(s);
+      continue;
+    }
+    if (std::string taken = claims.conflict(s); !taken.empty()) {
+      return BakeStatus::failure(BakeError::RefusedPath, only,
+                                 "output " + taken + " is already produced by another source");
+    }
+    Source chosen = s;
+    sources = {std::move(chosen)};
+    return {};
+  }
+  return BakeStatus::failure(BakeError::Config, only,
+                             "not bakeable from its root (inside the output folder, or a symlink "
+                             "leading out of the root)");
+}
+
 // Big sources go first, so that the longest bakes do not end up last on one worker while the
 // others idle. Outputs do not depend on the order.
-void largest_first(const fs::path& input, const std::vector<Source>& sources,
-                   std::vector<size_t>& to_run) {
-  std::vector<uintmax_t> sizes(sources.size(), 0);
-  std::error_code ec;
-  for (size_t i : to_run) sizes[i] = fs::file_size(input / sources[i].relative, ec);
+void largest_first(const std::vector<Source>& sources, std::vector<size_t>& to_run) {
   std::stable_sort(to_run.begin(), to_run.end(),
-                   [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
+                   [&](size_t a, size_t b) { return sources[a].bytes > sources[b].bytes; });
 }
 
 // Whether a source's previous outputs survive this run: when the source was not run (interrupted),
@@ -283,11 +337,24 @@ void remove_orphans(const OutputTree& output, const std::vector<Source>& sources
 
 // The new cache and manifest hold the baked, up-to-date and kept sources; orphaned outputs are
 // removed. Both files are written atomically, the manifest last.
+//
+// A single-file bake (`partial`) carries every other source's entry over as it was, unchecked (they
+// are not this run's business), and removes only what the baked file no longer makes.
 void finish_outputs(const OutputTree& output, const std::vector<Source>& sources,
-                    const std::vector<JobResult>& results, const BakeCache& old_cache,
+                    const std::vector<JobResult>& results, const BakeCache& old_cache, bool partial,
                     JobContext& context, Totals& totals, ProgressReport& progress) {
   NewState state;
   state.cache.run_started_ns = context.started_ns;
+  BakeCache own;  // the previous entries of this run's sources
+  for (const auto& [source, entry] : old_cache.entries) {
+    bool ours = !partial || std::any_of(sources.begin(), sources.end(),
+                                        [&](const Source& s) { return s.relative == source; });
+    if (ours)
+      own.entries.emplace(source, entry);
+    else
+      state.add(source, entry);
+  }
+  if (partial) state.cache.stamps = old_cache.stamps;
   for (size_t i = 0; i < sources.size(); ++i) {
     const JobResult& r = results[i];
     totals.bytes_in += r.bytes_in;
@@ -309,8 +376,8 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
       }
     }
   }
-  remove_orphans(output, sources, old_cache, state.live, totals, progress);
-  state.cache.stamps = context.take_stamps();
+  remove_orphans(output, sources, own, state.live, totals, progress);
+  for (auto& [path, stamp] : context.take_stamps()) state.cache.stamps[path] = stamp;
   // Without the cache the next run rebakes everything, but loses nothing: still a failure to
   // report.
   if (BakeStatus s = save_cache(output, state.cache); !s) {
@@ -326,6 +393,12 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
 }
 
 }  // namespace
+
+std::optional<fs::path> output_folder(const BakeOptions& options) {
+  Setup setup;
+  if (!resolve_setup(options, setup)) return std::nullopt;
+  return setup.output;
+}
 
 int run_bake(const BakeOptions& options) {
   auto start = std::chrono::steady_clock::now();
@@ -344,6 +417,7 @@ int run_bake(const BakeOptions& options) {
   }
   InterruptScope interrupt_scope;
   ProgressReport progress(0, options.quiet, options.verbose);
+  progress.info(config_line(setup.config));
   for (const std::string& w : setup.config.warnings) progress.warning(w);
   Totals totals;
   std::vector<Source> sources =
@@ -358,7 +432,16 @@ int run_bake(const BakeOptions& options) {
   context.verify = options.verify;
   context.textures = plan_textures(setup.input, setup.config, sources);
   for (Source& s : sources) plan_outputs(context.textures, s);
-  progress.set_total(sources.size());
+  if (!setup.only.empty()) {
+    totals.unsupported = 0;  // the walk of the root was for texture roles; none of it is skipped
+    if (BakeStatus s = select_only(setup.only, sources); !s) {
+      std::fprintf(stderr, "error: %s\n", s.message().c_str());
+      return s.code == BakeError::Config ? 2 : 1;
+    }
+  }
+  uint64_t total_bytes = 0;
+  for (const Source& s : sources) total_bytes += s.bytes;
+  progress.set_total(sources.size(), total_bytes);
   std::vector<JobResult> results(sources.size());
   std::vector<size_t> to_run = claim_outputs(sources, results, progress);
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -366,11 +449,13 @@ int run_bake(const BakeOptions& options) {
   // Every job may compress blocks on all cores. A fixed share (cores / jobs) left cores idle at the
   // tail of a bake, when one large texture was still compressing on its share alone.
   context.threads_per_job = cores;
-  largest_first(setup.input, sources, to_run);
+  largest_first(sources, to_run);
   bool abandoned =
       run_jobs(context, sources, to_run, {jobs, options.time_limit}, results, progress);
 
-  finish_outputs(output, sources, results, old_cache, context, totals, progress);
+  finish_outputs(output, sources, results, old_cache, !setup.only.empty(), context, totals,
+                 progress);
+  progress.finish();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!options.quiet) {
     std::printf(

@@ -12,8 +12,15 @@ namespace baker {
 // a minute on one core), short of a CI job's own timeout.
 inline constexpr double kDefaultTimeLimit = 600;
 
+// The `--json` report's layout (docs/baker.md, "JSON report"). Raised when a field changes meaning
+// or goes away; new fields may appear without it.
+inline constexpr int kReportSchemaVersion = 1;
+
 struct BakeOptions {
-  std::filesystem::path input;
+  std::filesystem::path input;  // a folder, or one source file (a single-file bake, below)
+  // For a single file: the folder its output names are relative to, so that it lands where a bake
+  // of that whole folder puts it (default: the file's own folder).
+  std::optional<std::filesystem::path> root;
   std::optional<std::filesystem::path> output;  // default: the preset's, else "<input>-baked"
   std::optional<std::filesystem::path> config;  // default: nearest baker.json
   std::string preset;
@@ -29,8 +36,16 @@ struct BakeOptions {
   std::optional<std::filesystem::path> json_report;
 };
 
+// A single-file bake writes that file's outputs into the output folder and its entries into the
+// cache and manifest there, leaving every other entry and output as it was: an editor or a CI step
+// rebakes one asset in a baked tree. Its texture roles still come from every model in the root.
+//
 // Returns the process exit code: 0 when nothing failed, 1 when a source failed (or, with
 // warnings_as_errors, anything warned), 2 on a usage or configuration error.
 int run_bake(const BakeOptions& options);
+
+// The output folder a bake with `options` would write to; nullopt when they do not resolve (the
+// bake itself then says why).
+std::optional<std::filesystem::path> output_folder(const BakeOptions& options);
 
 }  // namespace baker

@@ -52,7 +52,7 @@ bool run_jobs(JobContext& context, const std::vector<Source>& sources,
       results[i] = std::move(result);
       for (const std::string& warning : results[i].warnings) progress.warning(warning);
       if (results[i].outcome == Outcome::Failed) progress.error(results[i].status);
-      progress.step(sources[i].relative, to_string(results[i].outcome));
+      progress.step(sources[i].relative, to_string(results[i].outcome), sources[i].bytes);
     }
     std::lock_guard lock(mutex);
     --running;

@@ -1,0 +1,18 @@
+// `asset-baker <input> --watch`: bake, then bake again whenever something under the input folder
+// changes, until Ctrl-C. Changes are seen through inotify (Linux), not by polling; a burst of
+// writes (an editor saving, a git checkout) is gathered into one rebake once the folder has been
+// quiet for kSettleTime. The output folder, temporaries and the baker's own files are not watched.
+#pragma once
+
+#include "pipeline/bake_tree.h"
+
+#include <chrono>
+
+namespace baker {
+
+inline constexpr std::chrono::milliseconds kSettleTime{200};
+
+// Returns 128 + the signal that ended it (Ctrl-C: 130), or 2 when the input cannot be watched.
+int run_watch(const BakeOptions& options);
+
+}  // namespace baker
