@@ -2,10 +2,13 @@
 //
 // The interesting code is assets/asset_loader.cpp (manifest -> read -> unpack into staging ->
 // copy) and the staging ring it fills, vk/upload_batch.cpp; vk/ holds the rest of the Vulkan
-// boilerplate, render/ the offscreen scene, window/ the --window mode. error.h is the one error
-// convention: every failure is a SampleError, printed here.
+// boilerplate, render/ the offscreen scene, window/ the --window mode, assets/hot_reload.cpp the
+// reload of what a bake changes. error.h is the one error convention: every failure is a
+// SampleError, printed here.
 #include "assets/asset_loader.h"
+#include "assets/hot_reload.h"
 #include "assets/load_report.h"
+#include "error.h"
 #include "render/offscreen_renderer.h"
 #include "render/screenshot.h"
 #include "vk/vulkan_context.h"
@@ -18,9 +21,11 @@
 #endif
 
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -64,7 +69,14 @@ options:
   --skip-mips <n>         low-memory setting: leave out each texture's n largest mip levels
                           (never its last); they are neither read nor decompressed
   --window                show the scene in a window instead: drag to orbit, wheel to zoom,
-                          Esc to quit; needs a display and a build with GLFW
+                          Esc to quit; needs a display and a build with GLFW. Hot reload: when
+                          a bake rewrites manifest.json (asset-baker --watch), the assets whose
+                          entries changed are loaded again and shown ("reloaded <name>")
+  --reload-wait <s>       to test hot reload: wait up to <s> seconds for a bake to change
+                          manifest.json and reload what changed. Headless: after the frames and
+                          the screenshot; then render --frames again and save <shot>-reloaded.tx
+                          beside the screenshot. --window: present frames meanwhile, then
+                          --frames more. Exit status 1 if nothing was reloaded in time
   --help                  this text
   --version               the sample's version, the asset format it reads, the Vulkan headers
 
@@ -85,7 +97,8 @@ struct Options {
   bool window = false;
   std::string screenshot;
   std::string json;
-  std::optional<uint32_t> frames;  // headless default 1; a window without it runs until closed
+  std::optional<uint32_t> frames;     // headless default 1; a window without it runs until closed
+  std::optional<double> reload_wait;  // seconds
   sample::RenderOptions render;
   sample::LoaderOptions loader;
 };
@@ -114,15 +127,20 @@ sample::SceneLayout parse_layout(std::string_view text) {
   throw UsageError{"--layout: expected grid or authored, got '" + std::string(text) + "'"};
 }
 
-float parse_pixels(std::string_view option, std::string_view text) {
-  float value = 0;
+template <typename Number>
+Number parse_positive(std::string_view option, std::string_view text, const char* unit) {
+  Number value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !(value > 0) ||
       !std::isfinite(value)) {
     throw UsageError{std::string(option) + ": '" + std::string(text) +
-                     "' is not a positive number of pixels"};
+                     "' is not a positive number of " + unit};
   }
   return value;
+}
+
+float parse_pixels(std::string_view option, std::string_view text) {
+  return parse_positive<float>(option, text, "pixels");
 }
 
 bool parse_lod(std::string_view text) {
@@ -177,6 +195,8 @@ Options parse_options(int argc, char** argv) {
       options.loader.staging_bytes = VkDeviceSize{parse_count(arg, value())} << 20;
     else if (arg == "--window")
       options.window = true;
+    else if (arg == "--reload-wait")
+      options.reload_wait = parse_positive<double>(arg, value(), "seconds");
     else if (arg.starts_with("-"))
       throw UsageError{"unknown option " + std::string(arg)};
     else if (options.baked_dir.empty())
@@ -212,38 +232,86 @@ sample::RunSummary load_scene(const sample::VulkanContext& ctx, const Options& o
   return summary;
 }
 
+// The frames, their timings and, if a path is given, the last one saved.
+sample::FrameTimings render_and_save(sample::OffscreenRenderer& renderer, const Options& options,
+                                     const std::string& screenshot) {
+  sample::FrameTimings frames = renderer.render_frames(options.frames.value_or(1));
+  sample::print_frame_timings(frames, stdout);
+  if (!screenshot.empty()) {
+    sample::save_screenshot(screenshot, renderer.color_format(), renderer.extent(),
+                            renderer.pixels());
+    std::printf("screenshot: %s (%ux%u, %s)\n", screenshot.c_str(), renderer.extent().width,
+                renderer.extent().height,
+                renderer.color_format() == VK_FORMAT_R8G8B8A8_SRGB ? "RGBA8_SRGB" : "RGBA8_UNORM");
+  }
+  std::fflush(stdout);
+  return frames;
+}
+
+// shot.tx -> shot-reloaded.tx, in the same folder.
+std::string reloaded_path(const std::string& screenshot) {
+  if (screenshot.empty()) return {};
+  std::filesystem::path path(screenshot);
+  path.replace_filename(path.stem().string() + "-reloaded" + path.extension().string());
+  return path.string();
+}
+
+// Flushed, so a test knows when to start its bake: the scene is loaded (and, headless, the first
+// screenshot written).
+void print_reload_wait(const Options& options) {
+  std::printf("hot reload: waiting up to %g s for %s/manifest.json to change\n",
+              *options.reload_wait, options.baked_dir.c_str());
+  std::fflush(stdout);
+}
+
+// --reload-wait headless: the window's hot reload, made testable without a display.
+sample::FrameTimings reload_and_render(const Options& options, sample::HotReload& hot_reload,
+                                       sample::GpuScene& scene,
+                                       sample::OffscreenRenderer& renderer) {
+  print_reload_wait(options);
+  if (!hot_reload.wait_for_change(scene, std::chrono::duration<double>(*options.reload_wait)))
+    throw sample::no_reload_within(*options.reload_wait);
+  renderer.rebuild_scene();
+  return render_and_save(renderer, options, reloaded_path(options.screenshot));
+}
+
 // Everything that touches the GPU lives in this scope, so the device and instance are destroyed
 // (and the validation layer has reported any leak) before the caller reads the message count.
 sample::RunSummary run_headless(const Options& options, sample::ValidationCounter& counter) {
   sample::VulkanContext ctx({options.validate, options.device, &counter, std::nullopt});
   sample::GpuScene scene;
+  // Before the load: a bake that ends while the scene loads counts as a change.
+  sample::HotReload hot_reload(ctx, options.baked_dir, options.loader);
   sample::RunSummary summary = load_scene(ctx, options, scene);
 
   sample::OffscreenRenderer renderer(ctx, scene, options.render);
   std::printf("camera: %s\n", renderer.camera_description().c_str());
-  summary.frames = renderer.render_frames(options.frames.value_or(1));
-  sample::print_frame_timings(summary.frames, stdout);
-  if (!options.screenshot.empty()) {
-    sample::save_screenshot(options.screenshot, renderer.color_format(), renderer.extent(),
-                            renderer.pixels());
-    summary.screenshot = options.screenshot;
-    std::printf("screenshot: %s (%ux%u, %s)\n", options.screenshot.c_str(), renderer.extent().width,
-                renderer.extent().height,
-                renderer.color_format() == VK_FORMAT_R8G8B8A8_SRGB ? "RGBA8_SRGB" : "RGBA8_UNORM");
-  }
+  summary.frames = render_and_save(renderer, options, options.screenshot);
+  summary.screenshot = options.screenshot;
+  if (options.reload_wait) summary.frames = reload_and_render(options, hot_reload, scene, renderer);
   return summary;
 }
 
 #if ENGINE_SAMPLE_HAS_WINDOW
+sample::WindowOptions window_options(const Options& options, sample::HotReload& hot_reload) {
+  sample::WindowOptions window{options.render.layout, options.render.draw, options.frames,
+                               &hot_reload, std::nullopt};
+  if (options.reload_wait) {
+    window.reload_wait = std::chrono::duration<double>(*options.reload_wait);
+    print_reload_wait(options);
+  }
+  return window;
+}
+
 // The same load, then frames in a window. The window comes first because the instance needs its
 // surface extensions, and goes last, after the context has destroyed the surface on it.
 sample::RunSummary run_in_window(const Options& options, sample::ValidationCounter& counter) {
   sample::GlfwWindow window(options.render.width, options.render.height, "engine-sample");
   sample::VulkanContext ctx({options.validate, options.device, &counter, window.present_options()});
   sample::GpuScene scene;
+  sample::HotReload hot_reload(ctx, options.baked_dir, options.loader);
   sample::RunSummary summary = load_scene(ctx, options, scene);
-  summary.frames = sample::run_window(ctx, scene, window,
-                                      {options.render.layout, options.render.draw, options.frames});
+  summary.frames = sample::run_window(ctx, scene, window, window_options(options, hot_reload));
   sample::print_frame_timings(summary.frames, stdout);
   return summary;
 }

@@ -456,8 +456,8 @@ import json, sys
 m = {a["name"]: a for a in json.load(open(sys.argv[1]))["assets"]}
 for name, path, kind in [("scene/tex.png", "scene/tex.tx", "TEXI"), ("scene/tex.png#normal", "scene/tex.normal.tx", "TEXI"),
                          ("scene/two_roles.gltf", "scene/two_roles.prefab", "PRFB"),
-                         ("scene/two_roles.gltf#mesh/0", "scene/two_roles.gltf.parts/mesh/0.mesh", "MESH"),
-                         ("scene/two_roles.gltf#material/1", "scene/two_roles.gltf.parts/material/1.mat", "MATL"),
+                         ("scene/two_roles.gltf#mesh/0", "scene/two_roles.gltf.parts/0.mesh", "MESH"),
+                         ("scene/two_roles.gltf#material/1", "scene/two_roles.gltf.parts/1.mat", "MATL"),
                          ("helmet/DamagedHelmet.gltf", "helmet/DamagedHelmet.prefab", "PRFB")]:
     assert m[name]["path"] == path and m[name]["type"] == kind, (name, m.get(name))
 PY

@@ -38,7 +38,7 @@ CacheEntry mesh_entry() {
   e.deps = {{"models/b.mtl", "xxh3-64:2222222222222222"},
             {"textures/wood.png", "texture:color:textures/wood.png"},
             {"textures/missing.png", "texture:normal:absent"}};
-  e.outputs = {{"models/b.obj#material/0", "models/b.obj.parts/material/0.mat", "MATL",
+  e.outputs = {{"models/b.obj#material/0", "models/b.obj.parts/0.mat", "MATL",
                 "xxh3-64:4444444444444444", 300, 0, 0},
                {"models/b.obj", "models/b.mesh", "MESH", "xxh3-64:3333333333333333", 42, -5, 99}};
   return e;
@@ -253,7 +253,7 @@ TEST_CASE("cache: entries with unsafe paths or a non-baked output are dropped, t
   cache.entries["e.png"] = with_output("C:/victim.tx");
   cache.entries["f.png"] = with_output("a/./f.tx");
   cache.entries["g.obj"] = with_output("models/g.mesh");
-  cache.entries["h.obj"] = with_output("models/h.obj.parts/material/0.mat");
+  cache.entries["h.obj"] = with_output("models/h.obj.parts/0.mat");
   CacheEntry none = texture_entry();
   none.outputs.clear();
   cache.entries["i.png"] = none;

@@ -181,7 +181,7 @@ TEST_CASE("images inside a GLB bake as parts of it, once per role") {
   CHECK(m.normal.texture == normal);
   const baker::BakedAsset* texture = baked.find(normal);
   REQUIRE(texture);
-  CHECK(texture->path == file + ".parts/image/" + std::to_string(normal_image) + ".normal.tx");
+  CHECK(texture->path == file + ".parts/" + std::to_string(normal_image) + ".normal.tx");
   TextureInfo info;
   REQUIRE(read_texture_info(texture->file, info).ok());
   CHECK(info.format == TextureFormat::BC5_UNORM);

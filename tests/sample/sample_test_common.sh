@@ -36,3 +36,15 @@ render_baked() {
   grep -qx 'validation messages: 0' "$work/$name.out" || fail "validation messages with $*"
   "$baker" export "$work/$name.tx" -o "$work/$name.png" >/dev/null || fail "export failed"
 }
+
+# For the hot reload tests: waits up to 30 s until file $1 has a line matching $2 (described by $3
+# in the failure), failing early if process $4 (one the test started) has exited.
+wait_for_line() {
+  local tries
+  for ((tries = 0; tries < 300; ++tries)); do
+    grep -q -- "$2" "$1" 2>/dev/null && return 0
+    kill -0 "$4" 2>/dev/null || fail "engine-sample exited before $3"
+    sleep 0.1
+  done
+  fail "no $3 within 30 s"
+}

@@ -3,7 +3,11 @@
 // render that lost its geometry, textures or lighting fails the sample test.
 //
 //   sample_screenshot_check <shot.tx> [--min-coverage PERCENT] [--min-colors N] [--ppm out.ppm]
+//                           [--mean-rgb]
 //   sample_screenshot_check --self-test
+//
+// --mean-rgb also prints "scene mean rgb: R G B", the average of the pixels that are not the
+// background, so a test can tell which colour the scene was drawn in (hot reload).
 #include <assetlib/asset_file.h>
 #include <assetlib/texture_asset.h>
 
@@ -95,6 +99,30 @@ bool load(const std::string& path, Image& image, std::string& error) {
   return true;
 }
 
+// The average colour of every pixel but the background (the most common colour), 0..255.
+void print_scene_mean(const Image& image) {
+  std::unordered_map<uint32_t, size_t> histogram;
+  size_t pixels = size_t{image.width} * image.height;
+  for (size_t i = 0; i < pixels; ++i) ++histogram[rgb_key(&image.rgba[i * 4])];
+  uint32_t background = 0;
+  size_t most = 0;
+  for (const auto& [color, count] : histogram) {
+    if (count <= most) continue;
+    most = count;
+    background = color;
+  }
+  double sum[3] = {0, 0, 0};
+  size_t counted = 0;
+  for (size_t i = 0; i < pixels; ++i) {
+    const uint8_t* p = &image.rgba[i * 4];
+    if (rgb_key(p) == background) continue;
+    for (int c = 0; c < 3; ++c) sum[c] += p[c];
+    ++counted;
+  }
+  double n = counted ? static_cast<double>(counted) : 1.0;
+  std::printf("scene mean rgb: %.0f %.0f %.0f\n", sum[0] / n, sum[1] / n, sum[2] / n);
+}
+
 // For a person looking into a failure: any image viewer reads PPM.
 bool write_ppm(const std::string& path, const Image& image) {
   std::FILE* out = std::fopen(path.c_str(), "wb");
@@ -154,6 +182,7 @@ int main(int argc, char** argv) {
   if (argc == 2 && std::string_view(argv[1]) == "--self-test") return self_test();
   std::string path;
   std::string ppm;
+  bool mean_rgb = false;
   Thresholds limits;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -166,12 +195,14 @@ int main(int argc, char** argv) {
       ++i;
     } else if (arg == "--ppm" && i + 1 < argc) {
       ppm = argv[++i];
+    } else if (arg == "--mean-rgb") {
+      mean_rgb = true;
     } else if (!arg.starts_with("-") && path.empty()) {
       path = arg;
     } else {
       std::fprintf(stderr,
                    "usage: sample_screenshot_check <shot.tx> [--min-coverage PERCENT] "
-                   "[--min-colors N] [--ppm out.ppm] | --self-test\n");
+                   "[--min-colors N] [--ppm out.ppm] [--mean-rgb] | --self-test\n");
       return 2;
     }
   }
@@ -188,6 +219,7 @@ int main(int argc, char** argv) {
   }
   if (!ppm.empty() && !write_ppm(ppm, image))
     std::fprintf(stderr, "warning: cannot write %s\n", ppm.c_str());
+  if (mean_rgb) print_scene_mean(image);
   Verdict v = judge(image, limits);
   std::printf("%s: %s: %ux%u, %.2f%% covered, %zu colours besides the background%s%s\n",
               v.ok ? "ok" : "FAIL", path.c_str(), image.width, image.height, v.coverage_percent,

@@ -7,11 +7,11 @@
 //   textures/a.png            textures/a.png                textures/a.tx
 //     ... used as a normal    textures/a.png#normal         textures/a.normal.tx
 //   models/b.obj              models/b.obj                  models/b.mesh
-//     its material 0          models/b.obj#material/0       models/b.obj.parts/material/0.mat
+//     its material 0          models/b.obj#material/0       models/b.obj.parts/0.mat
 //   scenes/c.gltf             scenes/c.gltf                 scenes/c.prefab
-//     its mesh 2              scenes/c.gltf#mesh/2          scenes/c.gltf.parts/mesh/2.mesh
-//     its embedded image 1    scenes/c.gltf#image/1         scenes/c.gltf.parts/image/1.tx
-//       ... as a normal map   scenes/c.gltf#image/1#normal  scenes/c.gltf.parts/image/1.normal.tx
+//     its mesh 2              scenes/c.gltf#mesh/2          scenes/c.gltf.parts/2.mesh
+//     its embedded image 1    scenes/c.gltf#image/1         scenes/c.gltf.parts/1.tx
+//       ... as a normal map   scenes/c.gltf#image/1#normal  scenes/c.gltf.parts/1.normal.tx
 #pragma once
 
 #include "common/bake_settings.h"
@@ -28,7 +28,7 @@ enum class PartKind { Mesh, Material, Image };
 // "<source>#<kind>/<index>".
 std::string part_name(std::string_view source, PartKind kind, size_t index);
 
-// "<source>.parts/<kind>/<index><extension of the kind>".
+// "<source>.parts/<index><extension of the kind>" (.mesh, .mat, .tx: one per kind).
 std::string part_path(std::string_view source, PartKind kind, size_t index);
 
 // Every part of `source` lies under this folder: "<source>.parts/".

@@ -31,7 +31,8 @@ namespace baker {
 //      colour maps starting past entry 0, EXIF orientation (JPEG, PNG) applied; grey JPEGs and
 //      "_ao_2k"-style names bake as BC4; `mtllib` takes the rest of its line as one name; UTF-16
 //      OBJ text is converted
-inline constexpr uint32_t kBakerVersion = 5;
+//   6  parts lie directly in "<source>.parts/" ("2.mesh", not "mesh/2.mesh")
+inline constexpr uint32_t kBakerVersion = 6;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material

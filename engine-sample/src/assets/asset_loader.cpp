@@ -91,9 +91,10 @@ std::vector<VkBufferImageCopy> mip_copy_regions(const assetlib::TextureInfo& inf
 
 // The ring's slots must hold the largest single asset; the manifest knows it before any file is
 // opened, so the staging memory is allocated once, at the right size.
-VkDeviceSize slot_size_for(const assetlib::Manifest& manifest, const LoaderOptions& options) {
+VkDeviceSize slot_size_for(std::span<const assetlib::ManifestEntry> entries,
+                           const LoaderOptions& options) {
   VkDeviceSize largest = 0;
-  for (const assetlib::ManifestEntry& entry : manifest.assets) {
+  for (const assetlib::ManifestEntry& entry : entries) {
     largest = std::max<VkDeviceSize>(largest, entry.raw_size + 2 * kSpanAlignment);
   }
   return std::max(options.staging_bytes / std::max(options.staging_slots, 1u), largest);
@@ -431,13 +432,14 @@ LoadReport load_baked_folder(const VulkanContext& ctx, const fs::path& folder,
   }
 
   scene.memory = std::make_unique<GpuMemoryArena>(ctx);
-  UploadBatch batch(ctx, slot_size_for(manifest, options), options.staging_slots);
+  UploadBatch batch(ctx, slot_size_for(manifest.assets, options), options.staging_slots);
   FolderLoader loader(ctx, batch, folder, scene, options.skip_mips);
   loader.upload_defaults();
   LoadReport report;
   std::vector<uint32_t> ids;
   for (uint32_t id = 0; id < manifest.assets.size(); ++id) {
     std::optional<AssetTiming> timing = loader.load(manifest.assets[id], id);
+    scene.sources.insert_or_assign(manifest.assets[id].name, manifest.assets[id]);
     if (!timing) continue;
     report.assets.push_back(std::move(*timing));
     ids.push_back(id);
@@ -453,6 +455,32 @@ LoadReport load_baked_folder(const VulkanContext& ctx, const fs::path& folder,
   report.staging_slots = stats.slot_count;
   report.fence_wait_ms = stats.fence_wait_ms;
   return report;
+}
+
+std::vector<AssetError> load_assets(const VulkanContext& ctx, const fs::path& folder,
+                                    const LoaderOptions& options,
+                                    std::span<const assetlib::ManifestEntry> entries,
+                                    GpuScene& out) {
+  std::vector<AssetError> errors;
+  if (entries.empty()) return errors;
+  UploadBatch batch(ctx, slot_size_for(entries, options), options.staging_slots);
+  FolderLoader loader(ctx, batch, folder, out, options.skip_mips);
+  for (uint32_t id = 0; id < entries.size(); ++id) {
+    // Each asset either lands in `out` whole or not at all: the loader adds it last, and copies
+    // are recorded only once it has unpacked without error.
+    try {
+      loader.load(entries[id], id);
+      out.sources.insert_or_assign(entries[id].name, entries[id]);
+    } catch (const SampleError& e) {
+      // A failed Vulkan call means the device is in trouble, not the asset, except when a new,
+      // larger asset does not fit in memory: then the old one stays, as for a bad file.
+      VkResult result = e.vk_result();
+      if (result != VK_SUCCESS && result != VK_ERROR_OUT_OF_DEVICE_MEMORY) throw;
+      errors.push_back({entries[id].name, e.what()});
+    }
+  }
+  batch.finish();
+  return errors;
 }
 
 }  // namespace sample

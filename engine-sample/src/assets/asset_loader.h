@@ -8,7 +8,12 @@
 
 #include <vulkan/vulkan.h>
 
+#include <assetlib/manifest.h>
+
 #include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
 
 namespace sample {
 
@@ -23,7 +28,24 @@ struct LoaderOptions {
 
 // Loads everything `<folder>/manifest.json` lists into `scene`; returns the per-asset timings.
 // Throws SampleError naming the file and the reason on any unreadable or inconsistent asset.
+// Records each manifest entry in scene.sources.
 LoadReport load_baked_folder(const VulkanContext& ctx, const std::filesystem::path& folder,
                              const LoaderOptions& options, GpuScene& scene);
+
+// An asset load_assets could not load: its logical name and the error (naming the file).
+struct AssetError {
+  std::string name;
+  std::string message;
+};
+
+// Hot reload's loader: loads just `entries` (from a newer manifest of `folder`) into `out`, an
+// empty scene that receives only those assets and their scene.sources entries; returns when they
+// are GPU-ready. An asset that fails is left out and reported, not thrown, so the caller keeps its
+// old version. `out` has no memory arena: every resource gets memory of its own, freed when a
+// later reload replaces it (an arena frees only all at once). Vulkan failures still throw.
+std::vector<AssetError> load_assets(const VulkanContext& ctx, const std::filesystem::path& folder,
+                                    const LoaderOptions& options,
+                                    std::span<const assetlib::ManifestEntry> entries,
+                                    GpuScene& out);
 
 }  // namespace sample

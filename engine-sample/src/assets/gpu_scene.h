@@ -4,6 +4,7 @@
 #include "vk/gpu_buffer.h"
 #include "vk/gpu_image.h"
 
+#include <assetlib/manifest.h>
 #include <assetlib/material_asset.h>
 #include <assetlib/mesh_asset.h>
 #include <assetlib/prefab_asset.h>
@@ -58,6 +59,10 @@ struct GpuScene {
   // Materials and prefabs are metadata only: they stay on the CPU and steer the draws.
   std::map<std::string, assetlib::MaterialInfo, std::less<>> materials;  // by logical name
   std::vector<Prefab> prefabs;                                           // in manifest order
+  // The manifest entry each of the above was loaded from, and those of assets loaded but not kept
+  // (an empty mesh, a type the sample does not draw), by logical name: hot reload compares a
+  // newer manifest with these to find what changed.
+  std::map<std::string, assetlib::ManifestEntry, std::less<>> sources;
 
   // Stand-ins, so every draw binds the same kinds of resources whatever its material and vertex
   // format lack. 1x1 opaque white: a texture slot that is empty, or names a texture the folder

@@ -26,7 +26,12 @@ VkFormat choose_color_format(const VulkanContext& ctx) {
 
 OffscreenRenderer::OffscreenRenderer(const VulkanContext& ctx, const GpuScene& scene,
                                      const RenderOptions& options)
-    : ctx_(ctx), extent_{options.width, options.height}, draw_options_(options.draw) {
+    : ctx_(ctx),
+      scene_(scene),
+      layout_(options.layout),
+      camera_name_(options.camera),
+      extent_{options.width, options.height},
+      draw_options_(options.draw) {
   const VkPhysicalDeviceLimits& limits = ctx.properties().limits;
   if (extent_.width == 0 || extent_.height == 0 || extent_.width > limits.maxFramebufferWidth ||
       extent_.height > limits.maxFramebufferHeight) {
@@ -40,10 +45,7 @@ OffscreenRenderer::OffscreenRenderer(const VulkanContext& ctx, const GpuScene& s
     create_render_pass();
     create_framebuffer();
     pipelines_ = std::make_unique<MeshPipelines>(ctx, render_pass_, extent_);
-    // The scene as every render path draws it, seen from the chosen camera.
-    draws_ = std::make_unique<SceneDraws>(ctx, scene, *pipelines_, options.layout);
-    float aspect = static_cast<float>(extent_.width) / static_cast<float>(extent_.height);
-    camera_ = choose_camera(draws_->instances(), options.camera, aspect);
+    rebuild_scene();
     cmd_ = ctx.allocate_command_buffer();
     fence_ = ctx.create_fence(false);
   } catch (...) {
@@ -53,6 +55,13 @@ OffscreenRenderer::OffscreenRenderer(const VulkanContext& ctx, const GpuScene& s
 }
 
 OffscreenRenderer::~OffscreenRenderer() { destroy(); }
+
+void OffscreenRenderer::rebuild_scene() {
+  // The scene as every render path draws it, seen from the chosen camera.
+  draws_ = std::make_unique<SceneDraws>(ctx_, scene_, *pipelines_, layout_);
+  float aspect = static_cast<float>(extent_.width) / static_cast<float>(extent_.height);
+  camera_ = choose_camera(draws_->instances(), camera_name_, aspect);
+}
 
 void OffscreenRenderer::destroy() noexcept {
   VkDevice device = ctx_.device();

@@ -41,6 +41,10 @@ class OffscreenRenderer {
   // frame is also copied into the readback buffer.
   FrameTimings render_frames(uint32_t count);
 
+  // After a hot reload changed the scene (HotReload::apply): the draws built again from what it
+  // now holds, and the camera chosen again, as at construction.
+  void rebuild_scene();
+
   // Which camera the frames are drawn from (camera.h's description).
   const std::string& camera_description() const { return camera_.description; }
 
@@ -58,6 +62,9 @@ class OffscreenRenderer {
   void destroy() noexcept;
 
   const VulkanContext& ctx_;
+  const GpuScene& scene_;
+  SceneLayout layout_;
+  std::string camera_name_;
   VkExtent2D extent_;
   VkFormat color_format_ = VK_FORMAT_UNDEFINED;
   VkFormat depth_format_ = VK_FORMAT_UNDEFINED;

@@ -1,5 +1,7 @@
 #include "window/window_app.h"
 
+#include "assets/hot_reload.h"
+#include "error.h"
 #include "render/mesh_pipeline.h"
 #include "render/scene_draws.h"
 #include "vk/render_pass.h"
@@ -52,17 +54,18 @@ VkRenderPass create_window_render_pass(const VulkanContext& ctx, VkFormat color,
 
 class WindowRenderer {
  public:
-  WindowRenderer(const VulkanContext& ctx, const GpuScene& scene, GlfwWindow& window,
+  WindowRenderer(const VulkanContext& ctx, GpuScene& scene, GlfwWindow& window,
                  const WindowOptions& options);
   ~WindowRenderer();
   WindowRenderer(const WindowRenderer&) = delete;
   WindowRenderer& operator=(const WindowRenderer&) = delete;
 
-  FrameTimings run(std::optional<uint32_t> frames);
+  FrameTimings run(const WindowOptions& options);
 
  private:
   void create_frame_slots();
   void apply_input();
+  bool hot_reload();
   bool recreate_swapchain();
   bool draw_frame();
   DrawStats record(VkCommandBuffer cmd, uint32_t image) const;
@@ -71,7 +74,10 @@ class WindowRenderer {
   void destroy() noexcept;
 
   const VulkanContext& ctx_;
+  GpuScene& scene_;
   GlfwWindow& window_;
+  SceneLayout layout_;
+  HotReload* hot_reload_;
   Swapchain swapchain_;
   VkRenderPass render_pass_ = VK_NULL_HANDLE;
   std::unique_ptr<MeshPipelines> pipelines_;
@@ -84,9 +90,15 @@ class WindowRenderer {
   bool stale_ = false;  // the swapchain no longer matches the window: rebuild before drawing
 };
 
-WindowRenderer::WindowRenderer(const VulkanContext& ctx, const GpuScene& scene, GlfwWindow& window,
+WindowRenderer::WindowRenderer(const VulkanContext& ctx, GpuScene& scene, GlfwWindow& window,
                                const WindowOptions& options)
-    : ctx_(ctx), window_(window), swapchain_(ctx), draw_options_(options.draw) {
+    : ctx_(ctx),
+      scene_(scene),
+      window_(window),
+      layout_(options.layout),
+      hot_reload_(options.hot_reload),
+      swapchain_(ctx),
+      draw_options_(options.draw) {
   try {
     render_pass_ =
         create_window_render_pass(ctx, swapchain_.color_format(), swapchain_.depth_format());
@@ -138,6 +150,16 @@ void WindowRenderer::apply_input() {
   if (input.resized) stale_ = true;
 }
 
+// True when a reload changed the scene. Called between frames, so nothing is recorded while the
+// scene changes; apply() waits for the frames in flight. The orbit camera stays where the user
+// put it, even if the scene's bounds moved.
+bool WindowRenderer::hot_reload() {
+  if (!hot_reload_ || !hot_reload_->poll(scene_)) return false;
+  if (!hot_reload_->apply(scene_).scene_changed()) return false;
+  draws_ = std::make_unique<SceneDraws>(ctx_, scene_, *pipelines_, layout_);
+  return true;
+}
+
 // False while the surface has no area: there is nothing to draw into.
 bool WindowRenderer::recreate_swapchain() {
   if (!swapchain_.create(render_pass_, window_.framebuffer_extent())) return false;
@@ -145,12 +167,27 @@ bool WindowRenderer::recreate_swapchain() {
   return true;
 }
 
-FrameTimings WindowRenderer::run(std::optional<uint32_t> frames) {
+FrameTimings WindowRenderer::run(const WindowOptions& options) {
   using Clock = std::chrono::steady_clock;
   FrameTimings timings;
-  while (!window_.should_close() && (!frames || timings.frames < *frames)) {
+  // With --reload-wait the window stays open until the first reload, and the frames to present
+  // are counted from then.
+  bool awaiting_reload = options.reload_wait.has_value();
+  const Clock::time_point deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         options.reload_wait.value_or(std::chrono::duration<double>::zero()));
+  uint32_t counted_from = 0;
+  while (!window_.should_close() &&
+         (awaiting_reload || !options.frames || timings.frames - counted_from < *options.frames)) {
     window_.poll_events();
     apply_input();
+    if (hot_reload() && awaiting_reload) {
+      awaiting_reload = false;
+      counted_from = timings.frames;
+    }
+    // The destructor waits for the frames in flight.
+    if (awaiting_reload && Clock::now() > deadline)
+      throw no_reload_within(options.reload_wait->count());
     // Minimised: no frames (nobody would see them), no swapchain rebuild at zero size.
     if (window_.minimised() || (stale_ && !recreate_swapchain())) {
       window_.wait_events();
@@ -252,10 +289,10 @@ void WindowRenderer::present(uint32_t image) {
 
 }  // namespace
 
-FrameTimings run_window(const VulkanContext& ctx, const GpuScene& scene, GlfwWindow& window,
+FrameTimings run_window(const VulkanContext& ctx, GpuScene& scene, GlfwWindow& window,
                         const WindowOptions& options) {
   WindowRenderer renderer(ctx, scene, window, options);
-  return renderer.run(options.frames);
+  return renderer.run(options);
 }
 
 }  // namespace sample
