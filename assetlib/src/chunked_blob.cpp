@@ -105,11 +105,12 @@ Status unpack_chunk_throwing(Compression compression, const Chunk& chunk, const 
                              std::to_string(chunk.raw_size));
   }
   auto in = static_cast<const char*>(blob) + chunk.packed_offset;
-  if (chunk.packed_size == chunk.raw_size) {
+  // Legacy vkguide blobs are LZ4 whatever their size: an LZ4 block can be as large as its data.
+  if (chunk.packed_size == chunk.raw_size && compression != Compression::LegacyLZ4) {
     std::memcpy(dst, in, chunk.raw_size);
     return {};
   }
-  if (compression != Compression::LZ4) {
+  if (compression != Compression::LZ4 && compression != Compression::LegacyLZ4) {
     return Status::error(ErrorCode::CorruptBlob,
                          "chunk at raw offset " + std::to_string(chunk.raw_offset) +
                              " is smaller than its data but not compressed");
@@ -140,5 +141,7 @@ Status unpack_chunk(Compression compression, const Chunk& chunk, const void* blo
     return unpack_chunk_throwing(compression, chunk, blob, blob_size, dst, dst_size);
   });
 }
+
+std::string lz4_version() { return LZ4_versionString(); }
 
 }  // namespace assetlib

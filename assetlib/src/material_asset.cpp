@@ -1,3 +1,4 @@
+#include "legacy_vkguide.h"
 #include "metadata.h"
 #include "no_throw.h"
 
@@ -113,9 +114,26 @@ Status pack_material_throwing(const MaterialInfo& m, AssetFile& out) {
   return detail::finish_asset(out, "MATL", meta, {}, "pack_material");
 }
 
+// A legacy vkguide material: type "MATX" as vkguide writes it, or "MATL" with its keys.
+Status read_legacy_material(const AssetView& file, const json& meta, const char* context,
+                            MaterialInfo& info) {
+  detail::JsonReader reader(context);
+  MaterialInfo m;
+  detail::vkguide::read_material(reader, meta, file.blob.size(), m);
+  if (!reader.ok()) return reader.status();
+  info = std::move(m);
+  return {};
+}
+
 Status read_material_info_throwing(const AssetView& file, MaterialInfo& info) {
   json meta;
+  if (has_type(file, "MATX")) {
+    if (Status s = detail::parse_metadata(file, "MATX", meta); !s) return s;
+    return read_legacy_material(file, meta, "MATX metadata", info);
+  }
   if (Status s = detail::parse_metadata(file, "MATL", meta); !s) return s;
+  if (detail::vkguide::is_material(meta))
+    return read_legacy_material(file, meta, "MATL metadata", info);
   detail::JsonReader reader("MATL metadata");
   MaterialInfo m;
   m.name = reader.string(meta, "name");

@@ -3,6 +3,7 @@
 #include <assetlib/mesh_asset.h>
 
 #include "chunked_blob.h"
+#include "legacy_vkguide.h"
 #include "mesh_bounds.h"
 #include "mesh_metadata.h"
 #include "no_throw.h"
@@ -168,7 +169,12 @@ Status read_mesh_info_throwing(const AssetView& file, MeshInfo& info) {
   if (Status s = detail::parse_metadata(file, "MESH", meta); !s) return s;
   detail::JsonReader reader("MESH metadata");
   MeshInfo out;
-  detail::mesh_from_json(reader, meta, out);
+  const bool legacy = detail::vkguide::is_mesh(meta);
+  if (legacy) {
+    detail::vkguide::read_mesh(reader, meta, out);
+  } else {
+    detail::mesh_from_json(reader, meta, out);
+  }
   if (!reader.ok()) return reader.status();
   uint32_t stride = out.vertex_stride;
   if (Status s = complete_layout(out, "MESH metadata"); !s) return s;
@@ -181,8 +187,14 @@ Status read_mesh_info_throwing(const AssetView& file, MeshInfo& info) {
                                         std::to_string(out.vertex_stride) + " bytes");
   }
   if (Status s = check_ranges(out, "MESH metadata"); !s) return s;
-  detail::read_chunk_table(reader, meta, mesh_unpacked_size(out), file.blob.size(), out.compression,
-                           out.chunks);
+  if (legacy) {
+    detail::vkguide::read_chunks(reader, out.compression,
+                                 {out.vertex_buffer_size, out.index_buffer_size}, file.blob.size(),
+                                 out.chunks);
+  } else {
+    detail::read_chunk_table(reader, meta, mesh_unpacked_size(out), file.blob.size(),
+                             out.compression, out.chunks);
+  }
   if (!reader.ok()) return reader.status();
   info = std::move(out);
   return {};
@@ -192,6 +204,9 @@ Status pack_mesh_throwing(const MeshInfo& info_in, const void* vertices, size_t 
                           const void* indices, size_t indices_size, AssetFile& out,
                           const PackOptions& options, const MeshletData* meshlets) {
   MeshInfo info = info_in;
+  if (info.vertex_format == VertexFormat::P32N8C8V16_VKGUIDE) {
+    return invalid("pack_mesh", "P32N8C8V16_VKGUIDE is a read-only legacy vertex format");
+  }
   if (Status s = complete_layout(info, "pack_mesh"); !s) return s;
   if (Status s = detail::check_unpacked_size(mesh_unpacked_size(info), "pack_mesh"); !s) return s;
   if (Status s = check_pack_inputs(info, vertices, vertices_size, indices, indices_size, meshlets);
@@ -251,8 +266,13 @@ Status pack_mesh(const MeshInfo& info, const void* vertices, size_t vertices_siz
 
 Status unpack_mesh(const MeshInfo& info, const void* src, size_t src_size, void* vertex_dst,
                    size_t vertex_dst_size, void* index_dst, size_t index_dst_size) {
-  // Allocates nothing but error messages.
+  // Allocates nothing but error messages (a legacy LZ4 mesh: also its decoding buffer).
   return detail::no_throw("unpack_mesh", [&] {
+    // A legacy vkguide LZ4 mesh: one block for both buffers.
+    if (info.compression == Compression::LegacyLZ4) {
+      return detail::vkguide::unpack_mesh_whole(info, src, src_size, vertex_dst, vertex_dst_size,
+                                                index_dst, index_dst_size);
+    }
     uint64_t vb = info.vertex_buffer_size;
     if (Status s = detail::unpack_range(info.compression, info.chunks, 0, vb, src, src_size,
                                         vertex_dst, vertex_dst_size);

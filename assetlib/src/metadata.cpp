@@ -243,7 +243,8 @@ void read_chunk_table(JsonReader& reader, const json& meta, uint64_t raw_total, 
       reader.fail(ErrorCode::InvalidValue, where + " has inconsistent sizes");
       return;
     }
-    if (c.raw_size / kMaxChunkExpansion > c.packed_size) {
+    // packed_size <= raw_size <= kMaxChunkSize (checked above): the product cannot overflow.
+    if (c.raw_size > kMaxChunkExpansion * c.packed_size) {
       reader.fail(ErrorCode::InvalidValue,
                   where + " claims " + std::to_string(c.raw_size) + " bytes from " +
                       std::to_string(c.packed_size) +

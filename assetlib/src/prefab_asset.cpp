@@ -1,3 +1,4 @@
+#include "legacy_vkguide.h"
 #include "metadata.h"
 #include "no_throw.h"
 
@@ -149,6 +150,12 @@ Status read_prefab_info_throwing(const AssetView& file, PrefabInfo& info) {
   if (Status s = detail::parse_metadata(file, "PRFB", meta); !s) return s;
   detail::JsonReader reader("PRFB metadata");
   PrefabInfo p;
+  if (detail::vkguide::is_prefab(meta)) {
+    detail::vkguide::read_prefab(reader, meta, file.blob, p);
+    if (!reader.ok()) return reader.status();
+    info = std::move(p);
+    return {};
+  }
   p.original_file = reader.string(meta, "original_file");
   for (const json& c : reader.entries(meta, "cameras")) {
     if (!reader.ok()) break;

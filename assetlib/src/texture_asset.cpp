@@ -2,6 +2,7 @@
 #include <assetlib/texture_asset.h>
 
 #include "chunked_blob.h"
+#include "legacy_vkguide.h"
 #include "metadata.h"
 #include "no_throw.h"
 
@@ -72,18 +73,28 @@ Status read_texture_info_throwing(const AssetView& file, TextureInfo& info) {
   if (Status s = detail::parse_metadata(file, "TEXI", meta); !s) return s;
   detail::JsonReader reader("TEXI metadata");
   TextureInfo out;
-  out.format = reader.named(meta, "format", texture_format_from_name);
-  out.width = reader.u32(meta, "width");
-  out.height = reader.u32(meta, "height");
-  out.total_size = reader.u64(meta, "total_size");
-  out.original_file = reader.string(meta, "original_file");
-  read_mips(reader, meta, out.mips);
+  const bool legacy = detail::vkguide::is_texture(meta);
+  if (legacy) {
+    detail::vkguide::read_texture(reader, meta, out);
+  } else {
+    out.format = reader.named(meta, "format", texture_format_from_name);
+    out.width = reader.u32(meta, "width");
+    out.height = reader.u32(meta, "height");
+    out.total_size = reader.u64(meta, "total_size");
+    out.original_file = reader.string(meta, "original_file");
+    read_mips(reader, meta, out.mips);
+  }
   if (!reader.ok()) return reader.status();
   if (Status s = check_layout(out, "TEXI metadata"); !s) return s;
   // What the caller will allocate to unpack it: checked before the chunk table is even read.
   if (Status s = detail::check_unpacked_size(out.total_size, "TEXI metadata"); !s) return s;
-  detail::read_chunk_table(reader, meta, out.total_size, file.blob.size(), out.compression,
-                           out.chunks);
+  if (legacy) {
+    detail::vkguide::read_chunks(reader, out.compression, {out.total_size}, file.blob.size(),
+                                 out.chunks);
+  } else {
+    detail::read_chunk_table(reader, meta, out.total_size, file.blob.size(), out.compression,
+                             out.chunks);
+  }
   if (!reader.ok()) return reader.status();
   info = std::move(out);
   return {};

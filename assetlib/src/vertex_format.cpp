@@ -14,6 +14,7 @@ constexpr uint32_t kR8G8B8A8_UNORM = 37;
 constexpr uint32_t kR16G16_SFLOAT = 83;
 constexpr uint32_t kR16G16_SNORM = 78;
 constexpr uint32_t kR32G32B32A32_SFLOAT = 109;
+constexpr uint32_t kR8G8B8_UNORM = 23;
 
 struct VertexFormatDesc {
   VertexFormat format;
@@ -78,7 +79,20 @@ constexpr VertexFormatDesc kVertexFormats[] = {
       {3, kR16G16_SFLOAT, offsetof(Vertex_PNCVVT_OCT, uv)},
       {4, kR8G8B8A8_SNORM, offsetof(Vertex_PNCVVT_OCT, tangent)},
       {5, kR16G16_SFLOAT, offsetof(Vertex_PNCVVT_OCT, uv1)}}},
+    // vkguide's 3-byte normal and colour: R8G8B8 (not every GPU reads it from a vertex buffer;
+    // engines convert these vertices on load, as vkguide's own engine did).
+    {VertexFormat::P32N8C8V16_VKGUIDE,
+     "P32N8C8V16_VKGUIDE",
+     sizeof(Vertex_P32N8C8V16_VKGUIDE),
+     4,
+     {{0, kR32G32B32_SFLOAT, offsetof(Vertex_P32N8C8V16_VKGUIDE, position)},
+      {1, kR8G8B8_UNORM, offsetof(Vertex_P32N8C8V16_VKGUIDE, normal)},
+      {2, kR8G8B8_UNORM, offsetof(Vertex_P32N8C8V16_VKGUIDE, color)},
+      {3, kR32G32_SFLOAT, offsetof(Vertex_P32N8C8V16_VKGUIDE, uv)}}},
 };
+
+// Legacy layouts are read from legacy files only, never named in a file of ours.
+bool read_only(VertexFormat format) { return format == VertexFormat::P32N8C8V16_VKGUIDE; }
 
 const VertexFormatDesc* find(VertexFormat format) {
   for (const VertexFormatDesc& d : kVertexFormats) {
@@ -96,7 +110,7 @@ const char* vertex_format_name(VertexFormat format) {
 
 VertexFormat vertex_format_from_name(std::string_view name) {
   for (const VertexFormatDesc& d : kVertexFormats) {
-    if (name == d.name) return d.format;
+    if (!read_only(d.format) && name == d.name) return d.format;
   }
   return VertexFormat::Unknown;
 }

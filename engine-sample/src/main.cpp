@@ -78,7 +78,7 @@ options:
                           beside the screenshot. --window: present frames meanwhile, then
                           --frames more. Exit status 1 if nothing was reloaded in time
   --help                  this text
-  --version               the sample's version, the asset format it reads, the Vulkan headers
+  --version               the sample's version, the asset format it reads, the Vulkan headers, LZ4
 
 exit status: 0 success, 1 error (the message names the file), 2 bad command line,
 3 validation messages reported.
@@ -335,11 +335,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (options.version) {
-    std::printf("engine-sample %s\nreads assetlib format version %u; Vulkan headers %u.%u.%u\n",
-                ENGINE_SAMPLE_VERSION, assetlib::kFormatVersion,
-                VK_API_VERSION_MAJOR(VK_HEADER_VERSION_COMPLETE),
-                VK_API_VERSION_MINOR(VK_HEADER_VERSION_COMPLETE),
-                VK_API_VERSION_PATCH(VK_HEADER_VERSION_COMPLETE));
+    std::printf(
+        "engine-sample %s\nreads assetlib format version %u; Vulkan headers %u.%u.%u; LZ4 %s\n",
+        ENGINE_SAMPLE_VERSION, assetlib::kFormatVersion,
+        VK_API_VERSION_MAJOR(VK_HEADER_VERSION_COMPLETE),
+        VK_API_VERSION_MINOR(VK_HEADER_VERSION_COMPLETE),
+        VK_API_VERSION_PATCH(VK_HEADER_VERSION_COMPLETE), assetlib::lz4_version().c_str());
     return 0;
   }
   if (options.help) {

@@ -250,4 +250,19 @@ TEST_CASE("unpack reports corrupt chunks, size mismatches, bombs and small desti
     CHECK(s.code == ErrorCode::InvalidValue);
     CHECK(s.message.find("more than LZ4 can expand") != std::string::npos);
   }
+  SECTION("a chunk just past 256x its packed size is a bomb too") {
+    // 508 bytes from 1: integer division (508 / 256 = 1) once let this through.
+    AssetFile bomb = with_json(good, [](json& j) {
+      j["width"] = 1;
+      j["height"] = 127;
+      j["total_size"] = 508;
+      j["mips"] = json::array({{{"width", 1}, {"height", 127}, {"offset", 0}, {"size", 508}}});
+      j["chunks"] = json::array({json::array({0, 508, 0, 1})});
+    });
+    bomb.blob.resize(1);
+    Status s = read_texture_info(bomb, info);
+    INFO(s.message);
+    CHECK(s.code == ErrorCode::InvalidValue);
+    CHECK(s.message.find("more than LZ4 can expand") != std::string::npos);
+  }
 }

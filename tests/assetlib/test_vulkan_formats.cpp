@@ -58,6 +58,12 @@ TEST_CASE("every vertex attribute's VkFormat is the one its layout needs") {
         {3, 0, VK_FORMAT_R16G16_SFLOAT, 20},
         {4, 0, VK_FORMAT_R8G8B8A8_SNORM, 24},
         {5, 0, VK_FORMAT_R16G16_SFLOAT, 28}}},
+      {VertexFormat::P32N8C8V16_VKGUIDE,  // read-only, legacy vkguide meshes
+       28,
+       {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
+        {1, 0, VK_FORMAT_R8G8B8_UNORM, 12},
+        {2, 0, VK_FORMAT_R8G8B8_UNORM, 15},
+        {3, 0, VK_FORMAT_R32G32_SFLOAT, 20}}},
   };
   for (const Expected& e : table) {
     INFO(vertex_format_name(e.format));

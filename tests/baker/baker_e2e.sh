@@ -363,6 +363,29 @@ info_not_an_asset)
   if grep -q "error" "$work/stdout"; then fail "an error went to stdout: $(cat "$work/stdout")"; fi
   if grep -q "format version" "$work/info"; then cat "$work/info"; fail "info blamed the version of a text file"; fi
   ;;
+legacy_vkguide)
+  # vkguide's files read through the same API (docs/format.md, "Legacy vkguide files").
+  python3 - "$work" <<'PY'
+import json, struct, sys
+def write(path, kind, meta, blob):
+    text = json.dumps(meta).encode()
+    open(path, "wb").write(kind + struct.pack("<III", 1, len(text), len(blob)) + text + blob)
+pixels = bytes(range(16))
+write(sys.argv[1] + "/rock.tx", b"TEXI", {"format": "RGBA8", "width": 2, "height": 2,
+      "buffer_size": 16, "compression": "None", "original_file": "rock.png"}, pixels)
+vertices = struct.pack("<11f", *range(11)) * 3
+indices = struct.pack("<3I", 0, 1, 2)
+write(sys.argv[1] + "/tri.mesh", b"MESH", {"vertex_format": "PNCV_F32",
+      "vertex_buffer_size": len(vertices), "index_buffer_size": len(indices), "index_size": 4,
+      "compression": "None", "original_file": "tri.obj",
+      "bounds": [0, 0, 0, 1, 1, 1, 1]}, vertices + indices)
+PY
+  "$baker" info "$work" >"$work/info" 2>&1 || { cat "$work/info"; fail "info on legacy files"; }
+  expect_line "$work/info" "legacy vkguide file"
+  expect_line "$work/info" "texture RGBA8_SRGB 2x2, 1 mips"
+  expect_line "$work/info" "mesh PNCV_F32, 3 vertices"
+  "$baker" export "$work/rock.tx" -o "$work/rock.png" >/dev/null || fail "export of a legacy texture"
+  ;;
 kill_and_rerun)
   mkdir -p "$work/src"
   cp -r "$corpus/vulkan-guide" "$corpus/intellij-gltf-viewer-plugin" "$corpus/common-3d-test-models" "$work/src/"

@@ -43,8 +43,8 @@ asset_count=$(grep -cE '"type": "(TEXI|MESH|MATL|PRFB)"' "$baked/manifest.json")
 
 # The command line: --version names the format read; usage errors exit 2.
 "$sample" --version >"$work/version.txt" || fail "engine-sample --version exited with $?"
-grep -qE '^reads assetlib format version [0-9]+; Vulkan headers' "$work/version.txt" ||
-  fail "engine-sample --version must name the format version and the Vulkan headers"
+grep -qE '^reads assetlib format version [0-9]+; Vulkan headers [0-9.]+; LZ4 [0-9]+\.[0-9]+' "$work/version.txt" ||
+  fail "engine-sample --version must name the format version, the Vulkan headers and LZ4"
 "$sample" --bogus >/dev/null 2>&1
 (( $? == 2 )) || fail "engine-sample --bogus must exit 2"
 

@@ -144,7 +144,12 @@ json prefab_json(const assetlib::PrefabInfo& p) {
 }
 
 const char* codec(assetlib::Compression c) {
-  return c == assetlib::Compression::LZ4 ? "LZ4" : "None";
+  switch (c) {
+    case assetlib::Compression::LZ4: return "LZ4";
+    case assetlib::Compression::LegacyLZ4: return "LZ4, one block";
+    case assetlib::Compression::None: break;
+  }
+  return "None";
 }
 
 // The description of one loaded file by its type; `raw` gets its unpacked size.
@@ -157,22 +162,26 @@ assetlib::Status describe_asset(const assetlib::AssetFile& file, const fs::path&
     out["texture"] = texture_json(info);
     add_psnr(file, info, sources, out["texture"]);
     out["compression"] = codec(info.compression);
+    out["legacy"] = info.legacy;
     raw = info.total_size;
-  } else if (assetlib::has_type(file, "MATL")) {
+  } else if (assetlib::has_type(file, "MATL") || assetlib::has_type(file, "MATX")) {
     assetlib::MaterialInfo info;
     if (!(s = assetlib::read_material_info(file, info))) return s;
     out["material"] = material_json(info);
     out["compression"] = "None";
+    out["legacy"] = info.legacy;
   } else if (assetlib::has_type(file, "PRFB")) {
     assetlib::PrefabInfo info;
     if (!(s = assetlib::read_prefab_info(file, info))) return s;
     out["prefab"] = prefab_json(info);
     out["compression"] = "None";
+    out["legacy"] = info.legacy;
   } else {
     assetlib::MeshInfo info;
     if (!(s = assetlib::read_mesh_info(file, info))) return s;
     out["mesh"] = mesh_json(info);
     out["compression"] = codec(info.compression);
+    out["legacy"] = info.legacy;
     raw = assetlib::mesh_unpacked_size(info);
   }
   return s;
@@ -231,6 +240,8 @@ void print_text(const json& d) {
               (unsigned long long)d["blob_bytes"].get<uint64_t>(),
               d["compression"].get<std::string>().c_str(), (unsigned long long)raw,
               file ? double(raw) / double(file) : 0.0);
+  if (d.value("legacy", false))
+    std::printf("  legacy vkguide file: read-only, rebake its source to get this format\n");
   if (d.contains("texture")) {
     const json& t = d["texture"];
     std::printf("  texture %s %ux%u, %zu mips, %zu chunks, from %s",

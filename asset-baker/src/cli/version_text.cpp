@@ -4,7 +4,6 @@
 
 #include <assetlib/asset_file.h>
 #include <draco/core/draco_version.h>
-#include <lz4.h>
 #include <meshoptimizer.h>
 #include <xxhash.h>
 #include <nlohmann/json.hpp>
@@ -35,7 +34,7 @@ std::string version_text() {
          draco::kDracoVersion + ", meshoptimizer " +
          dotted(MESHOPTIMIZER_VERSION / 1000, MESHOPTIMIZER_VERSION / 10 % 100,
                 MESHOPTIMIZER_VERSION % 10) +
-         ", LZ4 " + LZ4_versionString() + ", xxHash " +
+         ", LZ4 " + assetlib::lz4_version() + ", xxHash " +
          dotted(xxh / 10000, xxh / 100 % 100, xxh % 100) + ", nlohmann_json " +
          dotted(NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
                 NLOHMANN_JSON_VERSION_PATCH);

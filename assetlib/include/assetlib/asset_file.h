@@ -104,6 +104,10 @@ bool has_type(const AssetView& view, const char (&type)[5]);
 enum class Compression : uint32_t {
   None = 0,  // "None": every chunk stored raw
   LZ4 = 1,   // "LZ4": LZ4 block format (LZ4 and LZ4-HC write the same format)
+  // Read-only, never written: every chunk is one LZ4 block whatever its sizes (packed_size may
+  // equal or exceed raw_size). Legacy vkguide files compress their blob this way (docs/format.md,
+  // "Legacy vkguide files"); pack_texture / pack_mesh refuse it (UnknownCompression).
+  LegacyLZ4 = 2,
 };
 
 // Packing settings shared by every asset type. pack_texture / pack_mesh refuse a chunk_size
@@ -116,7 +120,8 @@ struct PackOptions {
 };
 
 // One independently compressed piece of the blob. A chunk with packed_size == raw_size is stored
-// raw; otherwise it is compressed with the file's codec.
+// raw; otherwise it is compressed with the file's codec (under LegacyLZ4 every chunk is
+// compressed).
 struct Chunk {
   uint64_t raw_offset = 0;  // where its bytes go in the unpacked data
   uint64_t raw_size = 0;
@@ -127,6 +132,10 @@ struct Chunk {
 }  // namespace assetlib
 
 namespace assetlib {
+
+// The version of the LZ4 library assetlib packs and unpacks with ("1.9.4"), for --version lines:
+// lz4 is linked privately, so a program using assetlib cannot ask LZ4 itself.
+std::string lz4_version();
 
 // Unpacks one chunk of `blob` into `dst` (at least chunk.raw_size bytes), so a loader can spread
 // the chunks of a large asset over several threads, or unpack only the ones it needs. The chunks

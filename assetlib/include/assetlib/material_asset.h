@@ -76,6 +76,9 @@ struct MaterialInfo {
   bool unlit = false;         // KHR_materials_unlit: base colour only, no lighting
   TextureSlot base_color, metallic_roughness, normal, occlusion, emissive;
   std::string original_file;  // source path relative to the bake root
+  // Filled by read_material_info: true for a legacy vkguide material (read-only). Ignored by
+  // pack_material.
+  bool legacy = false;
 };
 
 // Writes `info` as a "MATL" asset into `out` (metadata only, an empty blob).
@@ -87,6 +90,10 @@ Status pack_material(const MaterialInfo& info, AssetFile& out);
 // Safe on hostile bytes. Errors: UnknownType, InvalidJson, MissingKey, WrongKeyType, InvalidValue
 // (a non-finite number, an unknown alpha mode or wrap, a uv_set over 1, a non-empty blob); messages
 // start with "MATL metadata" and do not name the file. `info` is left unchanged on error.
+// Also reads vkguide's legacy materials (docs/format.md, "Legacy vkguide files"): type "MATX", as
+// vkguide writes them (messages then start with "MATX metadata"), or "MATL" with "baseEffect" and
+// no "alpha_mode". They give the base colour texture and the alpha mode only, `legacy` set; their
+// texture names are vkguide's paths (relative to its export folder), not manifest names.
 Status read_material_info(const AssetView& file, MaterialInfo& info);
 
 }  // namespace assetlib

@@ -41,6 +41,9 @@ enum class VertexFormat : uint32_t {
   PNCVVT_F32 = 5,
   // 32 bytes: PNCVT_OCT followed by a second UV set (f16x2).
   PNCVVT_OCT = 6,
+  // Read-only: 28 bytes, vkguide's own "P32N8C8V16" vertex (legacy vkguide meshes only): position
+  // f32x3, normal unorm8x3, colour unorm8x3, 2 padding bytes, uv f32x2. Not P32N8C8V16 above.
+  P32N8C8V16_VKGUIDE = 7,
 };
 
 struct Vertex_PNCV_F32 {
@@ -97,6 +100,17 @@ struct Vertex_PNCVVT_OCT {
 };
 static_assert(sizeof(Vertex_PNCVVT_OCT) == 32);
 
+// Read-only (legacy vkguide meshes): the layout of vkguide's Vertex_P32N8C8V16, padding spelled
+// out.
+struct Vertex_P32N8C8V16_VKGUIDE {
+  float position[3];
+  uint8_t normal[3];  // unorm: n = value / 255 * 2 - 1 (vkguide's baker wrote (n + 1) / 2 * 255)
+  uint8_t color[3];   // unorm: value / 255
+  uint8_t padding[2];
+  float uv[2];
+};
+static_assert(sizeof(Vertex_P32N8C8V16_VKGUIDE) == 28);
+
 // One vertex attribute, for VkVertexInputAttributeDescription.
 struct VertexAttribute {
   uint32_t location;
@@ -106,9 +120,11 @@ struct VertexAttribute {
 
 // The format tables below take any value: an unknown format or name gives the stated fallback.
 
-// Stable name used in the JSON ("PNCV_F32"), or "Unknown".
+// Stable name used in the JSON ("PNCV_F32"), or "Unknown". P32N8C8V16_VKGUIDE is named
+// "P32N8C8V16_VKGUIDE" for display; no file of ours holds that name.
 const char* vertex_format_name(VertexFormat format);
-// The format named `name` in the JSON (exact, case-sensitive), or Unknown.
+// The format named `name` in the JSON (exact, case-sensitive), or Unknown. Never a read-only
+// legacy format (P32N8C8V16_VKGUIDE), so no writer can be configured to write one.
 VertexFormat vertex_format_from_name(std::string_view name);
 // Bytes per vertex, 0 for Unknown.
 uint32_t vertex_format_stride(VertexFormat format);
@@ -219,6 +235,9 @@ struct MeshInfo {
   uint64_t index_buffer_size = 0;              // = (index_count + lod_index_count) * index_size
   uint64_t meshlet_data_size = 0;  // meshlets, then their vertices, then triangles (padded to 4)
   std::vector<Chunk> chunks;       // blob layout: vertices, indices, meshlet data
+  // Filled by read_mesh_info: true for a legacy vkguide mesh (read-only: rebake its source to get
+  // materials, submeshes, LODs and meshlets). Ignored by pack_mesh.
+  bool legacy = false;
 };
 
 // Unpacked bytes of every section: vertex buffer + index buffer + meshlet data (the manifest's
@@ -248,6 +267,11 @@ MeshBounds compute_mesh_bounds(const void* vertices, uint32_t vertex_count, uint
 // mesh_unpacked_size(info) < 256 x the file size.
 // Not checked: the unpacked bytes (index values, positions), meshlet contents (unpack_meshlets
 // checks them), the bounds against the vertices, material and texture names, stats.
+// Also reads vkguide's legacy meshes (metadata with "vertex_buffer_size" and no "vertex_count";
+// docs/format.md, "Legacy vkguide files"): PNCV_F32 or P32N8C8V16_VKGUIDE vertices, one "default"
+// material and one submesh, no LODs or meshlets, `legacy` set, compression None or LegacyLZ4 (then
+// one chunk holds both buffers and its packed size may exceed its raw size); the guarantees above
+// hold otherwise.
 Status read_mesh_info(const AssetView& file, MeshInfo& info);
 
 // Packs vertices and indices (LOD 0, then every LOD's ranges) into `out`. `info` gives the vertex
@@ -258,7 +282,8 @@ Status read_mesh_info(const AssetView& file, MeshInfo& info);
 // Checks the layout and ranges as read_mesh_info does (InvalidValue); vertices_size and
 // indices_size equal to the buffer sizes, every index < vertex_count, finite positions whose bounds
 // fit in a float, meshlet data matching the counts and every meshlet inside its arrays and limits
-// (InvalidArgument); `options` (see PackOptions). `out` is written only on success.
+// (InvalidArgument); `options` (see PackOptions). A read-only legacy vertex format
+// (P32N8C8V16_VKGUIDE) is InvalidValue. `out` is written only on success.
 // Trusts the pointers to hold the sizes given, `indices` aligned to index_size. Pass
 // meshlets = nullptr when info.meshlet_count is 0: the sizes of `*meshlets` are only checked when
 // meshlet_count > 0, and non-empty arrays with a zero count overflow the meshlet section.
@@ -276,6 +301,10 @@ Status pack_mesh(const MeshInfo& info, const void* vertices, size_t vertices_siz
 // chunk straddling the two buffers (never written by pack_mesh) is InvalidValue. No alignment
 // needed. On success both buffers were written completely; on error they may hold partial data.
 // The values are not checked: indices may be >= vertex_count in a hostile file.
+// Allocates nothing but error messages, except for a LegacyLZ4 mesh (a legacy vkguide file): its
+// one LZ4 block holds both buffers and cannot be split, so it is decoded into a temporary buffer of
+// mesh_unpacked_size(info) bytes (at most 1 GiB; OutOfMemory when that fails), both destinations
+// checked before.
 Status unpack_mesh(const MeshInfo& info, const void* src, size_t src_size, void* vertex_dst,
                    size_t vertex_dst_size, void* index_dst, size_t index_dst_size);
 

@@ -76,6 +76,9 @@ struct PrefabInfo {
   std::vector<PrefabCamera> cameras;
   std::vector<PrefabLight> lights;
   std::string original_file;  // source path relative to the bake root
+  // Filled by read_prefab_info: true for a legacy vkguide prefab (read-only). Ignored by
+  // pack_prefab.
+  bool legacy = false;
 };
 
 const char* camera_type_name(CameraType type);            // "perspective", "orthographic"
@@ -98,6 +101,11 @@ Status pack_prefab(const PrefabInfo& info, AssetFile& out);
 // messages start with "PRFB metadata" and do not name the file. `info` is left unchanged on error.
 // On success every parent is -1 or an earlier node, every camera and light index is -1 or in
 // range, types are known, every number is finite, and the arrays hold at most 2^20 entries.
+// Also reads vkguide's legacy prefabs (metadata with "node_matrices" and no "nodes"; their blob
+// holds the matrices; docs/format.md, "Legacy vkguide files"): nodes with a name, a parent, a
+// matrix, a mesh and one material, ordered parents first, no cameras or lights, `legacy` set, with
+// the same guarantees. Their mesh and material names are vkguide's paths (relative to its export
+// folder), not manifest names.
 Status read_prefab_info(const AssetView& file, PrefabInfo& info);
 
 }  // namespace assetlib

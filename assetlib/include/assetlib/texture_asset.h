@@ -54,6 +54,9 @@ struct TextureInfo {
   Compression compression = Compression::LZ4;  // filled by read_texture_info
   std::string original_file;                   // source path, for tools and error messages
   std::vector<Chunk> chunks;  // blob layout, filled by read_texture_info / pack_texture
+  // Filled by read_texture_info: true for a legacy vkguide texture (read-only: rebake its source to
+  // get mips and block compression). Ignored by pack_texture.
+  bool legacy = false;
 };
 
 // The format tables below take any value: an unknown format or name gives the stated fallback.
@@ -92,6 +95,9 @@ TextureInfo make_texture_info(TextureFormat format, uint32_t width, uint32_t hei
 // 1 GiB unpacked and within what LZ4 can expand, so total_size < 256 x the file size: allocating
 // it is justified by the file. Nothing is decompressed: corrupt chunk data is found by unpack_*.
 // Texel values are never checked (every bit pattern is a valid texel or BCn block).
+// Also reads vkguide's legacy textures (metadata with "buffer_size" and no "mips"; docs/format.md,
+// "Legacy vkguide files"): RGBA8_SRGB, one level, `legacy` set, compression None or LegacyLZ4 (one
+// chunk whose packed size may exceed its raw size); the guarantees above hold otherwise.
 Status read_texture_info(const AssetView& file, TextureInfo& info);
 
 // Compresses `pixels` (info.total_size bytes, the layout above) into `out`. `info` gives format,
