@@ -107,13 +107,21 @@ single_file)
   # The whole bake agrees: nothing more to do.
   bake
   expect_line "$work/log" "baked 0, up to date $(sources_in "$work/src"), failed 0"
+  # An output another source writes is refused, whichever comes first in path order.
+  cp "$work/src/textures/checker.png" "$work/src/textures/checker.jpg"
+  set +e; "$baker" "$work/src/textures/checker.jpg" --root "$work/src" -o "$work/out" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "a single file taking another source's output must exit 1, got $rc"; }
+  expect_line "$work/log" "output textures/checker.tx is also produced by another source"
+  rm "$work/src/textures/checker.jpg"
+  "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check after a refused single-file bake"; }
   # Without --root the output is named from the file's own folder.
   set +e; "$baker" "$work/src/textures/ui/button.png" -o "$work/one" >"$work/log" 2>&1; rc=$?; set -e
   [ "$rc" = 0 ] && [ -f "$work/one/button.tx" ] || { cat "$work/log"; fail "single file without --root"; }
   ;;
 watch)
   fresh_assets
-  "$baker" "$work/src" -o "$work/out" --watch >"$work/log" 2>&1 &
+  # The --json report inside the input folder is written every bake: it must not trigger one.
+  "$baker" "$work/src" -o "$work/out" --watch --json "$work/src/report.json" >"$work/log" 2>&1 &
   pid=$!
   wait_for() {  # wait_for <regex>: up to 20 s for a line in the log
     for _ in $(seq 200); do grep -qE "$1" "$work/log" && return 0; sleep 0.1; done

@@ -255,26 +255,30 @@ std::vector<size_t> claim_outputs(const std::vector<Source>& sources,
   return to_run;
 }
 
-// A single-file bake: `sources` becomes that file alone. It may take its outputs only where a bake
-// of the whole root would let it: no source before it in path order writes them.
+// A single-file bake: `sources` becomes that file alone. It may not take an output any other
+// source writes (before or after it in path order): the other sources' entries are carried over
+// as they are, and two entries must never name one file.
 BakeStatus select_only(const std::string& only, std::vector<Source>& sources) {
   OutputClaims claims;
+  const Source* chosen = nullptr;
   for (const Source& s : sources) {
-    if (s.relative != only) {
+    if (s.relative == only)
+      chosen = &s;
+    else
       claims.claim(s);
-      continue;
-    }
-    if (std::string taken = claims.conflict(s); !taken.empty()) {
-      return BakeStatus::failure(BakeError::RefusedPath, only,
-                                 "output " + taken + " is already produced by another source");
-    }
-    Source chosen = s;
-    sources = {std::move(chosen)};
-    return {};
   }
-  return BakeStatus::failure(BakeError::Config, only,
-                             "not bakeable from its root (inside the output folder, or a symlink "
-                             "leading out of the root)");
+  if (!chosen) {
+    return BakeStatus::failure(BakeError::Config, only,
+                               "not bakeable from its root (inside the output folder, or a "
+                               "symlink leading out of the root)");
+  }
+  if (std::string taken = claims.conflict(*chosen); !taken.empty()) {
+    return BakeStatus::failure(BakeError::RefusedPath, only,
+                               "output " + taken + " is also produced by another source");
+  }
+  Source kept = *chosen;
+  sources = {std::move(kept)};
+  return {};
 }
 
 // Big sources go first, so that the longest bakes do not end up last on one worker while the
@@ -354,7 +358,13 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
     else
       state.add(source, entry);
   }
-  if (partial) state.cache.stamps = old_cache.stamps;
+  if (partial) {
+    state.cache.stamps = old_cache.stamps;
+    // The carried stamps were judged against the old run's start: keep the earlier of the two, so
+    // that none becomes trusted by this run (bake_cache.h, kRacyWindowNs).
+    if (old_cache.run_started_ns > 0)
+      state.cache.run_started_ns = std::min(old_cache.run_started_ns, context.started_ns);
+  }
   for (size_t i = 0; i < sources.size(); ++i) {
     const JobResult& r = results[i];
     totals.bytes_in += r.bytes_in;

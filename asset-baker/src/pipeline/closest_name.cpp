@@ -33,6 +33,11 @@ std::string closest_name(std::string_view typo, const std::vector<std::string>& 
   std::string best;
   size_t best_distance = kMaxEdits + 1;
   for (const std::string& candidate : candidates) {
+    // Lengths further apart than the edits allowed cannot match; skipping them also bounds the
+    // table to 64 x 66 cells, whatever names a config holds.
+    size_t gap = candidate.size() > typo.size() ? candidate.size() - typo.size()
+                                                : typo.size() - candidate.size();
+    if (gap > kMaxEdits) continue;
     size_t limit = std::min(kMaxEdits, std::max(typo.size(), candidate.size()) / 3);
     size_t distance = edit_distance(typo, candidate);
     if (distance > 0 && distance <= limit && distance < best_distance) {

@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace baker {
@@ -51,7 +52,7 @@ std::string progress_line(size_t done, size_t total, uint64_t done_bytes, uint64
     }
   }
   if (line.size() + 2 >= columns) {
-    line.resize(columns > 1 ? columns - 1 : 0);
+    line.resize(std::min(line.size(), columns > 1 ? columns - 1 : 0));
     return line.substr(0, line.find_last_not_of(' ') + 1);
   }
   // One column is left free: a line that fills the last column wraps on some terminals.

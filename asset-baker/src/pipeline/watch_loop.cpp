@@ -24,9 +24,11 @@ constexpr uint32_t kEvents = IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_F
 // One inotify instance watching every folder of the input tree except the output folder.
 class TreeWatch {
  public:
-  TreeWatch(fs::path root, fs::path exclude)
+  // `exclude`: the output folder; `report`: the --json file, if any (its rename is an event too).
+  TreeWatch(fs::path root, fs::path exclude, fs::path report)
       : root_(std::move(root)),
         exclude_(std::move(exclude)),
+        report_(std::move(report)),
         fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {}
   ~TreeWatch() {
     if (fd_ >= 0) ::close(fd_);
@@ -77,10 +79,10 @@ class TreeWatch {
   }
   bool excluded(const fs::path& path) const {
     std::error_code ec;
-    return fs::equivalent(path, exclude_, ec);
+    return fs::equivalent(path, exclude_, ec) || (!report_.empty() && path == report_);
   }
 
-  fs::path root_, exclude_;
+  fs::path root_, exclude_, report_;
   int fd_;
   std::map<int, fs::path> folders_;
 };
@@ -125,7 +127,9 @@ int run_watch(const BakeOptions& options) {
   int code = run_bake(options);
   std::optional<fs::path> output = output_folder(options);
   if (code == 2 || code >= 128 || !output) return code >= 128 ? code : 2;
-  TreeWatch watch(root, *output);
+  fs::path report =
+      options.json_report ? fs::weakly_canonical(*options.json_report, ec) : fs::path();
+  TreeWatch watch(root, *output, report);
   if (!watch.ok()) {
     std::perror("error: inotify");
     return 2;
