@@ -350,7 +350,8 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
   NewState state;
   state.cache.run_started_ns = context.started_ns;
   BakeCache own;  // the previous entries of this run's sources
-  for (const auto& [source, entry] : old_cache.entries) {
+  for (const auto& [old_source, entry] : old_cache.entries) {
+    const std::string& source = old_source;  // clang 14 cannot capture a structured binding
     bool ours = !partial || std::any_of(sources.begin(), sources.end(),
                                         [&](const Source& s) { return s.relative == source; });
     if (ours)
