@@ -6,6 +6,8 @@
 #include <assetlib/prefab_asset.h>
 #include <assetlib/texture_asset.h>
 
+#include <lz4.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -79,7 +81,7 @@ static void lz4_chunk(JsonReader& reader, uint64_t total, uint64_t blob_size,
     reader.fail(ErrorCode::InvalidValue, "legacy vkguide blob claims " + sizes +
                                              ": more than LZ4 can expand (256x, "
                                              "assetlib::kMaxChunkExpansion)");
-  } else if (blob_size > total + total / 255 + 16) {  // LZ4_compressBound(total)
+  } else if (blob_size > uint64_t(LZ4_compressBound(int(total)))) {  // total <= 1 GiB: an int
     reader.fail(ErrorCode::InvalidValue, "legacy vkguide blob of " + std::to_string(blob_size) +
                                              " bytes is larger than LZ4 writes for " +
                                              std::to_string(total) + " bytes");

@@ -457,6 +457,11 @@ LoadReport load_baked_folder(const VulkanContext& ctx, const fs::path& folder,
   return report;
 }
 
+bool is_asset_failure(const SampleError& error) {
+  VkResult result = error.vk_result();
+  return result == VK_SUCCESS || result == VK_ERROR_OUT_OF_DEVICE_MEMORY;
+}
+
 std::vector<AssetError> load_assets(const VulkanContext& ctx, const fs::path& folder,
                                     const LoaderOptions& options,
                                     std::span<const assetlib::ManifestEntry> entries,
@@ -472,10 +477,7 @@ std::vector<AssetError> load_assets(const VulkanContext& ctx, const fs::path& fo
       loader.load(entries[id], id);
       out.sources.insert_or_assign(entries[id].name, entries[id]);
     } catch (const SampleError& e) {
-      // A failed Vulkan call means the device is in trouble, not the asset, except when a new,
-      // larger asset does not fit in memory: then the old one stays, as for a bad file.
-      VkResult result = e.vk_result();
-      if (result != VK_SUCCESS && result != VK_ERROR_OUT_OF_DEVICE_MEMORY) throw;
+      if (!is_asset_failure(e)) throw;
       errors.push_back({entries[id].name, e.what()});
     }
   }

@@ -5,6 +5,7 @@
 
 #include "assets/gpu_scene.h"
 #include "assets/load_report.h"
+#include "error.h"
 
 #include <vulkan/vulkan.h>
 
@@ -37,6 +38,10 @@ struct AssetError {
   std::string name;
   std::string message;
 };
+
+// Whether a load that threw `error` failed for the asset's sake (a bad file, or a new, larger asset
+// that does not fit in device memory: the old one can stay), not the device's (then nothing can).
+bool is_asset_failure(const SampleError& error);
 
 // Hot reload's loader: loads just `entries` (from a newer manifest of `folder`) into `out`, an
 // empty scene that receives only those assets and their scene.sources entries; returns when they

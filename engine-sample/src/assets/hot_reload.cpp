@@ -173,7 +173,7 @@ ReloadResult HotReload::reload_whole_scene(GpuScene& scene) {
   try {
     load_baked_folder(ctx_, folder_, options_, fresh);
   } catch (const SampleError& e) {
-    if (e.vk_result() != VK_SUCCESS && e.vk_result() != VK_ERROR_OUT_OF_DEVICE_MEMORY) throw;
+    if (!is_asset_failure(e)) throw;
     std::fprintf(stderr, "hot reload: error: %s; keeping the loaded scene\n", e.what());
     for (const assetlib::ManifestEntry& entry : changed_) result.failed.push_back(entry.name);
     return result;
