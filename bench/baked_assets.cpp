@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <optional>
+
 namespace bench {
 namespace fs = std::filesystem;
 
@@ -154,6 +156,55 @@ bool load_asset_mapped(const fs::path& path, StagingBuffers& staging) {
       unpack_view(view, staging);
   ::munmap(map, size);
   return ok;
+}
+
+MappedPack::~MappedPack() {
+  if (map_) ::munmap(map_, size_);
+}
+
+bool MappedPack::open(const fs::path& path, std::string& error) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || st.st_size <= 0) {
+    if (fd >= 0) ::close(fd);
+    error = path.string() + ": cannot open the pack";
+    return false;
+  }
+  size_ = size_t(st.st_size);
+  void* map = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) {
+    error = path.string() + ": cannot map the pack";
+    return false;
+  }
+  map_ = map;
+  return !failed(
+      assetlib::open_pack({static_cast<const std::byte*>(map_), size_}, view, path.string()),
+      error);
+}
+
+namespace {
+
+bool pack_view(const MappedPack& pack, const std::string& name, assetlib::AssetView& view) {
+  std::optional<assetlib::PackEntry> entry = assetlib::find_pack_entry(pack.view, name);
+  return entry && assetlib::read_pack_asset(pack.view, *entry, view);
+}
+
+}  // namespace
+
+bool load_pack_asset(const MappedPack& pack, const std::string& name, StagingBuffers& staging) {
+  assetlib::AssetView view;
+  return pack_view(pack, name, view) && unpack_view(view, staging);
+}
+
+bool read_pack_info(const MappedPack& pack, const std::string& name) {
+  assetlib::AssetView view;
+  if (!pack_view(pack, name, view)) return false;
+  // Static: the infos keep their capacity, as an engine's reused info structs do.
+  static thread_local assetlib::TextureInfo texture;
+  static thread_local assetlib::MeshInfo mesh;
+  return assetlib::has_type(view, "TEXI") ? assetlib::read_texture_info(view, texture).ok()
+                                          : assetlib::read_mesh_info(view, mesh).ok();
 }
 
 }  // namespace bench

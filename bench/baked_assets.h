@@ -3,6 +3,8 @@
 // does with assetlib, into staging buffers the caller owns.
 #pragma once
 
+#include <assetlib/pack_file.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -63,5 +65,32 @@ bool load_asset(const std::filesystem::path& path, StagingBuffers& staging);
 // unpack_* + munmap. No copy of the file's bytes, the chunks are decompressed straight from the
 // page cache.
 bool load_asset_mapped(const std::filesystem::path& path, StagingBuffers& staging);
+
+// A pack file (`asset-baker pack`) mapped read-only for as long as the object lives, its table of
+// contents opened.
+class MappedPack {
+ public:
+  MappedPack() = default;
+  ~MappedPack();
+  MappedPack(const MappedPack&) = delete;
+  MappedPack& operator=(const MappedPack&) = delete;
+
+  // False with `error` set when the file cannot be mapped or is not a valid pack.
+  bool open(const std::filesystem::path& path, std::string& error);
+
+  assetlib::PackView view;
+
+ private:
+  void* map_ = nullptr;
+  size_t size_ = 0;
+};
+
+// find_pack_entry + read_pack_asset + read_*_info + unpack_*: the asset named `name` loaded from
+// a mapped pack the way load_asset loads a file. False on any assetlib error.
+bool load_pack_asset(const MappedPack& pack, const std::string& name, StagingBuffers& staging);
+
+// read_texture_info or read_mesh_info of the asset named `name` in the pack: the metadata read
+// alone. False on any error.
+bool read_pack_info(const MappedPack& pack, const std::string& name);
 
 }  // namespace bench

@@ -5,6 +5,9 @@
 //   LZ4-HC load,
 //                        the loader's peak RSS
 //   limits_bench.cpp  3. the stateless API against the machine's limits on the same bytes
+//   tree_load_bench.cpp 6. a whole tree at once, loose and packed, one thread and two
+//   partial_read_bench.cpp 7. large textures from mip level K on, reading only those bytes
+//   peer_bench.cpp    8. asset-baker -j1 against gltfpack on the same files
 //   targets.cpp       the targets (thresholds in targets.h) judged on the figures
 //   report.cpp        the Markdown report; report_json.cpp the JSON file
 // docs/benchmarks.md explains what is measured and how.
@@ -15,6 +18,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,7 +78,36 @@ struct LimitsRecord {
   double lz4_only = 0;  // LZ4_decompress_safe of every chunk (memcpy if stored raw), blob in memory
   double memcpy_only = 0;  // memcpy of the unpacked size
   double read_only = 0;    // read() of the whole file into a buffer
+  double pack_unpack =
+      0;                 // find_pack_entry + read_pack_asset + read_*_info + unpack_*, pack mapped
+  double info_only = 0;  // read_*_info alone on the asset in the mapped pack (a reused info)
 };
+
+// A whole tree loaded at once into one arena (measurement 6): the assets that have a source
+// measurement, every header first, then every chunk through assetlib::unpack_jobs. Times are
+// medians, seconds per whole tree.
+struct TreeLoad {
+  std::string tree;
+  size_t assets = 0;
+  uint64_t file_bytes = 0, unpacked_bytes = 0;
+  double source_seconds = 0;          // sum of the per-file source decode medians (1. and 2.)
+  double loose_1t = 0, loose_2t = 0;  // load_binaryfile per file, 1 and 2 threads
+  double pack_1t = 0, pack_2t = 0;    // from the mapped pack, 1 and 2 threads
+  double lz4_1t = 0, lz4_2t = 0;      // LZ4_decompress_safe of every chunk alone (the floor)
+};
+
+// A large texture loaded from level `skip` on (measurement 7): the whole file read against a
+// partial read of its head and of the blob bytes of those levels. Times are medians, seconds.
+struct PartialRead {
+  std::string tree, name, format;
+  uint32_t width = 0, height = 0, skip = 0;
+  uint64_t file_bytes = 0;  // what a whole load reads
+  uint64_t bytes_read = 0;  // header + metadata + the levels' chunks
+  double whole_seconds = 0, partial_seconds = 0;
+};
+
+// Partial reads are measured on textures at least this large on their longer side.
+inline constexpr uint32_t kPartialReadMinSide = 2048;
 
 // The same asset baked with fast LZ4 and with LZ4-HC, each loaded and unpacked.
 struct CodecLoad {
@@ -141,6 +174,32 @@ struct Target {
   double value = 0, threshold = 0;
 };
 
+// One tool converting one staged set of files (measurement 8), repeated. For gltfpack, one
+// process per file: a repetition's times are the sums over its processes.
+struct PeerTool {
+  std::vector<double> wall_seconds, cpu_seconds;  // per repetition; CPU = user + system
+  double others_cpu_seconds = 0;                  // CPU time other processes took, all runs
+  uint64_t converted = 0, failed = 0;             // sources, last repetition
+  uint64_t bytes_out = 0;                         // last repetition
+  double median_wall() const;
+  double median_cpu() const;
+};
+
+// asset-baker -j1 against gltfpack on one set ("OBJ", "glTF without images").
+struct PeerComparison {
+  std::string set;
+  size_t files = 0;
+  uint64_t source_bytes = 0;
+  PeerTool baker, gltfpack;
+  // gltfpack time / asset-baker time: above 1, the baker is faster.
+  double cpu_ratio() const {
+    return baker.median_cpu() > 0 ? gltfpack.median_cpu() / baker.median_cpu() : 0;
+  }
+  double wall_ratio() const {
+    return baker.median_wall() > 0 ? gltfpack.median_wall() / baker.median_wall() : 0;
+  }
+};
+
 struct Results {
   Machine machine;
   std::string command;
@@ -155,6 +214,9 @@ struct Results {
   std::vector<LoadComparison> texture_loads;
   std::vector<LoadComparison> mesh_loads;
   std::vector<LimitsRecord> limits;
+  std::vector<TreeLoad> tree_loads;
+  std::vector<PartialRead> partial_reads;
+  std::vector<PeerComparison> peers;
   std::vector<CodecLoad> codec_loads;
   std::vector<SizeRecord> sizes;
   LoaderRss loader;
@@ -203,8 +265,34 @@ int load_all_main(int argc, char** argv);
 // read_*_info + unpack_*), the same from a mapped file, and the bare minimum work on the same
 // bytes: LZ4_decompress_safe of every chunk from the blob already in memory (memcpy for chunks
 // stored raw), memcpy of the unpacked size, and read() of the file.
-void bench_limits(const BakedTree& tree, const TimingPolicy& policy, std::vector<LimitsRecord>& out,
-                  std::vector<std::string>& notes);
+// Also the same from `pack` (the tree packed by `asset-baker pack`, mapped) and read_*_info alone.
+void bench_limits(const BakedTree& tree, const MappedPack& pack, const TimingPolicy& policy,
+                  std::vector<LimitsRecord>& out, std::vector<std::string>& notes);
+
+// tree_load_bench.cpp, measurement 6. The assets of `tree` named in `names` loaded at once into
+// one arena, from loose files and from `pack`, with 1 and 2 threads, against the bare LZ4 decoding
+// of their chunks on 1 and 2 threads; side by side. Fills `out` except source_seconds. Returns
+// why it failed, or "".
+std::string bench_tree_load(const BakedTree& tree, const MappedPack& pack,
+                            const std::set<std::string>& names, const TimingPolicy& policy,
+                            TreeLoad& out);
+
+// peer_bench.cpp, measurement 8. Stages the OBJ models of `root`/common-3d-test-models (every
+// .obj of `root` without that folder) with their .mtl, and the glTF/GLB files of `root` without
+// images with their buffers, and converts each set with asset-baker -j1 and with gltfpack (one
+// process per file), alternating, options.bake_repetitions times. Adds a note and nothing else
+// when gltfpack is not on PATH. False with `error` set when the baker crashes or exits with 2.
+bool bench_peers(const BenchOptions& options, const std::filesystem::path& root,
+                 std::vector<PeerComparison>& out, std::vector<std::string>& notes,
+                 std::string& error);
+// The report's section 8 (empty when not measured).
+std::string peer_section(const Results& results);
+
+// partial_read_bench.cpp, measurement 7. Every texture of `tree` with a side of
+// kPartialReadMinSide or more, loaded from level `skip` on: load_binaryfile + unpack_texture_mips
+// against load_asset_head + texture_mips_blob_range + load_blob_range + unpack, side by side.
+void bench_partial_reads(const BakedTree& tree, uint32_t skip, const TimingPolicy& policy,
+                         std::vector<PartialRead>& out, std::vector<std::string>& notes);
 
 // targets.cpp. Judges every target of targets.h on `results` and stores them in results.targets.
 void compute_targets(Results& results);

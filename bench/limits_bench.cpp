@@ -89,8 +89,8 @@ struct LimitsBuffers {
 
 // Measures the five ways to produce the unpacked bytes of one baked file of `tree`, side by side,
 // into `out`. Returns why the file was skipped, or "" when it was measured.
-std::string measure_limits(const std::string& tree, const BakedAsset& a, const TimingPolicy& policy,
-                           LimitsBuffers& b, LimitsRecord& out) {
+std::string measure_limits(const std::string& tree, const BakedAsset& a, const MappedPack& pack,
+                           const TimingPolicy& policy, LimitsBuffers& b, LimitsRecord& out) {
   std::string path = a.baked.string();
   assetlib::AssetFile file;
   Layout layout;
@@ -119,25 +119,28 @@ std::string measure_limits(const std::string& tree, const BakedAsset& a, const T
         return true;
       },
       [&] { return read_whole(path, read_bytes, a.file_bytes); },
+      [&] { return load_pack_asset(pack, a.name, b.staging); },
+      [&] { return read_pack_info(pack, a.name); },
   };
   std::vector<Timing> t = measure_side_by_side(sides, policy);
   if (!t[0].ok) return "a limits measurement failed; skipped";
   out = {tree,        a.name,      a.type,      a.file_bytes, layout.unpacked, coverage.raw_stored,
-         t[0].median, t[1].median, t[2].median, t[3].median,  t[4].median};
+         t[0].median, t[1].median, t[2].median, t[3].median,  t[4].median,     t[5].median,
+         t[6].median};
   return "";
 }
 
 }  // namespace
 
-void bench_limits(const BakedTree& tree, const TimingPolicy& policy, std::vector<LimitsRecord>& out,
-                  std::vector<std::string>& notes) {
+void bench_limits(const BakedTree& tree, const MappedPack& pack, const TimingPolicy& policy,
+                  std::vector<LimitsRecord>& out, std::vector<std::string>& notes) {
   Progress progress("limits " + tree.label + " " + tree.variant, tree.assets.size());
   LimitsBuffers buffers;
   size_t done = 0;
   for (const BakedAsset& a : tree.assets) {
     progress.step(++done);
     LimitsRecord record;
-    if (std::string skipped = measure_limits(tree.label, a, policy, buffers, record);
+    if (std::string skipped = measure_limits(tree.label, a, pack, policy, buffers, record);
         !skipped.empty()) {
       notes.push_back("error: " + tree.label + "/" + a.name + ": " + skipped);
       continue;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -182,10 +183,43 @@ bool bake_trees(const BenchOptions& options, Results& r, BakedVariants& baked) {
   return true;
 }
 
+// Packs the default bake of `tree` with `asset-baker pack` into the work folder and maps it.
+bool pack_tree(const BenchOptions& o, const BakedTree& tree, MappedPack& out) {
+  fs::path pack = o.work_dir / (tree.label + ".pack");
+  fs::path log = o.work_dir / (tree.label + "-pack");
+  ChildResult r = run_measured(
+      o.self, {o.baker.string(), "pack", tree.baked_root.string(), "-o", pack.string()}, log);
+  if (!r.ran || r.exit_code != 0) {
+    return fail("asset-baker pack " + tree.baked_root.string() + " failed (see " + log.string() +
+                ".err)");
+  }
+  std::string error;
+  return out.open(pack, error) || fail(error);
+}
+
+// The assets of `tree` measured against their sources (sections 1 and 2, default bake), and the
+// sum of their source decode times.
+std::set<std::string> source_measured(const Results& r, const std::string& tree,
+                                      double& source_seconds) {
+  std::set<std::string> names;
+  for (const auto* loads : {&r.texture_loads, &r.mesh_loads}) {
+    for (const LoadComparison& c : *loads) {
+      if (c.tree != tree || c.variant != "default") continue;
+      names.insert(c.name);
+      source_seconds += c.source_seconds;
+    }
+  }
+  return names;
+}
+
 // Bakes every tree, measures, judges the targets. False on an error that makes the figures
 // incomplete.
 bool run(const BenchOptions& options, Results& r) {
   double start = now_seconds();
+  // First, before the bakes below delete and replace hundreds of files (peer_bench.cpp says why).
+  std::string peer_error;
+  if (!bench_peers(options, options.trees.back().root, r.peers, r.notes, peer_error))
+    return fail(peer_error);
   BakedVariants baked;
   if (!bake_trees(options, r, baked)) return false;
   const auto& [defaults, rgba8s, hcs] = baked;
@@ -197,8 +231,24 @@ bool run(const BenchOptions& options, Results& r) {
   for (const BakedTree& t : defaults) bench_texture_loads(t, policy, r.texture_loads, r.notes);
   for (const BakedTree& t : rgba8s) bench_texture_loads(t, policy, r.texture_loads, r.notes);
   for (const BakedTree& t : defaults) bench_mesh_loads(t, policy, r.mesh_loads, r.notes);
+  std::vector<std::unique_ptr<MappedPack>> packs;
+  for (const BakedTree& t : defaults) {
+    packs.push_back(std::make_unique<MappedPack>());
+    if (!pack_tree(options, t, *packs.back())) return false;
+  }
   std::fprintf(stderr, "measure limits\n");
-  for (const BakedTree& t : defaults) bench_limits(t, policy, r.limits, r.notes);
+  for (size_t i = 0; i < defaults.size(); ++i)
+    bench_limits(defaults[i], *packs[i], policy, r.limits, r.notes);
+  std::fprintf(stderr, "measure whole-tree loads\n");
+  for (size_t i = 0; i < defaults.size(); ++i) {
+    TreeLoad load;
+    std::set<std::string> names = source_measured(r, defaults[i].label, load.source_seconds);
+    if (std::string e = bench_tree_load(defaults[i], *packs[i], names, policy, load); !e.empty())
+      return fail(defaults[i].label + ": " + e);
+    r.tree_loads.push_back(load);
+  }
+  std::fprintf(stderr, "measure partial reads\n");
+  for (const BakedTree& t : defaults) bench_partial_reads(t, 2, policy, r.partial_reads, r.notes);
   for (size_t i = 0; i < defaults.size(); ++i)
     bench_codec_loads(defaults[i], hcs[i], policy, r.codec_loads, r.notes);
 

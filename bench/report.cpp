@@ -39,7 +39,11 @@ void LimitsSummary::add(const LimitsRecord& r) {
   lz4_only += r.lz4_only;
   memcpy_only += r.memcpy_only;
   read_only += r.read_only;
+  pack_unpack += r.pack_unpack;
   if (r.load_unpack > 0) file_ratios.push_back(r.lz4_only / r.load_unpack);
+  pack_overhead.push_back(r.pack_unpack - r.lz4_only);
+  load_overhead.push_back(r.load_unpack - r.lz4_only);
+  info_seconds.push_back(r.info_only);
 }
 
 void SizeSummary::add(const SizeRecord& r) {
@@ -66,6 +70,28 @@ const TreeBake* main_bake(const Results& results) {
     if (!best || b.assets > best->assets) best = &b;
   }
   return best;
+}
+
+const TreeLoad* main_tree_load(const Results& results) {
+  const TreeLoad* best = nullptr;
+  for (const TreeLoad& t : results.tree_loads) {
+    if (!best || t.assets > best->assets) best = &t;
+  }
+  return best;
+}
+
+const std::vector<std::string>& size_classes() {
+  static const std::vector<std::string> classes = {"< 64 KiB", "64 KiB - 1 MiB", "1 - 16 MiB",
+                                                   ">= 16 MiB"};
+  return classes;
+}
+
+const std::string& size_class(uint64_t unpacked_bytes) {
+  const auto& c = size_classes();
+  if (unpacked_bytes < (64u << 10)) return c[0];
+  if (unpacked_bytes < (1u << 20)) return c[1];
+  if (unpacked_bytes < (16u << 20)) return c[2];
+  return c[3];
 }
 
 // --- Tables and numbers -------------------------------------------------------------------------
@@ -140,20 +166,6 @@ namespace {
 // --- The text report ----------------------------------------------------------------------------
 
 // Size classes of the unpacked bytes, for the table rows, smallest first.
-const std::vector<std::string>& size_classes() {
-  static const std::vector<std::string> classes = {"< 64 KiB", "64 KiB - 1 MiB", "1 - 16 MiB",
-                                                   ">= 16 MiB"};
-  return classes;
-}
-
-const std::string& size_class(uint64_t unpacked_bytes) {
-  const auto& c = size_classes();
-  if (unpacked_bytes < (64u << 10)) return c[0];
-  if (unpacked_bytes < (1u << 20)) return c[1];
-  if (unpacked_bytes < (16u << 20)) return c[2];
-  return c[3];
-}
-
 // One row per size class: row(group, keep) with keep accepting the records of that class.
 template <typename Row>
 void add_size_class_rows(const Row& row) {
@@ -252,26 +264,87 @@ std::string limits_section(const Results& r) {
               "the blob already in "
               "memory (chunks stored raw: `memcpy`). *memcpy*: the unpacked size copied. *read()*: "
               "the file copied out "
-              "of the page cache. Ratios are LZ4-only time / our time (1 = as fast as bare LZ4).");
+              "of the page cache. *pack*: `find_pack_entry` + `read_pack_asset` + `read_*_info` + "
+              "`unpack_*` from the corpus packed by `asset-baker pack` and mapped once. Ratios are "
+              "LZ4-only time / our time (1 = as fast as bare LZ4); *load+unpack / (read+LZ4)* is "
+              "(read() + LZ4-only time) / load+unpack time, the least an engine could do per file "
+              "against the library. *pack - LZ4*: per file, what loading from the pack adds to "
+              "the bare decompression; *read_*_info*: the metadata read alone, per file.");
   if (r.limits.empty()) return out + "(nothing measured)\n";
   Table table({"group", "files", "unpacked MiB", "stored raw", "load+unpack GB/s", "mapped GB/s",
-               "LZ4 only GB/s", "memcpy GB/s", "read() GB/s", "load+unpack / LZ4", "mapped / LZ4",
-               "median file / LZ4"});
+               "pack GB/s", "LZ4 only GB/s", "memcpy GB/s", "read() GB/s", "load+unpack / LZ4",
+               "mapped / LZ4", "pack / LZ4", "median file / LZ4", "load+unpack / (read+LZ4)",
+               "pack - LZ4 (median)", "read_*_info (median)"});
   auto row = [&](const std::string& group, const std::function<bool(const LimitsRecord&)>& keep) {
     auto s = summarize<LimitsSummary>(r.limits, keep);
     if (!s.files) return;
     table.add({group, std::to_string(s.files), mib(s.unpacked_bytes),
                percent(fraction_of(s.raw_stored_bytes, s.unpacked_bytes)),
                gbps(s.unpacked_bytes, s.load_unpack), gbps(s.unpacked_bytes, s.mapped_unpack),
-               gbps(s.unpacked_bytes, s.lz4_only), gbps(s.unpacked_bytes, s.memcpy_only),
-               gbps(s.file_bytes, s.read_only), percent(s.load_vs_lz4()),
-               percent(s.mapped_vs_lz4()), percent(s.median_file_ratio())});
+               gbps(s.unpacked_bytes, s.pack_unpack), gbps(s.unpacked_bytes, s.lz4_only),
+               gbps(s.unpacked_bytes, s.memcpy_only), gbps(s.file_bytes, s.read_only),
+               percent(s.load_vs_lz4()), percent(s.mapped_vs_lz4()), percent(s.pack_vs_lz4()),
+               percent(s.median_file_ratio()), percent(s.load_vs_read_lz4()),
+               seconds(median_of(s.pack_overhead)), seconds(median_of(s.info_seconds))});
   };
   add_type_rows(row);
   add_size_class_rows(row);
   row("all", everything);
   return out + table.markdown() +
          "\n(read() GB/s counts file bytes; the other columns count unpacked bytes.)\n";
+}
+
+// --- 6. Whole-tree load ------------------------------------------------------------------------
+
+std::string tree_load_section(const Results& r) {
+  std::string out = heading(
+      "6. Whole-tree load",
+      "Every asset of sections 1 and 2 loaded at once into one arena, as a loading screen does: "
+      "every file opened (loose: `load_binaryfile`; pack: `find_pack_entry` + `read_pack_asset` "
+      "on the mapped pack) and its metadata read, in parallel over the assets, then every chunk "
+      "of every asset through `assetlib::unpack_jobs` on a pool of 1 or 2 threads. *LZ4 floor*: "
+      "`LZ4_decompress_safe` of the same chunks alone, one per task. *vs source*: the sum of "
+      "the per-file source decode times of sections 1 and 2 / the whole-tree time.");
+  if (r.tree_loads.empty()) return out + "(nothing measured)\n";
+  Table table({"tree", "assets", "unpacked MiB", "source (sum)", "way", "1 thread", "2 threads",
+               "2 threads speed-up", "vs source, 1 thread", "vs source, 2 threads"});
+  for (const TreeLoad& t : r.tree_loads) {
+    auto row = [&](const char* way, double one, double two) {
+      table.add({t.tree, std::to_string(t.assets), mib(t.unpacked_bytes), seconds(t.source_seconds),
+                 way, seconds(one), seconds(two), ratio(two > 0 ? one / two : 0),
+                 ratio(one > 0 ? t.source_seconds / one : 0),
+                 ratio(two > 0 ? t.source_seconds / two : 0)});
+    };
+    row("loose files", t.loose_1t, t.loose_2t);
+    row("pack", t.pack_1t, t.pack_2t);
+    row("LZ4 floor", t.lz4_1t, t.lz4_2t);
+  }
+  return out + table.markdown();
+}
+
+// --- 7. Partial reads ---------------------------------------------------------------------------
+
+std::string partial_read_section(const Results& r) {
+  std::string out = heading(
+      "7. Partial reads",
+      "Textures with a side of " + std::to_string(kPartialReadMinSide) +
+          " or more, levels K.. wanted (a loader dropping the top levels on a small GPU). *whole*: "
+          "`load_binaryfile` + `unpack_texture_mips`. *partial*: `load_asset_head` + "
+          "`read_texture_info` + `texture_mips_blob_range` + `load_blob_range` + "
+          "`texture_unpack_job` + `unpack_jobs`: the header, the metadata and those levels' "
+          "chunks only.");
+  if (r.partial_reads.empty()) return out + "(no texture that large)\n";
+  Table table({"texture", "format", "size", "skip", "file bytes", "bytes read", "read / file",
+               "whole", "partial", "whole / partial"});
+  for (const PartialRead& p : r.partial_reads) {
+    table.add({p.tree + "/" + p.name, p.format,
+               std::to_string(p.width) + "x" + std::to_string(p.height), std::to_string(p.skip),
+               std::to_string(p.file_bytes), std::to_string(p.bytes_read),
+               percent(fraction_of(p.bytes_read, p.file_bytes)), seconds(p.whole_seconds),
+               seconds(p.partial_seconds),
+               ratio(p.partial_seconds > 0 ? p.whole_seconds / p.partial_seconds : 0)});
+  }
+  return out + table.markdown();
 }
 
 // --- 4. Bake ------------------------------------------------------------------------------------
@@ -460,6 +533,9 @@ std::string render_report(const Results& r) {
   out += limits_section(r);
   out += bake_section(r);
   out += size_section(r);
+  out += tree_load_section(r);
+  out += partial_read_section(r);
+  out += peer_section(r);
   out += notes_section(r.notes);
   out += "\n## Targets\n\n```\n";
   for (const Target& t : r.targets) out += target_line(t) + "\n";

@@ -31,14 +31,22 @@ struct LoadSummary {
 struct LimitsSummary {
   size_t files = 0;
   uint64_t file_bytes = 0, unpacked_bytes = 0, raw_stored_bytes = 0;
-  double load_unpack = 0, mapped_unpack = 0, lz4_only = 0, memcpy_only = 0,
-         read_only = 0;             // total seconds
-  std::vector<double> file_ratios;  // per file, lz4_only / load_unpack
+  double load_unpack = 0, mapped_unpack = 0, lz4_only = 0, memcpy_only = 0, read_only = 0,
+         pack_unpack = 0;             // total seconds
+  std::vector<double> file_ratios;    // per file, lz4_only / load_unpack
+  std::vector<double> pack_overhead;  // per file, pack_unpack - lz4_only (seconds)
+  std::vector<double> load_overhead;  // per file, load_unpack - lz4_only (seconds)
+  std::vector<double> info_seconds;   // per file, info_only
 
   void add(const LimitsRecord& r);
   double median_file_ratio() const { return median_of(file_ratios); }
   double load_vs_lz4() const { return load_unpack > 0 ? lz4_only / load_unpack : 0; }
   double mapped_vs_lz4() const { return mapped_unpack > 0 ? lz4_only / mapped_unpack : 0; }
+  double pack_vs_lz4() const { return pack_unpack > 0 ? lz4_only / pack_unpack : 0; }
+  // The least an engine could do per file: read() it, then LZ4 alone; against the library.
+  double load_vs_read_lz4() const {
+    return load_unpack > 0 ? (read_only + lz4_only) / load_unpack : 0;
+  }
 };
 
 struct SizeSummary {
@@ -87,6 +95,12 @@ std::vector<std::string> variants_of(const std::vector<LoadComparison>& loads);
 
 // The tree the bake targets are judged on: the one with the most assets (the corpus).
 const TreeBake* main_bake(const Results& results);
+// The whole-tree load the load targets are judged on: the one with the most assets.
+const TreeLoad* main_tree_load(const Results& results);
+
+// The size groups of the report ("< 64 KiB", ...), and the one an unpacked size falls in.
+const std::vector<std::string>& size_classes();
+const std::string& size_class(uint64_t unpacked_bytes);
 
 // --- Tables and numbers -------------------------------------------------------------------------
 

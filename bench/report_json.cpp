@@ -46,7 +46,36 @@ void to_json(json& j, const LimitsRecord& r) {
        {"mapped_unpack_seconds", r.mapped_unpack},
        {"lz4_only_seconds", r.lz4_only},
        {"memcpy_seconds", r.memcpy_only},
-       {"read_seconds", r.read_only}};
+       {"read_seconds", r.read_only},
+       {"pack_unpack_seconds", r.pack_unpack},
+       {"info_seconds", r.info_only}};
+}
+
+void to_json(json& j, const TreeLoad& t) {
+  j = {{"tree", t.tree},
+       {"assets", t.assets},
+       {"file_bytes", t.file_bytes},
+       {"unpacked_bytes", t.unpacked_bytes},
+       {"source_seconds", t.source_seconds},
+       {"loose_1_thread_seconds", t.loose_1t},
+       {"loose_2_threads_seconds", t.loose_2t},
+       {"pack_1_thread_seconds", t.pack_1t},
+       {"pack_2_threads_seconds", t.pack_2t},
+       {"lz4_floor_1_thread_seconds", t.lz4_1t},
+       {"lz4_floor_2_threads_seconds", t.lz4_2t}};
+}
+
+void to_json(json& j, const PartialRead& p) {
+  j = {{"tree", p.tree},
+       {"name", p.name},
+       {"format", p.format},
+       {"width", p.width},
+       {"height", p.height},
+       {"skip", p.skip},
+       {"file_bytes", p.file_bytes},
+       {"bytes_read", p.bytes_read},
+       {"whole_seconds", p.whole_seconds},
+       {"partial_seconds", p.partial_seconds}};
 }
 
 void to_json(json& j, const BakeRun& run) {
@@ -132,6 +161,23 @@ void to_json(json& j, const Machine& m) {
        {"loadavg_end", m.loadavg_end}};
 }
 
+void to_json(json& j, const PeerTool& t) {
+  j = {{"wall_seconds", t.wall_seconds}, {"cpu_seconds", t.cpu_seconds},
+       {"median_wall", t.median_wall()}, {"median_cpu", t.median_cpu()},
+       {"converted", t.converted},       {"failed", t.failed},
+       {"bytes_out", t.bytes_out},       {"others_cpu_seconds", t.others_cpu_seconds}};
+}
+
+void to_json(json& j, const PeerComparison& c) {
+  j = {{"set", c.set},
+       {"files", c.files},
+       {"source_bytes", c.source_bytes},
+       {"asset_baker", c.baker},
+       {"gltfpack", c.gltfpack},
+       {"cpu_ratio", c.cpu_ratio()},
+       {"wall_ratio", c.wall_ratio()}};
+}
+
 namespace {
 
 // Per bake variant, the figures of the load comparisons the texture and mesh tables quote.
@@ -159,8 +205,11 @@ json limits_summary(const std::vector<LimitsRecord>& limits) {
           {"lz4_only_seconds", s.lz4_only},
           {"memcpy_seconds", s.memcpy_only},
           {"read_seconds", s.read_only},
+          {"pack_unpack_seconds", s.pack_unpack},
           {"load_vs_lz4", s.load_vs_lz4()},
-          {"mapped_vs_lz4", s.mapped_vs_lz4()}};
+          {"mapped_vs_lz4", s.mapped_vs_lz4()},
+          {"pack_vs_lz4", s.pack_vs_lz4()},
+          {"load_vs_read_lz4", s.load_vs_read_lz4()}};
 }
 
 json settings(const Results& r) {
@@ -184,10 +233,13 @@ bool write_json(const Results& r, const std::filesystem::path& path, std::string
   doc["texture_load"] = {{"summary", load_summary(r.texture_loads)}, {"files", r.texture_loads}};
   doc["mesh_load"] = {{"summary", load_summary(r.mesh_loads)}, {"files", r.mesh_loads}};
   doc["limits"] = {{"summary", limits_summary(r.limits)}, {"files", r.limits}};
+  doc["tree_load"] = r.tree_loads;
+  doc["partial_reads"] = r.partial_reads;
   doc["bake"] = r.bakes;
   doc["loader_rss"] = r.loader;
   doc["size"] = r.sizes;
   doc["lz4_vs_hc_load"] = r.codec_loads;
+  doc["peer_bake"] = r.peers;
   doc["notes"] = r.notes;
 
   std::ofstream out(path);

@@ -29,9 +29,10 @@ bool meets(const TargetSpec& spec, double value) {
 
 // "need >= 50.0x", "need <= 2.0%", "need >= 0.85 x N".
 std::string need(const TargetSpec& spec) {
-  std::string shown = spec.shown == Shown::Ratio     ? ratio(spec.threshold)
-                      : spec.shown == Shown::Percent ? percent(spec.threshold)
-                                                     : fixed(spec.threshold, 2) + " x N";
+  std::string shown = spec.shown == Shown::Ratio          ? ratio(spec.threshold)
+                      : spec.shown == Shown::Percent      ? percent(spec.threshold)
+                      : spec.shown == Shown::Microseconds ? seconds(spec.threshold)
+                                                          : fixed(spec.threshold, 2) + " x N";
   return std::string("need ") +
          (spec.need == Need::AtLeast  ? ">= "
           : spec.need == Need::AtMost ? "<= "
@@ -163,6 +164,111 @@ Figure baker_rss(const Results& r, const TargetSpec&) {
   return {!runs.empty(), worst, text};
 }
 
+// --- Measurement 6 and the per-file overheads of section 3 --------------------------------------
+
+// "corpus, 664 assets, 1.90 s of source decoding".
+std::string tree_context(const TreeLoad& t) {
+  return t.tree + ", " + std::to_string(t.assets) + " assets, " + seconds(t.source_seconds) +
+         " of source decoding";
+}
+
+Figure tree_load(const Results& r, const TargetSpec& spec, bool two_threads) {
+  const TreeLoad* t = main_tree_load(r);
+  double baked = t ? (two_threads ? t->pack_2t : t->pack_1t) : 0;
+  if (!t || baked <= 0) return {false, 0, "not measured"};
+  double value = t->source_seconds / baked;
+  std::string text = ratio(value) + " (whole tree from its pack in " + seconds(baked) + " on " +
+                     (two_threads ? "2 threads" : "1 thread") + "; loose files " +
+                     seconds(two_threads ? t->loose_2t : t->loose_1t) + ", LZ4 floor " +
+                     seconds(two_threads ? t->lz4_2t : t->lz4_1t) + "; " + tree_context(*t) +
+                     "); " + need(spec);
+  return {true, value, text};
+}
+
+Figure tree_load_one_thread(const Results& r, const TargetSpec& spec) {
+  return tree_load(r, spec, false);
+}
+
+Figure tree_load_two_threads(const Results& r, const TargetSpec& spec) {
+  return tree_load(r, spec, true);
+}
+
+Figure two_thread_speedup(const Results& r, const TargetSpec& spec) {
+  const TreeLoad* t = main_tree_load(r);
+  if (!t || t->pack_2t <= 0 || t->lz4_2t <= 0) return {false, 0, "not measured"};
+  double value = t->pack_1t / t->pack_2t;
+  std::string text = ratio(value) + " (pack, " + seconds(t->pack_1t) + " -> " +
+                     seconds(t->pack_2t) + "; the LZ4 floor alone " + ratio(t->lz4_1t / t->lz4_2t) +
+                     "; " + t->tree + "); " + need(spec);
+  return {true, value, text};
+}
+
+Figure pack_vs_loose(const Results& r, const TargetSpec& spec) {
+  const TreeLoad* t = main_tree_load(r);
+  if (!t || t->pack_1t <= 0) return {false, 0, "not measured"};
+  double value = t->loose_1t / t->pack_1t;
+  std::string text = ratio(value) + " (whole tree, 1 thread: " + seconds(t->loose_1t) + " loose, " +
+                     seconds(t->pack_1t) + " pack; 2 threads " +
+                     ratio(t->pack_2t > 0 ? t->loose_2t / t->pack_2t : 0) + "; " + t->tree + "); " +
+                     need(spec);
+  return {true, value, text};
+}
+
+Figure small_asset_overhead(const Results& r, const TargetSpec& spec) {
+  auto s = summarize<LimitsSummary>(
+      r.limits, [](const LimitsRecord& x) { return x.unpacked_bytes < kSmallAssetBytes; });
+  if (!s.files) return {false, 0, "not measured"};
+  double value = median_of(s.pack_overhead);
+  std::string text = seconds(value) + " median over " + std::to_string(s.files) + " assets under " +
+                     std::to_string(kSmallAssetBytes >> 10) +
+                     " KiB unpacked (load from the pack - LZ4 alone; from loose files " +
+                     seconds(median_of(s.load_overhead)) + "); " + need(spec);
+  return {true, value, text};
+}
+
+Figure unpack_vs_read_lz4(const Results& r, const TargetSpec& spec) {
+  double worst = -1;
+  std::string groups;
+  for (const std::string& cls : size_classes()) {
+    auto s = summarize<LimitsSummary>(
+        r.limits, [&](const LimitsRecord& x) { return size_class(x.unpacked_bytes) == cls; });
+    if (!s.files) continue;
+    groups += (groups.empty() ? "" : ", ") + cls + " " + percent(s.load_vs_read_lz4()) + " (pack " +
+              percent(s.pack_vs_lz4()) + " of LZ4 alone)";
+    worst = worst < 0 ? s.load_vs_read_lz4() : std::min(worst, s.load_vs_read_lz4());
+  }
+  if (worst < 0) return {false, 0, "not measured"};
+  return {true, worst,
+          "lowest " + percent(worst) + " of read() + LZ4 throughput, by unpacked size: " + groups +
+              "; " + need(spec)};
+}
+
+Figure header_parse(const Results& r, const TargetSpec& spec) {
+  auto all = summarize<LimitsSummary>(r.limits, everything);
+  if (!all.files) return {false, 0, "not measured"};
+  double value = median_of(all.info_seconds);
+  auto small = summarize<LimitsSummary>(
+      r.limits, [](const LimitsRecord& x) { return x.unpacked_bytes < kSmallAssetBytes; });
+  std::string text = seconds(value) + " median read_*_info over " + std::to_string(all.files) +
+                     " assets (" + seconds(median_of(small.info_seconds)) + " under " +
+                     std::to_string(kSmallAssetBytes >> 10) + " KiB); " + need(spec);
+  return {true, value, text};
+}
+
+Figure bake_vs_gltfpack(const Results& r, const TargetSpec& spec) {
+  if (r.peers.empty()) return {false, 0, "not measured (gltfpack not on PATH?)"};
+  double worst = -1;
+  std::string text;
+  for (const PeerComparison& c : r.peers) {
+    worst = worst < 0 ? c.cpu_ratio() : std::min(worst, c.cpu_ratio());
+    text += (text.empty() ? "" : "; ") + c.set + " " + ratio(c.cpu_ratio()) + " (CPU " +
+            seconds(c.gltfpack.median_cpu()) + " gltfpack vs " + seconds(c.baker.median_cpu()) +
+            " asset-baker -j1, " + std::to_string(c.files) + " files; wall " +
+            ratio(c.wall_ratio()) + ")";
+  }
+  return {true, worst, text + "; gltfpack / asset-baker, " + need(spec)};
+}
+
 // Which function computes the figure of which target of the table.
 struct FigureOf {
   std::string_view target;
@@ -170,9 +276,19 @@ struct FigureOf {
 };
 
 constexpr FigureOf kFigures[] = {
-    {"load_vs_source", load_vs_source}, {"unpack_vs_lz4", unpack_vs_lz4},
-    {"noop_rebuild", noop_rebuild},     {"bake_speedup", bake_speedup},
+    {"load_vs_source", load_vs_source},
+    {"unpack_vs_lz4", unpack_vs_lz4},
+    {"noop_rebuild", noop_rebuild},
+    {"bake_speedup", bake_speedup},
     {"baker_rss", baker_rss},
+    {"tree_load_one_thread", tree_load_one_thread},
+    {"tree_load_two_threads", tree_load_two_threads},
+    {"two_thread_speedup", two_thread_speedup},
+    {"pack_vs_loose", pack_vs_loose},
+    {"small_asset_overhead", small_asset_overhead},
+    {"unpack_vs_read_lz4", unpack_vs_read_lz4},
+    {"header_parse", header_parse},
+    {"bake_vs_gltfpack", bake_vs_gltfpack},
 };
 
 Figure figure_of(const Results& r, const TargetSpec& spec) {

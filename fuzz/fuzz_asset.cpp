@@ -76,6 +76,26 @@ void exercise_texture(const AssetView& view) {
     FUZZ_CHECK(std::memcmp(tail.get(), all.get() + info.mips[last].offset, size_t(tail_size)) == 0,
                "unpack_texture_mips agrees with unpack_texture");
   }
+  // A partial read of the same levels: only their blob bytes, in a buffer of exactly that size.
+  BlobRange range;
+  if (texture_mips_blob_range(info, last, range)) {
+    FUZZ_CHECK(range.offset <= view.blob.size() && range.size <= view.blob.size() - range.offset,
+               "the blob range of the last levels lies inside the blob");
+    auto part = exact_buffer(range.size);
+    std::memcpy(part.get(), view.blob.data() + range.offset, size_t(range.size));
+    auto partial = exact_buffer(tail_size);
+    UnpackJob job;
+    std::span<const std::byte> bytes(part.get(), size_t(range.size));
+    FUZZ_CHECK(texture_unpack_job(info, last, bytes, partial.get(), tail_size, job, range.offset),
+               "a job for the levels whose range was found");
+    Status partial_status = unpack_jobs(std::span<const UnpackJob>(&job, 1));
+    FUZZ_CHECK(partial_status.ok() == tail_status.ok(),
+               "a partial read unpacks exactly when the whole blob does");
+    if (partial_status && tail_status) {
+      FUZZ_CHECK(std::memcmp(partial.get(), tail.get(), size_t(tail_size)) == 0,
+                 "a partial read unpacks the same bytes");
+    }
+  }
   FUZZ_CHECK(unpack_texture_mips(info, uint32_t(info.mips.size()), view.blob.data(),
                                  view.blob.size(), tail.get(), tail_size)
                      .code == ErrorCode::InvalidArgument,

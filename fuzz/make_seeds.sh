@@ -12,6 +12,8 @@
 #                      .mtl its first mtllib names, when there is one
 #   fuzz_gltf_import   small corpus .glb files, and .gltf files followed by "\n%%BIN%%\n" and their
 #                      first external buffer
+#   fuzz_pack          packs (asset-baker pack) of each of fuzz_asset's bakes (those within the size
+#                      limit), of the smallest assets of one and of its materials, and an empty one
 #
 # Usage: fuzz/make_seeds.sh <build-dir> [<out-dir>]     (default <build-dir>/fuzz-seeds)
 # Needs <build-dir>/asset-baker/asset-baker and python3. The corpus is $ASSETLIB_CORPUS_DIR, else
@@ -30,7 +32,7 @@ max_seed=65536   # bytes; larger files only slow the fuzzer down (libFuzzer's -m
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fuzz-seeds.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 rm -rf "$out"
-mkdir -p "$out"/{fuzz_asset,fuzz_manifest,fuzz_image_import,fuzz_obj_import,fuzz_gltf_import}
+mkdir -p "$out"/{fuzz_asset,fuzz_manifest,fuzz_image_import,fuzz_obj_import,fuzz_gltf_import,fuzz_pack}
 
 # Copies $1 to $2/<its path with '/' turned into '_'>, relative to $3, when not larger than $4.
 keep() {
@@ -71,7 +73,38 @@ for config in a b c; do
     [ "$(stat -c %s "$f")" -le "$max_seed" ] && cp "$f" "$out/fuzz_asset/$config-${rel//\//_}"
   done < <(find "$tmp/out-$config" -type f \( -name '*.tx' -o -name '*.mesh' -o -name '*.mat' -o -name '*.prefab' \) -print0)
   [ -f "$tmp/out-$config/manifest.json" ] && cp "$tmp/out-$config/manifest.json" "$out/fuzz_manifest/$config-manifest.json"
+  if "$baker" pack "$tmp/out-$config" -o "$tmp/$config.pack" -q 2>>"$tmp/log-$config"; then
+    keep "$tmp/$config.pack" "$out/fuzz_pack" "$tmp"
+  fi
 done
+# Small packs whatever the bakes' sizes: the smallest assets of bake a of every type (up to 40 KB),
+# its materials alone, and no assets at all.
+if [ -f "$tmp/out-a/manifest.json" ]; then
+  python3 - "$tmp/out-a" "$tmp" <<'PY'
+import json, os, shutil, sys
+src, tmp = sys.argv[1], sys.argv[2]
+assets = json.load(open(os.path.join(src, "manifest.json")))["assets"]
+def subset(name, chosen):
+    dst = os.path.join(tmp, name)
+    for a in chosen:
+        os.makedirs(os.path.dirname(os.path.join(dst, a["path"])), exist_ok=True)
+        shutil.copy(os.path.join(src, a["path"]), os.path.join(dst, a["path"]))
+    json.dump({"version": 1, "assets": chosen}, open(os.path.join(dst, "manifest.json"), "w"))
+small, total = [], 0
+for a in sorted(assets, key=lambda a: a["file_size"]):
+    if total + a["file_size"] <= 40000:
+        small.append(a)
+        total += a["file_size"]
+subset("small", small)
+subset("materials", [a for a in assets if a["type"] == "MATL"])
+PY
+  for set in small materials; do
+    "$baker" pack "$tmp/$set" -o "$out/fuzz_pack/$set.pack" -q || echo "make_seeds: packing $set failed" >&2
+  done
+fi
+mkdir -p "$tmp/empty"
+echo '{ "version": 1, "assets": [] }' >"$tmp/empty/manifest.json"
+"$baker" pack "$tmp/empty" -o "$out/fuzz_pack/empty.pack" -q || echo "make_seeds: packing nothing failed" >&2
 
 # --- images ----------------------------------------------------------------------------------------
 while IFS= read -r -d '' f; do
@@ -141,6 +174,6 @@ for folder, _, files in sorted(os.walk(corpus)):
             f.write(data)
 PY
 
-for t in fuzz_asset fuzz_manifest fuzz_image_import fuzz_obj_import fuzz_gltf_import; do
+for t in fuzz_asset fuzz_manifest fuzz_image_import fuzz_obj_import fuzz_gltf_import fuzz_pack; do
   echo "seeds $t: $(find "$out/$t" -type f | wc -l) files, $(du -sk "$out/$t" | cut -f1) KiB"
 done

@@ -6,6 +6,7 @@
 #   <build-dir>  a build configured with clang, -DASSETLIB_FUZZ=ON
 #                -DASSETLIB_SANITIZE=fuzzer-no-link,address,undefined, with target `fuzzers` built
 #   targets      default: fuzz_asset fuzz_manifest fuzz_image_import fuzz_obj_import fuzz_gltf_import
+#                fuzz_pack
 #
 # Seeds come from fuzz/make_seeds.sh (made into <build-dir>/fuzz-seeds when missing) and from
 # fuzz/regressions/<target>/ (every past finding runs first: a regression fails at once). Each target's
@@ -24,7 +25,7 @@ build=$(cd "$1" && pwd) || exit 2
 seconds=$2
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_asset fuzz_manifest fuzz_image_import fuzz_obj_import fuzz_gltf_import)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_asset fuzz_manifest fuzz_image_import fuzz_obj_import fuzz_gltf_import fuzz_pack)
 
 for t in "${targets[@]}"; do
   [ -x "$build/fuzz/$t" ] || { echo "run_fuzzers: $build/fuzz/$t not built (cmake --build $build --target fuzzers)" >&2; exit 2; }

@@ -3,7 +3,7 @@
 # a row:
 #   1. Release: the whole suite (unit, end-to-end, hostile inputs, crash safety, sample, consumer)
 #   2. ASan + UBSan: the same suite without the Vulkan sample
-#   3. ThreadSanitizer: the loader API from many threads (hostile.concurrency)
+#   3. ThreadSanitizer: the loader API from many threads (hostile.concurrency, unpack_jobs)
 #   4. clang + libFuzzer: each fuzz target for FUZZ_SECONDS (default 60) from the committed seeds
 #      and regressions; any finding fails the run (docs/robustness.md)
 # Set FUZZ_SECONDS=0 to skip the fuzzing stage locally.
@@ -33,8 +33,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 stage "ThreadSanitizer build + concurrency stress test"
 bash scripts/configure.sh build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASSETLIB_SANITIZE=thread \
   -DASSETLIB_BUILD_SAMPLE=OFF
-cmake --build build-tsan --target hostile-concurrency hostile-tsan-canary
-ctest --test-dir build-tsan --output-on-failure -R '^hostile\.(concurrency|tsan_canary)$'
+cmake --build build-tsan --target hostile-concurrency hostile-tsan-canary assetlib-tests
+# unpack_jobs on real threads too: chunks of many assets decoded by a pool into shared buffers.
+ctest --test-dir build-tsan --output-on-failure -R '^(hostile\.(concurrency|tsan_canary)|unpack_jobs? .*)$'
 
 fuzz_seconds=${FUZZ_SECONDS:-60}
 if [ "$fuzz_seconds" != 0 ]; then

@@ -3,22 +3,16 @@
 #include <assetlib/asset_file.h>
 #include <assetlib/limits.h>
 
+#include "little_endian.h"
 #include "no_throw.h"
 #include "read_file.h"
+#include "type_tag.h"
 
 #include <array>
 #include <cstring>
 
 namespace assetlib {
 namespace {
-
-uint32_t read_u32_le(const std::byte* p) {
-  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
-
-void write_u32_le(std::byte* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = std::byte((v >> (8 * i)) & 0xff);
-}
 
 struct Header {
   char type[4];
@@ -30,25 +24,15 @@ struct Header {
 Header decode_header(const std::byte* p) {
   Header h{};
   std::memcpy(h.type, p, 4);
-  h.version = read_u32_le(p + 4);
-  h.json_length = read_u32_le(p + 8);
-  h.blob_length = read_u32_le(p + 12);
+  h.version = detail::read_u32(p + 4);
+  h.json_length = detail::read_u32(p + 8);
+  h.blob_length = detail::read_u32(p + 12);
   return h;
 }
 
 size_t padded_json_length(size_t json_length) {
   size_t end = kHeaderSize + json_length;
   return json_length + (kBlobAlignment - end % kBlobAlignment) % kBlobAlignment;
-}
-
-// A type tag is 4 characters of A-Z, 0-9 or _ (docs/format.md). Checked before the version, so
-// a file that is no asset at all (a README, a PNG) is called that, not "format version 1819567475".
-bool is_type_tag(const char* type) {
-  for (int i = 0; i < 4; ++i) {
-    char c = type[i];
-    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
-  }
-  return true;
 }
 
 std::string printable(const char* type) {
@@ -67,7 +51,7 @@ std::string printable(const char* type) {
 
 // Checks a decoded header against the number of bytes the file really has.
 Status check_header(const Header& h, uint64_t file_size, std::string_view name) {
-  if (!is_type_tag(h.type)) {
+  if (!detail::is_type_tag(h.type)) {
     return Status::error(ErrorCode::UnknownType,
                          std::string(name) + ": not an asset file (it starts with \"" +
                              printable(h.type) + "\", not a 4-character asset type)");
@@ -104,19 +88,23 @@ Status too_short(std::string_view name, uint64_t size) {
                                                        " bytes is shorter than the 16-byte header");
 }
 
-Status load_binaryfile_throwing(const std::string& path, AssetFile& out) {
-  detail::FileHandle f;
+// Opens `path`, reads its 16-byte header and checks it against the file's size: the version, the
+// lengths and the JSON cap, all before anything is allocated. The file is left at the JSON.
+Status open_asset_file(const std::string& path, detail::FileHandle& f, Header& h) {
   uint64_t file_size = 0;
   if (Status s = detail::open_regular_file(path, f, file_size); !s) return s;
   if (file_size < kHeaderSize) return too_short(path, file_size);
-
   std::array<std::byte, kHeaderSize> raw_header;
   if (Status s = detail::read_exact(f, raw_header.data(), kHeaderSize, path, "header"); !s)
     return s;
-  Header h = decode_header(raw_header.data());
-  // Version, lengths against the file size, the JSON cap: all before allocating.
-  if (Status s = check_header(h, file_size, path); !s) return s;
+  h = decode_header(raw_header.data());
+  return check_header(h, file_size, path);
+}
 
+Status load_binaryfile_throwing(const std::string& path, AssetFile& out) {
+  detail::FileHandle f;
+  Header h{};
+  if (Status s = open_asset_file(path, f, h); !s) return s;
   AssetFile file;
   std::memcpy(file.type, h.type, 4);
   file.version = h.version;
@@ -129,15 +117,56 @@ Status load_binaryfile_throwing(const std::string& path, AssetFile& out) {
   return {};
 }
 
+Status load_asset_head_throwing(const std::string& path, AssetHead& out) {
+  detail::FileHandle f;
+  Header h{};
+  if (Status s = open_asset_file(path, f, h); !s) return s;
+  AssetHead head;
+  std::memcpy(head.type, h.type, 4);
+  head.version = h.version;
+  head.json.resize(h.json_length);
+  head.blob_length = h.blob_length;
+  if (Status s = detail::read_exact(f, head.json.data(), h.json_length, path, "metadata"); !s)
+    return s;
+  out = std::move(head);
+  return {};
+}
+
+Status load_blob_range_throwing(const std::string& path, const AssetHead& head, uint64_t offset,
+                                uint64_t size, std::vector<std::byte>& out) {
+  if (offset > head.blob_length || size > head.blob_length - offset) {
+    return Status::error(ErrorCode::TruncatedHeader,
+                         path + ": blob bytes " + std::to_string(offset) + ".." +
+                             std::to_string(offset + size) + " lie outside its " +
+                             std::to_string(head.blob_length) + "-byte blob");
+  }
+  detail::FileHandle f;
+  Header h{};
+  if (Status s = open_asset_file(path, f, h); !s) return s;
+  // The file must still be the one the head was read from, at least in its layout.
+  if (h.json_length != head.json.size() || h.blob_length != head.blob_length) {
+    return Status::error(ErrorCode::LengthMismatch,
+                         path + ": the file changed since its head was read");
+  }
+  std::vector<std::byte> bytes(size);
+  if (Status s = detail::read_exact_at(f, kHeaderSize + h.json_length + offset, bytes.data(), size,
+                                       path, "blob range");
+      !s) {
+    return s;
+  }
+  out = std::move(bytes);
+  return {};
+}
+
 }  // namespace
 
 std::vector<std::byte> serialize_binaryfile_head(const AssetFile& file) {
   size_t json_length = padded_json_length(file.json.size());
   std::vector<std::byte> head(kHeaderSize + json_length, std::byte{' '});
   std::memcpy(head.data(), file.type, 4);
-  write_u32_le(head.data() + 4, file.version);
-  write_u32_le(head.data() + 8, uint32_t(json_length));
-  write_u32_le(head.data() + 12, uint32_t(file.blob.size()));
+  detail::write_u32(head.data() + 4, file.version);
+  detail::write_u32(head.data() + 8, uint32_t(json_length));
+  detail::write_u32(head.data() + 12, uint32_t(file.blob.size()));
   std::memcpy(head.data() + kHeaderSize, file.json.data(), file.json.size());
   return head;
 }
@@ -194,6 +223,16 @@ Status parse_binaryfile(std::span<const std::byte> bytes, AssetView& out,
 
 Status load_binaryfile(const std::string& path, AssetFile& out) {
   return detail::no_throw(path, [&] { return load_binaryfile_throwing(path, out); });
+}
+
+Status load_asset_head(const std::string& path, AssetHead& out) {
+  return detail::no_throw(path, [&] { return load_asset_head_throwing(path, out); });
+}
+
+Status load_blob_range(const std::string& path, const AssetHead& head, uint64_t offset,
+                       uint64_t size, std::vector<std::byte>& out) {
+  return detail::no_throw(path,
+                          [&] { return load_blob_range_throwing(path, head, offset, size, out); });
 }
 
 }  // namespace assetlib

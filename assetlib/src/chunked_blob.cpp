@@ -61,29 +61,58 @@ Status pack_sections(std::span<const RawSection> sections, const PackOptions& op
   return {};
 }
 
-Status unpack_range(Compression compression, std::span<const Chunk> chunks, uint64_t raw_begin,
-                    uint64_t raw_end, const void* src, size_t src_size, void* dst,
-                    size_t dst_size) {
+Status range_job(Compression compression, std::span<const Chunk> chunks, uint64_t raw_begin,
+                 uint64_t raw_end, std::span<const std::byte> blob, uint64_t blob_offset, void* dst,
+                 size_t dst_size, UnpackJob& out) {
   if (raw_end < raw_begin || dst_size < raw_end - raw_begin) {
     return Status::error(ErrorCode::DestinationTooSmall,
                          "destination holds " + std::to_string(dst_size) + " bytes, " +
                              std::to_string(raw_end - raw_begin) + " needed");
   }
-  auto out = static_cast<std::byte*>(dst);
-  uint64_t covered = 0;
-  for (const Chunk& chunk : chunks) {
-    if (chunk.raw_offset < raw_begin || chunk.raw_offset + chunk.raw_size > raw_end) continue;
-    uint64_t at = chunk.raw_offset - raw_begin;
-    if (Status s = unpack_chunk(compression, chunk, src, src_size, out + at, dst_size - at); !s) {
-      return s;
-    }
-    covered += chunk.raw_size;
-  }
-  if (covered != raw_end - raw_begin) {
+  auto starts_before = [](const Chunk& c, uint64_t offset) { return c.raw_offset < offset; };
+  auto first = std::lower_bound(chunks.begin(), chunks.end(), raw_begin, starts_before);
+  auto last = std::lower_bound(first, chunks.end(), raw_end, starts_before);
+  bool starts_on_boundary =
+      raw_begin == raw_end || (first != chunks.end() && first->raw_offset == raw_begin);
+  bool ends_on_boundary = last == first || (last[-1].raw_offset + last[-1].raw_size == raw_end);
+  if (!starts_on_boundary || !ends_on_boundary) {
     return Status::error(ErrorCode::InvalidValue,
                          "requested range does not fall on chunk boundaries");
   }
+  out.compression = compression;
+  out.chunks = std::span<const Chunk>(first, last);
+  out.blob = blob;
+  out.blob_offset = blob_offset;
+  out.raw_begin = raw_begin;
+  out.dst = dst;
+  out.dst_size = size_t(raw_end - raw_begin);
   return {};
+}
+
+Status unpack_job_chunk(const UnpackJob& job, size_t index) {
+  Chunk chunk = job.chunks[index];
+  // A partial read holds the blob from blob_offset on: chunks before it were not read.
+  if (chunk.packed_offset < job.blob_offset) {
+    return Status::error(ErrorCode::TruncatedHeader, "chunk at raw offset " +
+                                                         std::to_string(chunk.raw_offset) +
+                                                         " lies before the blob bytes given");
+  }
+  chunk.packed_offset -= job.blob_offset;
+  uint64_t at = chunk.raw_offset - job.raw_begin;
+  return unpack_chunk(job.compression, chunk, job.blob.data(), job.blob.size(),
+                      static_cast<std::byte*>(job.dst) + at, job.dst_size - size_t(at));
+}
+
+Status unpack_range(Compression compression, std::span<const Chunk> chunks, uint64_t raw_begin,
+                    uint64_t raw_end, const void* src, size_t src_size, void* dst,
+                    size_t dst_size) {
+  UnpackJob job;
+  std::span<const std::byte> blob(static_cast<const std::byte*>(src), src_size);
+  if (Status s = range_job(compression, chunks, raw_begin, raw_end, blob, 0, dst, dst_size, job);
+      !s) {
+    return s;
+  }
+  return unpack_jobs(std::span<const UnpackJob>(&job, 1));
 }
 
 }  // namespace assetlib::detail

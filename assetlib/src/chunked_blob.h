@@ -2,6 +2,7 @@
 #pragma once
 
 #include <assetlib/asset_file.h>
+#include <assetlib/unpack_jobs.h>
 
 #include <span>
 #include <vector>
@@ -21,8 +22,18 @@ struct RawSection {
 Status pack_sections(std::span<const RawSection> sections, const PackOptions& options,
                      std::vector<std::byte>& blob, std::vector<Chunk>& chunks);
 
-// Unpacks the unpacked-space range [raw_begin, raw_end) into `dst` (its byte 0 = raw_begin). The
-// range must start and end on chunk boundaries.
+// The job that unpacks the unpacked-space range [raw_begin, raw_end) into `dst` (its byte 0 =
+// raw_begin): DestinationTooSmall when dst_size is below the range's size, InvalidValue when the
+// range does not start and end on chunk boundaries. `chunks` must be contiguous and in order (as
+// read_*_info returns them); found by binary search.
+Status range_job(Compression compression, std::span<const Chunk> chunks, uint64_t raw_begin,
+                 uint64_t raw_end, std::span<const std::byte> blob, uint64_t blob_offset, void* dst,
+                 size_t dst_size, UnpackJob& out);
+
+// Unpacks chunk `index` of `job` into its place in job.dst.
+Status unpack_job_chunk(const UnpackJob& job, size_t index);
+
+// range_job, then unpack_jobs of that job on this thread.
 Status unpack_range(Compression compression, std::span<const Chunk> chunks, uint64_t raw_begin,
                     uint64_t raw_end, const void* src, size_t src_size, void* dst, size_t dst_size);
 

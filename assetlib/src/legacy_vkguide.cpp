@@ -22,28 +22,26 @@ namespace assetlib::detail::vkguide {
 
 // ---- Recognising legacy metadata --------------------------------------------------------------
 
-bool is_texture(const json& meta) { return meta.contains("buffer_size") && !meta.contains("mips"); }
-bool is_mesh(const json& meta) {
-  return meta.contains("vertex_buffer_size") && !meta.contains("vertex_count");
+bool is_texture(JsonValue meta) { return has_key(meta, "buffer_size") && !has_key(meta, "mips"); }
+bool is_mesh(JsonValue meta) {
+  return has_key(meta, "vertex_buffer_size") && !has_key(meta, "vertex_count");
 }
-bool is_material(const json& meta) {
-  return meta.contains("baseEffect") && !meta.contains("alpha_mode");
+bool is_material(JsonValue meta) {
+  return has_key(meta, "baseEffect") && !has_key(meta, "alpha_mode");
 }
-bool is_prefab(const json& meta) {
-  return meta.contains("node_matrices") && !meta.contains("nodes");
-}
+bool is_prefab(JsonValue meta) { return has_key(meta, "node_matrices") && !has_key(meta, "nodes"); }
 
 // ---- Blob -------------------------------------------------------------------------------------
 
 // vkguide's "compression": "LZ4" (the whole blob is one LZ4 block, whatever its size) or "None"
 // (the data as is). vkguide's own reader takes any other string as "None"; refusing it is safer.
-static Compression read_codec(JsonReader& reader, const json& meta) {
-  std::string codec = reader.string(meta, "compression");
+static Compression read_codec(JsonReader& reader, JsonValue meta) {
+  std::string_view codec = reader.string(meta, "compression");
   if (!reader.ok()) return Compression::None;
   if (codec == "LZ4") return Compression::LegacyLZ4;
   if (codec != "None") {
-    reader.fail(ErrorCode::UnknownCompression,
-                "unknown compression '" + codec + "' in a legacy vkguide file (LZ4 or None)");
+    reader.fail(ErrorCode::UnknownCompression, "unknown compression '" + std::string(codec) +
+                                                   "' in a legacy vkguide file (LZ4 or None)");
   }
   return Compression::None;
 }
@@ -107,8 +105,8 @@ void read_chunks(JsonReader& reader, Compression compression,
 
 // ---- Texture ("TEXI") -------------------------------------------------------------------------
 
-void read_texture(JsonReader& reader, const json& meta, TextureInfo& out) {
-  if (meta.contains("pages")) {
+void read_texture(JsonReader& reader, JsonValue meta, TextureInfo& out) {
+  if (has_key(meta, "pages")) {
     // A later vkguide revision: one LZ4 block per level. Its pages start one level below the
     // image (the baker built a mip before compressing each) and its texel order depends on the
     // texture tool: too uncertain to give exact bytes.
@@ -117,15 +115,15 @@ void read_texture(JsonReader& reader, const json& meta, TextureInfo& out) {
         "legacy vkguide texture with per-level 'pages' is not supported: rebake its source");
     return;
   }
-  std::string format = reader.string(meta, "format");
+  std::string_view format = reader.string(meta, "format");
   if (reader.ok() && format != "RGBA8") {
-    reader.fail(ErrorCode::InvalidValue,
-                "unknown legacy vkguide texture format '" + format + "' (only RGBA8 is read)");
+    reader.fail(ErrorCode::InvalidValue, "unknown legacy vkguide texture format '" +
+                                             std::string(format) + "' (only RGBA8 is read)");
   }
   uint32_t width = reader.u32(meta, "width");
   uint32_t height = reader.u32(meta, "height");
   uint64_t buffer_size = reader.u64(meta, "buffer_size");
-  std::string original_file = reader.string(meta, "original_file");
+  std::string original_file(reader.string(meta, "original_file"));
   Compression compression = read_codec(reader, meta);
   if (!reader.ok()) return;
   // 8-bit RGBA that vkguide's baker loaded with stb_image from PNG/JPEG: sRGB-encoded colour, as
@@ -146,8 +144,8 @@ void read_texture(JsonReader& reader, const json& meta, TextureInfo& out) {
 
 // vkguide's "bounds": [origin x, y, z, radius, extents x, y, z]. Optional (the first vkguide
 // meshes had none: zero bounds).
-static void read_bounds(JsonReader& reader, const json& meta, MeshBounds& bounds) {
-  if (!reader.ok() || !meta.contains("bounds")) return;
+static void read_bounds(JsonReader& reader, JsonValue meta, MeshBounds& bounds) {
+  if (!reader.ok() || !has_key(meta, "bounds")) return;
   float v[7];
   reader.f32_array(meta, "bounds", v, 7);
   if (!reader.ok()) return;
@@ -180,8 +178,9 @@ static uint32_t element_count(JsonReader& reader, const char* key, uint64_t byte
   return uint32_t(bytes / element);
 }
 
-void read_mesh(JsonReader& reader, const json& meta, MeshInfo& out) {
-  std::string format = reader.string(meta, "vertex_format");
+void read_mesh(JsonReader& reader, JsonValue meta, MeshInfo& out) {
+  out = MeshInfo{};
+  std::string_view format = reader.string(meta, "vertex_format");
   uint64_t vertex_bytes = reader.u64(meta, "vertex_buffer_size");
   uint64_t index_bytes = reader.u64(meta, "index_buffer_size");
   uint32_t index_size = reader.u32(meta, "index_size");
@@ -194,8 +193,8 @@ void read_mesh(JsonReader& reader, const json& meta, MeshInfo& out) {
                       : format == "P32N8C8V16" ? VertexFormat::P32N8C8V16_VKGUIDE
                                                : VertexFormat::Unknown;
   if (out.vertex_format == VertexFormat::Unknown) {
-    reader.fail(ErrorCode::InvalidValue,
-                "unknown legacy vkguide vertex_format '" + format + "' (PNCV_F32 or P32N8C8V16)");
+    reader.fail(ErrorCode::InvalidValue, "unknown legacy vkguide vertex_format '" +
+                                             std::string(format) + "' (PNCV_F32 or P32N8C8V16)");
     return;
   }
   if (index_size != 2 && index_size != 4) {
@@ -205,9 +204,9 @@ void read_mesh(JsonReader& reader, const json& meta, MeshInfo& out) {
   }
   out.vertex_stride = vertex_format_stride(out.vertex_format);
   out.index_size = index_size;
-  out.vertex_count =
-      element_count(reader, "vertex_buffer_size", vertex_bytes, out.vertex_stride,
-                    std::to_string(out.vertex_stride) + "-byte " + format + " vertices");
+  out.vertex_count = element_count(
+      reader, "vertex_buffer_size", vertex_bytes, out.vertex_stride,
+      std::to_string(out.vertex_stride) + "-byte " + std::string(format) + " vertices");
   out.index_count = element_count(reader, "index_buffer_size", index_bytes, index_size,
                                   std::to_string(index_size) + "-byte indices");
   out.materials.resize(1);
@@ -243,18 +242,19 @@ Status unpack_mesh_whole(const MeshInfo& info, const void* src, size_t src_size,
 
 // ---- Material ("MATX", or "MATL" with vkguide's keys) ------------------------------------------
 
-void read_material(JsonReader& reader, const json& meta, uint64_t blob_size, MaterialInfo& out) {
-  const json& textures = reader.object(meta, "textures");
-  if (reader.ok() && textures.contains("baseColor"))
+void read_material(JsonReader& reader, JsonValue meta, uint64_t blob_size, MaterialInfo& out) {
+  JsonValue textures = reader.object(meta, "textures");
+  if (reader.ok() && has_key(textures, "baseColor"))
     out.base_color.texture = reader.string(textures, "baseColor");
-  std::string transparency = reader.optional_string(meta, "transparency", "");
+  std::string_view transparency = reader.optional_string(meta, "transparency", "");
   if (!reader.ok()) return;
   if (transparency == "transparent") {
     out.alpha_mode = AlphaMode::Blend;
   } else if (transparency == "masked") {
     out.alpha_mode = AlphaMode::Mask;
   } else if (!transparency.empty()) {
-    reader.fail(ErrorCode::InvalidValue, "unknown legacy vkguide transparency '" + transparency +
+    reader.fail(ErrorCode::InvalidValue, "unknown legacy vkguide transparency '" +
+                                             std::string(transparency) +
                                              "' (transparent or masked)");
     return;
   }
@@ -271,11 +271,12 @@ void read_material(JsonReader& reader, const json& meta, uint64_t blob_size, Mat
 // ---- Prefab ("PRFB") --------------------------------------------------------------------------
 
 // A vkguide node, gathered from its four maps. Strings stay in the parsed JSON until the nodes are
-// built, so a crafted file costs little beyond its JSON tree.
+// built, so a crafted file costs little beyond its JSON text.
 struct Node {
-  int64_t matrix = -1;         // index into the blob's matrices; -1: none (identity)
-  const json* name = nullptr;  // the node_names entry's string
-  const json* mesh = nullptr;  // the node_meshes entry's object
+  int64_t matrix = -1;              // index into the blob's matrices; -1: none (identity)
+  std::string_view name;            // the node_names entry
+  std::string_view mesh, material;  // the node_meshes entry's paths, when has_mesh
+  bool has_mesh = false;
   bool has_parent = false;
   bool visiting = false;  // on the ancestor chain being placed (a cycle if met again)
   uint64_t parent = 0;    // a vkguide node id
@@ -283,21 +284,31 @@ struct Node {
 };
 using NodeMap = std::map<uint64_t, Node>;  // by vkguide node id: sorted, so the order is stable
 
+// One [node id, value] pair of a node map.
+static bool node_pair(JsonValue entry, uint64_t& id, JsonValue& value) {
+  simdjson::dom::array pair;
+  if (!get_array(entry, pair) || pair.size() != 2) return false;
+  auto it = pair.begin();
+  if (!get_u64(*it, id)) return false;
+  value = *++it;
+  return true;
+}
+
 // vkguide keeps each node map as a std::unordered_map<uint64_t, T>, which nlohmann writes as an
 // array of [key, value] pairs. Checks that shape; the values are checked by the caller.
-static const json& node_pairs(JsonReader& reader, const json& meta, const char* key) {
-  const json& pairs = reader.entries(meta, key);
-  for (const json& p : pairs) {
+static JsonArray node_pairs(JsonReader& reader, JsonValue meta, const char* key) {
+  JsonArray pairs = reader.entries(meta, key);
+  uint64_t id;
+  JsonValue value;
+  for (JsonValue p : pairs) {
     if (!reader.ok()) break;
-    if (!p.is_array() || p.size() != 2 || !p[0].is_number_unsigned()) {
+    if (!node_pair(p, id, value)) {
       reader.fail(ErrorCode::WrongKeyType,
                   std::string("'") + key + "' must hold [node id, value] pairs");
     }
   }
   return pairs;
 }
-
-static std::string node_id(const json& pair) { return std::to_string(pair[0].get<uint64_t>()); }
 
 static Node& add_node(JsonReader& reader, NodeMap& nodes, uint64_t id) {
   Node& node = nodes[id];
@@ -308,37 +319,46 @@ static Node& add_node(JsonReader& reader, NodeMap& nodes, uint64_t id) {
 
 // Gathers "node_matrices", "node_names", "node_parents" and "node_meshes" into `nodes`. Every id
 // met becomes a node, parents included.
-static void collect_nodes(JsonReader& reader, const json& meta, uint64_t matrix_count,
+static void collect_nodes(JsonReader& reader, JsonValue meta, uint64_t matrix_count,
                           NodeMap& nodes) {
-  for (const json& p : node_pairs(reader, meta, "node_matrices")) {
-    if (!reader.ok()) return;
-    if (!p[1].is_number_unsigned() || p[1].get<uint64_t>() >= matrix_count) {
-      return reader.fail(ErrorCode::InvalidValue,
-                         "node_matrices: node " + node_id(p) + " names matrix " + p[1].dump() +
-                             ", the blob holds " + std::to_string(matrix_count));
+  uint64_t id;
+  JsonValue value;
+  for (JsonValue p : node_pairs(reader, meta, "node_matrices")) {
+    if (!reader.ok() || !node_pair(p, id, value)) return;
+    uint64_t matrix = 0;
+    if (!get_u64(value, matrix) || matrix >= matrix_count) {
+      return reader.fail(ErrorCode::InvalidValue, "node_matrices: node " + std::to_string(id) +
+                                                      " names matrix " + simdjson::minify(value) +
+                                                      ", the blob holds " +
+                                                      std::to_string(matrix_count));
     }
-    add_node(reader, nodes, p[0].get<uint64_t>()).matrix = p[1].get<int64_t>();
+    add_node(reader, nodes, id).matrix = int64_t(matrix);
   }
-  for (const json& p : node_pairs(reader, meta, "node_names")) {
-    if (!reader.ok()) return;
-    if (!p[1].is_string())
+  for (JsonValue p : node_pairs(reader, meta, "node_names")) {
+    if (!reader.ok() || !node_pair(p, id, value)) return;
+    std::string_view name;
+    if (!get_string(value, name))
       return reader.fail(ErrorCode::WrongKeyType, "node_names: names must be strings");
-    add_node(reader, nodes, p[0].get<uint64_t>()).name = &p[1];
+    add_node(reader, nodes, id).name = name;
   }
-  for (const json& p : node_pairs(reader, meta, "node_parents")) {
-    if (!reader.ok()) return;
-    if (!p[1].is_number_unsigned())
+  for (JsonValue p : node_pairs(reader, meta, "node_parents")) {
+    if (!reader.ok() || !node_pair(p, id, value)) return;
+    uint64_t parent = 0;
+    if (!get_u64(value, parent))
       return reader.fail(ErrorCode::WrongKeyType, "node_parents: parents must be node ids");
-    Node& node = add_node(reader, nodes, p[0].get<uint64_t>());
+    Node& node = add_node(reader, nodes, id);
     node.has_parent = true;
-    node.parent = p[1].get<uint64_t>();
-    add_node(reader, nodes, node.parent);
+    node.parent = parent;
+    add_node(reader, nodes, parent);
   }
-  for (const json& p : node_pairs(reader, meta, "node_meshes")) {
-    if (!reader.ok()) return;
-    reader.string(p[1], "mesh_path");  // type checks only: the strings are copied when built
-    reader.string(p[1], "material_path");
-    add_node(reader, nodes, p[0].get<uint64_t>()).mesh = &p[1];
+  for (JsonValue p : node_pairs(reader, meta, "node_meshes")) {
+    if (!reader.ok() || !node_pair(p, id, value)) return;
+    std::string_view mesh = reader.string(value, "mesh_path");
+    std::string_view material = reader.string(value, "material_path");
+    Node& node = add_node(reader, nodes, id);
+    node.mesh = mesh;
+    node.material = material;
+    node.has_mesh = true;
   }
 }
 
@@ -384,7 +404,7 @@ static void read_matrix(JsonReader& reader, std::span<const std::byte> blob, uin
   }
 }
 
-void read_prefab(JsonReader& reader, const json& meta, std::span<const std::byte> blob,
+void read_prefab(JsonReader& reader, JsonValue meta, std::span<const std::byte> blob,
                  PrefabInfo& out) {
   if (blob.size() % 64 != 0) {
     return reader.fail(ErrorCode::InvalidValue, "legacy vkguide prefab blob of " +
@@ -400,13 +420,13 @@ void read_prefab(JsonReader& reader, const json& meta, std::span<const std::byte
   for (size_t i = 0; i < order.size() && reader.ok(); ++i) {
     const Node& src = order[i]->second;
     PrefabNode& n = out.nodes[i];
-    if (src.name) n.name = src.name->get<std::string>();
+    n.name = src.name;
     n.parent = src.has_parent ? nodes.find(src.parent)->second.index : -1;
     n.has_matrix = src.matrix >= 0;
     if (n.has_matrix) read_matrix(reader, blob, uint64_t(src.matrix), n.matrix);
-    if (src.mesh) {
-      n.mesh = src.mesh->at("mesh_path").get<std::string>();
-      n.materials = {src.mesh->at("material_path").get<std::string>()};
+    if (src.has_mesh) {
+      n.mesh = src.mesh;
+      n.materials = {std::string(src.material)};
     }
   }
   out.legacy = true;

@@ -25,14 +25,12 @@
 
 namespace assetlib::detail::vkguide {
 
-using json = nlohmann::json;
-
 // Which metadata is vkguide's: its key for the data size, without the key our format has instead.
 // (A legacy material may also be told by its type, "MATX": read_material_info checks that.)
-bool is_texture(const json& meta);
-bool is_mesh(const json& meta);
-bool is_material(const json& meta);
-bool is_prefab(const json& meta);
+bool is_texture(JsonValue meta);
+bool is_mesh(JsonValue meta);
+bool is_material(JsonValue meta);
+bool is_prefab(JsonValue meta);
 
 // The chunk table of a legacy blob holding `sections` (unpacked sizes, in order), in place of the
 // "chunks" key vkguide does not write.
@@ -43,14 +41,14 @@ void read_chunks(JsonReader& reader, Compression compression,
 // vkguide's texture: "format" "RGBA8", "width", "height", "buffer_size", "original_file",
 // "compression"; one level, rows tightly packed (what its engine copied into the image).
 // Fills everything but the chunk table; texture_asset.cpp checks the layout as for any texture.
-void read_texture(JsonReader& reader, const json& meta, TextureInfo& out);
+void read_texture(JsonReader& reader, JsonValue meta, TextureInfo& out);
 
 // vkguide's mesh: "vertex_format", "vertex_buffer_size", "index_buffer_size", "index_size",
 // "original_file", "compression", "bounds"; the blob holds the vertex buffer, then the index
 // buffer. Becomes a mesh of one "default" material and one submesh drawing every index, what
 // pack_mesh writes for a mesh given none. Fills everything but the chunk table and the buffer
-// sizes; mesh_asset.cpp checks the layout as for any mesh.
-void read_mesh(JsonReader& reader, const json& meta, MeshInfo& out);
+// sizes, from a default MeshInfo; mesh_asset.cpp checks the layout as for any mesh.
+void read_mesh(JsonReader& reader, JsonValue meta, MeshInfo& out);
 
 // unpack_mesh for a LegacyLZ4 mesh: its one LZ4 block holds the vertex buffer and then the index
 // buffer, and LZ4 cannot start decoding inside a block, so it is decoded whole into a temporary
@@ -64,11 +62,11 @@ Status unpack_mesh_whole(const MeshInfo& info, const void* src, size_t src_size,
 // "transparency" ("transparent", "masked", absent when opaque). Metadata only. What our material
 // can hold of it: the base colour texture and the alpha mode; the rest is not represented. The
 // factors are those of a plain textured dielectric (vkguide's shader had no metalness).
-void read_material(JsonReader& reader, const json& meta, uint64_t blob_size, MaterialInfo& out);
+void read_material(JsonReader& reader, JsonValue meta, uint64_t blob_size, MaterialInfo& out);
 
 // vkguide's prefab: four maps keyed by node id (see collect_nodes) and a blob of 4x4 float
 // matrices. A node with a mesh gets one material, as vkguide drew each node with one.
-void read_prefab(JsonReader& reader, const json& meta, std::span<const std::byte> blob,
+void read_prefab(JsonReader& reader, JsonValue meta, std::span<const std::byte> blob,
                  PrefabInfo& out);
 
 }  // namespace assetlib::detail::vkguide

@@ -40,26 +40,33 @@ json slot_to_json(const TextureSlot& t) {
           {"filter", t.nearest ? "nearest" : "linear"}};
 }
 
-TextureWrap read_wrap(detail::JsonReader& reader, const json& wrap, size_t i) {
-  TextureWrap w = wrap.is_array() && wrap.size() == 2 && wrap[i].is_string()
-                      ? texture_wrap_from_name(wrap[i].get<std::string>())
-                      : TextureWrap::Unknown;
-  if (reader.ok() && w == TextureWrap::Unknown)
+// The slot's "wrap": two of repeat, clamp_to_edge, mirrored_repeat.
+void read_wraps(detail::JsonReader& reader, detail::JsonValue obj, TextureSlot& t) {
+  detail::JsonArray wrap = reader.array(obj, "wrap");
+  TextureWrap w[2] = {TextureWrap::Unknown, TextureWrap::Unknown};
+  if (wrap.size() == 2) {
+    size_t i = 0;
+    for (detail::JsonValue v : wrap) {
+      std::string_view name;
+      if (detail::get_string(v, name)) w[i] = texture_wrap_from_name(name);
+      ++i;
+    }
+  }
+  if (reader.ok() && (w[0] == TextureWrap::Unknown || w[1] == TextureWrap::Unknown))
     reader.fail(ErrorCode::InvalidValue,
                 "wrap must be two of repeat, clamp_to_edge, mirrored_repeat");
-  return w;
+  t.wrap_u = w[0];
+  t.wrap_v = w[1];
 }
 
-void read_slot(detail::JsonReader& reader, const json& obj, TextureSlot& t) {
+void read_slot(detail::JsonReader& reader, detail::JsonValue obj, TextureSlot& t) {
   t.texture = reader.string(obj, "texture");
   t.uv_set = reader.u32(obj, "uv_set");
   reader.f32_array(obj, "offset", t.offset, 2);
   t.rotation = reader.f32(obj, "rotation");
   reader.f32_array(obj, "scale", t.scale, 2);
-  const json& wrap = reader.array(obj, "wrap");
-  t.wrap_u = read_wrap(reader, wrap, 0);
-  t.wrap_v = read_wrap(reader, wrap, 1);
-  std::string filter = reader.string(obj, "filter");
+  read_wraps(reader, obj, t);
+  std::string_view filter = reader.string(obj, "filter");
   t.nearest = filter == "nearest";
   if (reader.ok() && filter != "nearest" && filter != "linear")
     reader.fail(ErrorCode::InvalidValue, "filter must be linear or nearest");
@@ -114,28 +121,40 @@ Status pack_material_throwing(const MaterialInfo& m, AssetFile& out) {
   return detail::finish_asset(out, "MATL", meta, {}, "pack_material");
 }
 
-// A legacy vkguide material: type "MATX" as vkguide writes it, or "MATL" with its keys.
-Status read_legacy_material(const AssetView& file, const json& meta, const char* context,
-                            MaterialInfo& info) {
-  detail::JsonReader reader(context);
-  MaterialInfo m;
-  detail::vkguide::read_material(reader, meta, file.blob.size(), m);
-  if (!reader.ok()) return reader.status();
-  info = std::move(m);
-  return {};
+// `info` as a default MaterialInfo that keeps the memory of its strings.
+void reset_keeping_memory(MaterialInfo& info) {
+  MaterialInfo fresh;
+  fresh.name.swap(info.name);
+  fresh.original_file.swap(info.original_file);
+  auto kept = slots(info), cleared = slots(fresh);
+  for (size_t i = 0; i < kept.size(); ++i) cleared[i].second->texture.swap(kept[i].second->texture);
+  fresh.name.clear();
+  fresh.original_file.clear();
+  for (const auto& [key, slot] : cleared) slot->texture.clear();
+  info = std::move(fresh);
 }
 
-Status read_material_info_throwing(const AssetView& file, MaterialInfo& info) {
-  json meta;
-  if (has_type(file, "MATX")) {
-    if (Status s = detail::parse_metadata(file, "MATX", meta); !s) return s;
-    return read_legacy_material(file, meta, "MATX metadata", info);
-  }
-  if (Status s = detail::parse_metadata(file, "MATL", meta); !s) return s;
+size_t bytes_held(const MaterialInfo& info) {
+  size_t bytes = info.name.capacity() + info.original_file.capacity();
+  for (const auto& [key, slot] : slots(info)) bytes += slot->texture.capacity();
+  return bytes;
+}
+
+// A legacy vkguide material: type "MATX" as vkguide writes it, or "MATL" with its keys.
+Status read_legacy_material(detail::JsonValue meta, uint64_t blob_size, const char* context,
+                            MaterialInfo& m) {
+  m = MaterialInfo{};
+  detail::JsonReader reader(context);
+  detail::vkguide::read_material(reader, meta, blob_size, m);
+  return reader.status();
+}
+
+// Fills `m` (reset first) from parsed MATL metadata.
+Status read_material(detail::JsonValue meta, uint64_t blob_size, MaterialInfo& m) {
   if (detail::vkguide::is_material(meta))
-    return read_legacy_material(file, meta, "MATL metadata", info);
+    return read_legacy_material(meta, blob_size, "MATL metadata", m);
+  reset_keeping_memory(m);
   detail::JsonReader reader("MATL metadata");
-  MaterialInfo m;
   m.name = reader.string(meta, "name");
   reader.f32_array(meta, "base_color_factor", m.base_color_factor, 4);
   m.metallic_factor = reader.f32(meta, "metallic_factor");
@@ -150,10 +169,21 @@ Status read_material_info_throwing(const AssetView& file, MaterialInfo& info) {
   m.unlit = reader.boolean(meta, "unlit");
   m.original_file = reader.string(meta, "original_file");
   for (const auto& [key, slot] : slots(m)) read_slot(reader, reader.object(meta, key), *slot);
-  detail::read_no_blob(reader, meta, file.blob.size());
-  if (!reader.ok()) return reader.status();
-  info = std::move(m);
-  return {};
+  detail::read_no_blob(reader, meta, blob_size);
+  return reader.status();
+}
+
+// Allocates nothing once this thread's parser and scratch info, and `info`, have grown.
+Status read_material_info_throwing(const AssetView& file, MaterialInfo& info) {
+  detail::ParsedJson meta;
+  const bool matx = has_type(file, "MATX");
+  Status parsed = matx ? detail::parse_metadata(file, "MATX", meta)
+                       : detail::parse_metadata(file, "MATL", meta);
+  if (!parsed) return parsed;
+  return detail::read_reusing(info, bytes_held, [&](MaterialInfo& m) {
+    return matx ? read_legacy_material(meta.root(), file.blob.size(), "MATX metadata", m)
+                : read_material(meta.root(), file.blob.size(), m);
+  });
 }
 
 }  // namespace

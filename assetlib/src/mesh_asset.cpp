@@ -164,11 +164,39 @@ Status check_pack_inputs(const MeshInfo& info, const void* vertices, size_t vert
   return {};
 }
 
-Status read_mesh_info_throwing(const AssetView& file, MeshInfo& info) {
-  json meta;
-  if (Status s = detail::parse_metadata(file, "MESH", meta); !s) return s;
+// `info` as a default MeshInfo that keeps its memory. The entries of materials and lods stay, for
+// mesh_from_json to reuse in place (vkguide::read_mesh starts from a default MeshInfo).
+void reset_keeping_memory(MeshInfo& info) {
+  MeshInfo fresh;
+  fresh.materials.swap(info.materials);
+  fresh.lods.swap(info.lods);
+  fresh.submeshes.swap(info.submeshes);
+  fresh.chunks.swap(info.chunks);
+  fresh.original_file.swap(info.original_file);
+  fresh.submeshes.clear();
+  fresh.chunks.clear();
+  fresh.original_file.clear();
+  info = std::move(fresh);
+}
+
+size_t bytes_held(const MeshInfo& info) {
+  size_t bytes = info.materials.capacity() * sizeof(MeshMaterial) +
+                 info.submeshes.capacity() * sizeof(Submesh) +
+                 info.lods.capacity() * sizeof(MeshLod) + info.chunks.capacity() * sizeof(Chunk) +
+                 info.original_file.capacity();
+  if (bytes > detail::kReusedInfoBytes) return bytes;  // too much already: no need to walk
+  for (const MeshMaterial& m : info.materials) {
+    bytes += m.name.capacity() + m.base_color_texture.capacity() + m.normal_texture.capacity() +
+             m.material.capacity();
+  }
+  for (const MeshLod& lod : info.lods) bytes += lod.submeshes.capacity() * sizeof(IndexRange);
+  return bytes;
+}
+
+// Fills `out` (reset first) from parsed MESH metadata; `blob_size`: the blob's length in the file.
+Status read_mesh(detail::JsonValue meta, uint64_t blob_size, MeshInfo& out) {
+  reset_keeping_memory(out);
   detail::JsonReader reader("MESH metadata");
-  MeshInfo out;
   const bool legacy = detail::vkguide::is_mesh(meta);
   if (legacy) {
     detail::vkguide::read_mesh(reader, meta, out);
@@ -189,15 +217,22 @@ Status read_mesh_info_throwing(const AssetView& file, MeshInfo& info) {
   if (Status s = check_ranges(out, "MESH metadata"); !s) return s;
   if (legacy) {
     detail::vkguide::read_chunks(reader, out.compression,
-                                 {out.vertex_buffer_size, out.index_buffer_size}, file.blob.size(),
+                                 {out.vertex_buffer_size, out.index_buffer_size}, blob_size,
                                  out.chunks);
   } else {
-    detail::read_chunk_table(reader, meta, mesh_unpacked_size(out), file.blob.size(),
-                             out.compression, out.chunks);
+    detail::read_chunk_table(reader, meta, mesh_unpacked_size(out), blob_size, out.compression,
+                             out.chunks);
   }
-  if (!reader.ok()) return reader.status();
-  info = std::move(out);
-  return {};
+  return reader.status();
+}
+
+// Allocates nothing once this thread's parser and scratch info, and `info`, have grown.
+Status read_mesh_info_throwing(const AssetView& file, MeshInfo& info) {
+  detail::ParsedJson meta;
+  if (Status s = detail::parse_metadata(file, "MESH", meta); !s) return s;
+  return detail::read_reusing(info, bytes_held, [&](MeshInfo& out) {
+    return read_mesh(meta.root(), file.blob.size(), out);
+  });
 }
 
 Status pack_mesh_throwing(const MeshInfo& info_in, const void* vertices, size_t vertices_size,

@@ -30,28 +30,39 @@ json lod_to_json(const MeshLod& lod) {
   return {{"error", lod.error}, {"submeshes", ranges}};
 }
 
-void read_bounds(JsonReader& reader, const json& b, MeshBounds& bounds) {
+void read_bounds(JsonReader& reader, JsonValue b, MeshBounds& bounds) {
   reader.f32_array(b, "origin", bounds.origin, 3);
   reader.f32_array(b, "extents", bounds.extents, 3);
   bounds.radius = reader.f32(b, "radius");
 }
 
-void read_materials(JsonReader& reader, const json& meta, std::vector<MeshMaterial>& out) {
-  for (const json& m : reader.entries(meta, "materials")) {
+// Entry `index` of `entries`: the one already there when there is one (reused with its memory:
+// the caller assigns every field), else a new one. Grows only with what was read, so a hostile
+// count costs nothing ahead of its entries.
+template <typename T>
+T& entry_at(std::vector<T>& entries, size_t index) {
+  if (index == entries.size()) entries.emplace_back();
+  return entries[index];
+}
+
+void read_materials(JsonReader& reader, JsonValue meta, std::vector<MeshMaterial>& out) {
+  size_t count = 0;
+  for (JsonValue m : reader.entries(meta, "materials")) {
     if (!reader.ok()) return;
-    MeshMaterial material;
+    MeshMaterial& material = entry_at(out, count++);
     material.name = reader.string(m, "name");
     reader.f32_array(m, "base_color", material.base_color, 4);
     reader.f32_array(m, "specular_color", material.specular_color, 3);
     material.base_color_texture = reader.string(m, "base_color_texture");
     material.normal_texture = reader.string(m, "normal_texture");
     material.material = reader.optional_string(m, "material", "");
-    out.push_back(std::move(material));
   }
+  out.resize(count);
 }
 
-void read_submeshes(JsonReader& reader, const json& meta, std::vector<Submesh>& out) {
-  for (const json& s : reader.entries(meta, "submeshes")) {
+void read_submeshes(JsonReader& reader, JsonValue meta, std::vector<Submesh>& out) {
+  out.clear();
+  for (JsonValue s : reader.entries(meta, "submeshes")) {
     if (!reader.ok()) return;
     Submesh sub;
     sub.first_index = reader.u32(s, "first_index");
@@ -64,24 +75,39 @@ void read_submeshes(JsonReader& reader, const json& meta, std::vector<Submesh>& 
   }
 }
 
-void read_lods(JsonReader& reader, const json& meta, std::vector<MeshLod>& out) {
-  const json& lods = reader.entries(meta, "lods");
+// [first_index, index_count], each an unsigned 32-bit integer.
+bool read_range(JsonValue r, IndexRange& range) {
+  simdjson::dom::array values;
+  if (!get_array(r, values) || values.size() != 2) return false;
+  uint64_t v[2];
+  size_t k = 0;
+  for (JsonValue value : values) {
+    if (!get_u64(value, v[k]) || v[k] > UINT32_MAX) return false;
+    ++k;
+  }
+  range = {uint32_t(v[0]), uint32_t(v[1])};
+  return true;
+}
+
+void read_lods(JsonReader& reader, JsonValue meta, std::vector<MeshLod>& out) {
+  JsonArray lods = reader.entries(meta, "lods");
   if (lods.size() > 32) reader.fail(ErrorCode::InvalidValue, "more than 32 LODs");
-  for (const json& l : lods) {
+  size_t count = 0;
+  for (JsonValue l : lods) {
     if (!reader.ok()) return;
-    MeshLod lod;
+    MeshLod& lod = entry_at(out, count++);
     lod.error = reader.f32(l, "error");
-    for (const json& r : reader.entries(l, "submeshes")) {
-      if (!r.is_array() || r.size() != 2 || !r[0].is_number_unsigned() ||
-          !r[1].is_number_unsigned() || r[0].get<uint64_t>() > UINT32_MAX ||
-          r[1].get<uint64_t>() > UINT32_MAX) {
+    lod.submeshes.clear();
+    for (JsonValue r : reader.entries(l, "submeshes")) {
+      IndexRange range;
+      if (!read_range(r, range)) {
         reader.fail(ErrorCode::WrongKeyType, "a LOD range must be [first_index, index_count]");
         return;
       }
-      lod.submeshes.push_back({r[0].get<uint32_t>(), r[1].get<uint32_t>()});
+      lod.submeshes.push_back(range);
     }
-    out.push_back(std::move(lod));
   }
+  out.resize(count);
 }
 
 }  // namespace
@@ -114,7 +140,7 @@ json mesh_to_json(const MeshInfo& info) {
   return meta;
 }
 
-void mesh_from_json(JsonReader& reader, const json& meta, MeshInfo& info) {
+void mesh_from_json(JsonReader& reader, JsonValue meta, MeshInfo& info) {
   info.vertex_format = reader.named(meta, "vertex_format", vertex_format_from_name);
   info.vertex_count = reader.u32(meta, "vertex_count");
   info.vertex_stride = reader.u32(meta, "vertex_stride");
@@ -126,11 +152,11 @@ void mesh_from_json(JsonReader& reader, const json& meta, MeshInfo& info) {
   read_materials(reader, meta, info.materials);
   read_submeshes(reader, meta, info.submeshes);
   read_lods(reader, meta, info.lods);
-  const json& meshlets = reader.object(meta, "meshlets");
+  JsonValue meshlets = reader.object(meta, "meshlets");
   info.meshlet_count = reader.u32(meshlets, "count");
   info.meshlet_vertex_count = reader.u32(meshlets, "vertex_count");
   info.meshlet_triangle_count = reader.u32(meshlets, "triangle_count");
-  const json& stats = reader.object(meta, "stats");
+  JsonValue stats = reader.object(meta, "stats");
   info.stats.acmr_before = reader.f32(stats, "acmr_before");
   info.stats.acmr_after = reader.f32(stats, "acmr_after");
   info.stats.atvr_before = reader.f32(stats, "atvr_before");

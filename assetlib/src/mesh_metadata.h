@@ -11,6 +11,8 @@ namespace assetlib::detail {
 json mesh_to_json(const MeshInfo& info);
 
 // Reads every key but the chunk table; checks types, not consistency (mesh_asset.cpp does that).
-void mesh_from_json(JsonReader& reader, const json& meta, MeshInfo& info);
+// Sets every field it reads; the entries of `info.materials` and `info.lods` are reused in place
+// (their memory kept) and the vectors cut to what was read.
+void mesh_from_json(JsonReader& reader, JsonValue meta, MeshInfo& info);
 
 }  // namespace assetlib::detail

@@ -2,132 +2,87 @@
 
 #include <assetlib/limits.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
+#include <new>
 
 namespace assetlib::detail {
+
+// ---- Parsing ------------------------------------------------------------------------------------
+
+// A simdjson parser with its document and a padded copy of the text (simdjson reads up to
+// SIMDJSON_PADDING bytes past the end, and AssetView::json may end anywhere: a mapped file, a
+// pack).
+struct ParsedJson::Parser {
+  simdjson::dom::parser parser;
+  simdjson::dom::document document;
+  std::unique_ptr<char[]> text;
+  size_t capacity = 0;  // bytes of text that all three can take
+  bool busy = false;    // a ParsedJson is using it (the thread's parser)
+
+  // Room for `wanted` bytes of text; false when memory ran out (capacity 0 until a retry).
+  bool reserve(size_t wanted) {
+    if (wanted <= capacity) return true;
+    capacity = 0;
+    text.reset(new (std::nothrow) char[wanted + simdjson::SIMDJSON_PADDING]());
+    if (!text || parser.allocate(wanted, kMaxJsonDepth) != simdjson::SUCCESS ||
+        document.allocate(wanted) != simdjson::SUCCESS) {
+      return false;
+    }
+    capacity = wanted;
+    return true;
+  }
+};
+
 namespace {
+
+thread_local ParsedJson::Parser t_parser;
+
+// The thread's parser starts this large and doubles up to kReusedJsonSize: a few reallocations at
+// most, in the first reads of a thread.
+constexpr size_t kFirstReusedCapacity = size_t(4) << 10;
 
 const char* compression_name(Compression c) { return c == Compression::LZ4 ? "LZ4" : "None"; }
 
 }  // namespace
 
-void JsonReader::fail(ErrorCode code, const std::string& what) {
-  if (status_.ok()) status_ = Status::error(code, context_ + ": " + what);
+ParsedJson::ParsedJson() = default;
+
+ParsedJson::~ParsedJson() {
+  if (parser_ == &t_parser) t_parser.busy = false;
 }
 
-const json* JsonReader::find(const json& obj, const char* key,
-                             bool (json::*is_type)() const noexcept, const char* type_name) {
-  if (!ok()) return nullptr;
-  if (!obj.is_object()) {
-    fail(ErrorCode::WrongKeyType, std::string("expected an object holding '") + key + "'");
-    return nullptr;
+JsonError ParsedJson::parse(std::string_view text) {
+  // As nlohmann::json, which read metadata before simdjson: the text ends at its first NUL byte
+  // (a file padded with zeros parses), and a leading UTF-8 byte order mark is skipped.
+  text = text.substr(0, text.find('\0'));
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  size_t wanted = std::max<size_t>(text.size(), 64);
+  if (text.size() <= kReusedJsonSize && !t_parser.busy) {
+    parser_ = &t_parser;
+    t_parser.busy = true;
+    wanted = std::clamp(std::bit_ceil(text.size()), kFirstReusedCapacity, kReusedJsonSize);
+  } else {
+    // Nothing is allocated for text the depth limit refuses anyway.
+    if (!json_depth_within(text, kMaxJsonDepth)) return JsonError::TooDeep;
+    owned_ = std::make_unique<Parser>();
+    parser_ = owned_.get();
   }
-  auto it = obj.find(key);
-  if (it == obj.end()) {
-    fail(ErrorCode::MissingKey, std::string("missing key '") + key + "'");
-    return nullptr;
+  if (!parser_->reserve(wanted)) return JsonError::OutOfMemory;
+  if (!text.empty()) std::memcpy(parser_->text.get(), text.data(), text.size());
+  simdjson::error_code error =
+      parser_->parser
+          .parse_into_document(parser_->document, parser_->text.get(), text.size(), false)
+          .get(root_);
+  if (error == simdjson::MEMALLOC) return JsonError::OutOfMemory;
+  if (error != simdjson::SUCCESS) {
+    // Text both too deep and invalid is "too deep", as the scan alone said before simdjson.
+    bool deep = error == simdjson::DEPTH_ERROR || !json_depth_within(text, kMaxJsonDepth);
+    return deep ? JsonError::TooDeep : JsonError::Invalid;
   }
-  if (!((*it).*is_type)()) {
-    fail(ErrorCode::WrongKeyType,
-         std::string("key '") + key + "' must be " + type_name + ", not " + it->type_name());
-    return nullptr;
-  }
-  return &*it;
-}
-
-uint64_t JsonReader::u64(const json& obj, const char* key, uint64_t max) {
-  const json* v = find(obj, key, &json::is_number_unsigned, "an unsigned integer");
-  if (!v) return 0;
-  uint64_t value = v->get<uint64_t>();
-  if (value > max) {
-    fail(ErrorCode::InvalidValue, std::string("key '") + key + "' = " + std::to_string(value) +
-                                      " exceeds " + std::to_string(max));
-    return 0;
-  }
-  return value;
-}
-
-int64_t JsonReader::i64(const json& obj, const char* key, int64_t min, int64_t max) {
-  const json* v = find(obj, key, &json::is_number_integer, "an integer");
-  if (!v) return 0;
-  bool in_range = v->is_number_unsigned() ? max >= 0 && v->get<uint64_t>() <= uint64_t(max) &&
-                                                (min <= 0 || v->get<uint64_t>() >= uint64_t(min))
-                                          : v->get<int64_t>() >= min && v->get<int64_t>() <= max;
-  if (!in_range) {
-    fail(ErrorCode::InvalidValue, std::string("key '") + key + "' = " + v->dump() + " is outside " +
-                                      std::to_string(min) + ".." + std::to_string(max));
-    return 0;
-  }
-  return v->get<int64_t>();
-}
-
-bool JsonReader::boolean(const json& obj, const char* key) {
-  const json* v = find(obj, key, &json::is_boolean, "true or false");
-  return v ? v->get<bool>() : false;
-}
-
-std::string JsonReader::optional_string(const json& obj, const char* key,
-                                        const std::string& fallback) {
-  if (!ok() || !obj.is_object() || !obj.contains(key)) return fallback;
-  return string(obj, key);
-}
-
-const json& JsonReader::entries(const json& obj, const char* key) {
-  const json& values = array(obj, key);
-  if (values.size() > kMaxArrayEntries)
-    fail(ErrorCode::InvalidValue, std::string("too many '") + key + "'");
-  return values;
-}
-
-float JsonReader::f32(const json& obj, const char* key) {
-  const json* v = find(obj, key, &json::is_number, "a number");
-  if (!v) return 0;
-  double value = v->get<double>();
-  if (!std::isfinite(value) || std::fabs(value) > 3.0e38) {
-    fail(ErrorCode::InvalidValue, std::string("key '") + key + "' is not a finite float");
-    return 0;
-  }
-  return float(value);
-}
-
-std::string JsonReader::string(const json& obj, const char* key) {
-  const json* v = find(obj, key, &json::is_string, "a string");
-  return v ? v->get<std::string>() : std::string();
-}
-
-const json& JsonReader::array(const json& obj, const char* key) {
-  static const json empty = json::array();
-  const json* v = find(obj, key, &json::is_array, "an array");
-  return v ? *v : empty;
-}
-
-const json& JsonReader::object(const json& obj, const char* key) {
-  static const json empty = json::object();
-  const json* v = find(obj, key, &json::is_object, "an object");
-  return v ? *v : empty;
-}
-
-void JsonReader::f32_array(const json& obj, const char* key, float* out, size_t count) {
-  const json& values = array(obj, key);
-  if (!ok()) return;
-  if (values.size() != count) {
-    fail(ErrorCode::InvalidValue,
-         std::string("key '") + key + "' must hold " + std::to_string(count) + " numbers");
-    return;
-  }
-  for (size_t i = 0; i < count; ++i) {
-    if (!values[i].is_number()) {
-      fail(ErrorCode::WrongKeyType, std::string("key '") + key + "' must hold numbers");
-      return;
-    }
-    double value = values[i].get<double>();
-    if (!std::isfinite(value)) {
-      fail(ErrorCode::InvalidValue, std::string("key '") + key + "' holds a non-finite number");
-      return;
-    }
-    out[i] = float(value);
-  }
+  return root_.is_object() ? JsonError::None : JsonError::NotObject;
 }
 
 bool json_depth_within(std::string_view text, uint32_t max_depth) {
@@ -153,22 +108,7 @@ bool json_depth_within(std::string_view text, uint32_t max_depth) {
   return true;
 }
 
-Status parse_json(std::string_view text, std::string_view what, json& out) {
-  // Refused by a scan before the parser builds anything (kMaxJsonDepth).
-  if (!json_depth_within(text, kMaxJsonDepth)) {
-    return Status::error(ErrorCode::InvalidJson, std::string(what) + " is nested deeper than " +
-                                                     std::to_string(kMaxJsonDepth) +
-                                                     " levels (assetlib::kMaxJsonDepth)");
-  }
-  out = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (out.is_discarded())
-    return Status::error(ErrorCode::InvalidJson, std::string(what) + " is not valid JSON");
-  if (!out.is_object())
-    return Status::error(ErrorCode::InvalidJson, std::string(what) + " is not a JSON object");
-  return {};
-}
-
-Status parse_metadata(const AssetView& file, const char (&type)[5], json& out) {
+Status parse_metadata(const AssetView& file, const char (&type)[5], ParsedJson& out) {
   if (!has_type(file, type)) {
     std::string found(file.type, 4);
     for (char& c : found) c = (c >= 32 && c < 127) ? c : '?';
@@ -181,7 +121,209 @@ Status parse_metadata(const AssetView& file, const char (&type)[5], json& out) {
                          std::string(type) + " metadata of " + std::to_string(file.json.size()) +
                              " bytes is over the 4 MiB limit (assetlib::kMaxJsonSize)");
   }
-  return parse_json(file.json, std::string(type) + " metadata", out);
+  JsonError error = out.parse(file.json);
+  if (error == JsonError::None) return {};
+  std::string what = std::string(type) + " metadata";
+  switch (error) {
+    case JsonError::TooDeep:
+      return Status::error(ErrorCode::InvalidJson, what + " is nested deeper than " +
+                                                       std::to_string(kMaxJsonDepth) +
+                                                       " levels (assetlib::kMaxJsonDepth)");
+    case JsonError::NotObject:
+      return Status::error(ErrorCode::InvalidJson, what + " is not a JSON object");
+    case JsonError::OutOfMemory:
+      return Status::error(ErrorCode::OutOfMemory, what + ": out of memory (parsing the JSON)");
+    default: return Status::error(ErrorCode::InvalidJson, what + " is not valid JSON");
+  }
+}
+
+// ---- Typed reads --------------------------------------------------------------------------------
+
+namespace {
+
+using Type = simdjson::dom::element_type;
+
+// nlohmann::json's names for the types, which the messages have always used.
+const char* type_name(JsonValue v) {
+  switch (v.type()) {
+    case Type::ARRAY: return "array";
+    case Type::OBJECT: return "object";
+    case Type::STRING: return "string";
+    case Type::BOOL: return "boolean";
+    case Type::NULL_VALUE: return "null";
+    default: return "number";
+  }
+}
+
+// A JSON integer as written.
+std::string integer_text(JsonValue v) {
+  uint64_t u = 0;
+  if (v.type() == Type::UINT64 && get_u64(v, u)) return std::to_string(u);
+  int64_t i = 0;
+  return get_i64(v, i) ? std::to_string(i) : std::string("?");
+}
+
+// "key '<key>'<rest>".
+std::string key_message(std::string_view key, std::string_view rest) {
+  std::string message = "key '";
+  message += key;
+  message += "'";
+  message += rest;
+  return message;
+}
+
+}  // namespace
+
+void JsonReader::fail(ErrorCode code, const std::string& what) {
+  if (status_.ok()) status_ = Status::error(code, context_ + ": " + what);
+}
+
+bool JsonReader::find(JsonValue obj, std::string_view key, Kind kind, JsonValue& value) {
+  if (!ok()) return false;
+  if (!get_member(obj, key, value)) {
+    if (!obj.is_object()) {
+      fail(ErrorCode::WrongKeyType, "expected an object holding '" + std::string(key) + "'");
+    } else {
+      fail(ErrorCode::MissingKey, "missing key '" + std::string(key) + "'");
+    }
+    return false;
+  }
+  Type type = value.type();
+  bool number = type == Type::INT64 || type == Type::UINT64 || type == Type::DOUBLE;
+  static constexpr const char* kWanted[] = {"an unsigned integer",
+                                            "an integer",
+                                            "a number",
+                                            "true or false",
+                                            "a string",
+                                            "an array",
+                                            "an object"};
+  bool matches = false;
+  switch (kind) {
+    case Kind::Unsigned: {
+      int64_t i = 0;
+      matches = type == Type::UINT64 || (type == Type::INT64 && get_i64(value, i) && i >= 0);
+      break;
+    }
+    case Kind::Integer: matches = type == Type::INT64 || type == Type::UINT64; break;
+    case Kind::Number: matches = number; break;
+    case Kind::Bool: matches = type == Type::BOOL; break;
+    case Kind::String: matches = type == Type::STRING; break;
+    case Kind::Array: matches = type == Type::ARRAY; break;
+    case Kind::Object: matches = type == Type::OBJECT; break;
+  }
+  if (!matches) {
+    std::string rest = " must be ";
+    rest += kWanted[int(kind)];
+    rest += ", not ";
+    rest += type_name(value);
+    fail(ErrorCode::WrongKeyType, key_message(key, rest));
+  }
+  return matches;
+}
+
+uint64_t JsonReader::u64(JsonValue obj, std::string_view key, uint64_t max) {
+  JsonValue v;
+  uint64_t value = 0;
+  if (!find(obj, key, Kind::Unsigned, v) || !get_u64(v, value)) return 0;
+  if (value > max) {
+    fail(ErrorCode::InvalidValue,
+         key_message(key, " = " + std::to_string(value) + " exceeds " + std::to_string(max)));
+    return 0;
+  }
+  return value;
+}
+
+int64_t JsonReader::i64(JsonValue obj, std::string_view key, int64_t min, int64_t max) {
+  JsonValue v;
+  if (!find(obj, key, Kind::Integer, v)) return 0;
+  int64_t value = 0;
+  if (!get_i64(v, value) || value < min || value > max) {
+    fail(ErrorCode::InvalidValue,
+         key_message(key, " = " + integer_text(v) + " is outside " + std::to_string(min) + ".." +
+                              std::to_string(max)));
+    return 0;
+  }
+  return value;
+}
+
+bool JsonReader::boolean(JsonValue obj, std::string_view key) {
+  JsonValue v;
+  bool value = false;
+  return find(obj, key, Kind::Bool, v) && v.get_bool().get(value) == simdjson::SUCCESS && value;
+}
+
+std::string_view JsonReader::optional_string(JsonValue obj, std::string_view key,
+                                             std::string_view fallback) {
+  if (!ok() || !has_key(obj, key)) return fallback;
+  return string(obj, key);
+}
+
+JsonArray JsonReader::entries(JsonValue obj, std::string_view key) {
+  JsonArray values = array(obj, key);
+  if (values.size() > kMaxArrayEntries) {
+    fail(ErrorCode::InvalidValue, "too many '" + std::string(key) + "'");
+    return {};
+  }
+  return values;
+}
+
+float JsonReader::f32(JsonValue obj, std::string_view key) {
+  JsonValue v;
+  double value = 0;
+  if (!find(obj, key, Kind::Number, v) || !get_double(v, value)) return 0;
+  // simdjson refuses numbers beyond the double range, so only the float range can be exceeded.
+  if (!std::isfinite(value) || std::fabs(value) > 3.0e38) {
+    fail(ErrorCode::InvalidValue, key_message(key, " is not a finite float"));
+    return 0;
+  }
+  return float(value);
+}
+
+std::string_view JsonReader::string(JsonValue obj, std::string_view key) {
+  JsonValue v;
+  std::string_view value;
+  if (!find(obj, key, Kind::String, v) || !get_string(v, value)) return {};
+  return value;
+}
+
+JsonArray JsonReader::array(JsonValue obj, std::string_view key) {
+  JsonValue v;
+  simdjson::dom::array values;
+  if (!find(obj, key, Kind::Array, v) || !get_array(v, values)) return {};
+  return JsonArray(values);
+}
+
+JsonValue JsonReader::object(JsonValue obj, std::string_view key) {
+  JsonValue v;
+  return find(obj, key, Kind::Object, v) ? v : JsonValue();
+}
+
+void JsonReader::f32_array(JsonValue obj, std::string_view key, float* out, size_t count) {
+  JsonArray values = array(obj, key);
+  if (!ok()) return;
+  if (values.size() != count) {
+    fail(ErrorCode::InvalidValue,
+         key_message(key, " must hold " + std::to_string(count) + " numbers"));
+    return;
+  }
+  size_t i = 0;
+  for (JsonValue v : values) {
+    double value = 0;
+    if (!get_double(v, value)) {
+      fail(ErrorCode::WrongKeyType, key_message(key, " must hold numbers"));
+      return;
+    }
+    if (!std::isfinite(value)) {
+      fail(ErrorCode::InvalidValue, key_message(key, " holds a non-finite number"));
+      return;
+    }
+    out[i++] = float(value);
+  }
+}
+
+bool has_key(JsonValue obj, std::string_view key) {
+  JsonValue value;
+  return get_member(obj, key, value);
 }
 
 Status check_unpacked_size(uint64_t unpacked, const char* context) {
@@ -193,71 +335,101 @@ Status check_unpacked_size(uint64_t unpacked, const char* context) {
   return {};
 }
 
-void read_chunk_table(JsonReader& reader, const json& meta, uint64_t raw_total, uint64_t blob_size,
+// ---- Chunk table --------------------------------------------------------------------------------
+
+namespace {
+
+enum class EntryError { None, NotFour, NotUnsigned };
+
+// One "chunks" entry: [raw_offset, raw_size, offset, size].
+EntryError read_chunk_entry(JsonValue entry, Chunk& chunk) {
+  simdjson::dom::array values;
+  if (!get_array(entry, values) || values.size() != 4) return EntryError::NotFour;
+  uint64_t v[4];
+  size_t k = 0;
+  for (JsonValue value : values) {
+    if (!get_u64(value, v[k++])) return EntryError::NotUnsigned;
+  }
+  chunk = Chunk{v[0], v[1], v[2], v[3]};
+  return EntryError::None;
+}
+
+enum class ChunkFault { None, NotFollowing, OverLimit, Inconsistent, Bomb, PastEnd };
+
+// What is wrong with chunk `c`, which follows chunks ending at raw_end / packed_end. Builds no
+// message: the path every accepted chunk takes.
+ChunkFault chunk_fault(const Chunk& c, Compression compression, uint64_t raw_end,
+                       uint64_t packed_end, uint64_t raw_total, uint64_t blob_size) {
+  if (c.raw_offset != raw_end || c.packed_offset != packed_end) return ChunkFault::NotFollowing;
+  if (c.raw_size > kMaxChunkSize) return ChunkFault::OverLimit;
+  if (c.raw_size == 0 || c.packed_size > c.raw_size ||
+      (compression == Compression::None && c.packed_size != c.raw_size)) {
+    return ChunkFault::Inconsistent;
+  }
+  // packed_size <= raw_size <= kMaxChunkSize (checked above): the product cannot overflow.
+  if (c.raw_size > kMaxChunkExpansion * c.packed_size) return ChunkFault::Bomb;
+  if (c.packed_size > blob_size - packed_end || c.raw_size > raw_total - raw_end)
+    return ChunkFault::PastEnd;
+  return ChunkFault::None;
+}
+
+std::string chunk_fault_message(ChunkFault fault, const Chunk& c, size_t index) {
+  std::string where = "chunk " + std::to_string(index);
+  switch (fault) {
+    case ChunkFault::NotFollowing: return where + " does not follow the previous chunk";
+    case ChunkFault::OverLimit:
+      return where + " claims " + std::to_string(c.raw_size) +
+             " unpacked bytes, over the 1 GiB limit (assetlib::kMaxChunkSize)";
+    case ChunkFault::Inconsistent: return where + " has inconsistent sizes";
+    case ChunkFault::Bomb:
+      return where + " claims " + std::to_string(c.raw_size) + " bytes from " +
+             std::to_string(c.packed_size) +
+             ": more than LZ4 can expand (256x, assetlib::kMaxChunkExpansion)";
+    default: return where + " runs past the end of the blob or data";
+  }
+}
+
+}  // namespace
+
+void read_chunk_table(JsonReader& reader, JsonValue meta, uint64_t raw_total, uint64_t blob_size,
                       Compression& compression, std::vector<Chunk>& chunks) {
-  std::string codec = reader.string(meta, "compression");
+  std::string_view codec = reader.string(meta, "compression");
   if (!reader.ok()) return;
   if (codec == "LZ4") {
     compression = Compression::LZ4;
   } else if (codec == "None") {
     compression = Compression::None;
   } else {
-    reader.fail(ErrorCode::UnknownCompression, "unknown compression '" + codec + "'");
+    reader.fail(ErrorCode::UnknownCompression, "unknown compression '" + std::string(codec) + "'");
     return;
   }
-  const json& table = reader.array(meta, "chunks");
+  JsonArray table = reader.array(meta, "chunks");
   if (!reader.ok()) return;
-  // Each entry takes at least 10 bytes of JSON, so this reserve is bounded by kMaxJsonSize.
+  // Each entry takes at least 9 bytes of JSON, so this reserve is bounded by kMaxJsonSize.
   chunks.clear();
   chunks.reserve(table.size());
   uint64_t raw_end = 0, packed_end = 0;
-  for (size_t i = 0; i < table.size(); ++i) {
-    const json& entry = table[i];
-    std::string where = "chunk " + std::to_string(i);
-    if (!entry.is_array() || entry.size() != 4) {
-      reader.fail(ErrorCode::WrongKeyType, where + " must be [raw_offset, raw_size, offset, size]");
+  size_t i = 0;
+  for (JsonValue entry : table) {
+    Chunk c;
+    EntryError shape = read_chunk_entry(entry, c);
+    if (shape != EntryError::None) {
+      std::string where = "chunk " + std::to_string(i);
+      reader.fail(ErrorCode::WrongKeyType,
+                  where + (shape == EntryError::NotFour
+                               ? " must be [raw_offset, raw_size, offset, size]"
+                               : " holds a value that is not an unsigned integer"));
       return;
     }
-    uint64_t v[4];
-    for (size_t k = 0; k < 4; ++k) {
-      if (!entry[k].is_number_unsigned()) {
-        reader.fail(ErrorCode::WrongKeyType,
-                    where + " holds a value that is not an unsigned integer");
-        return;
-      }
-      v[k] = entry[k].get<uint64_t>();
-    }
-    Chunk c{v[0], v[1], v[2], v[3]};
-    if (c.raw_offset != raw_end || c.packed_offset != packed_end) {
-      reader.fail(ErrorCode::InvalidValue, where + " does not follow the previous chunk");
-      return;
-    }
-    if (c.raw_size > kMaxChunkSize) {
-      reader.fail(ErrorCode::InvalidValue,
-                  where + " claims " + std::to_string(c.raw_size) +
-                      " unpacked bytes, over the 1 GiB limit (assetlib::kMaxChunkSize)");
-      return;
-    }
-    if (c.raw_size == 0 || c.packed_size > c.raw_size ||
-        (compression == Compression::None && c.packed_size != c.raw_size)) {
-      reader.fail(ErrorCode::InvalidValue, where + " has inconsistent sizes");
-      return;
-    }
-    // packed_size <= raw_size <= kMaxChunkSize (checked above): the product cannot overflow.
-    if (c.raw_size > kMaxChunkExpansion * c.packed_size) {
-      reader.fail(ErrorCode::InvalidValue,
-                  where + " claims " + std::to_string(c.raw_size) + " bytes from " +
-                      std::to_string(c.packed_size) +
-                      ": more than LZ4 can expand (256x, assetlib::kMaxChunkExpansion)");
-      return;
-    }
-    if (c.packed_size > blob_size - packed_end || c.raw_size > raw_total - raw_end) {
-      reader.fail(ErrorCode::InvalidValue, where + " runs past the end of the blob or data");
+    if (ChunkFault fault = chunk_fault(c, compression, raw_end, packed_end, raw_total, blob_size);
+        fault != ChunkFault::None) {
+      reader.fail(ErrorCode::InvalidValue, chunk_fault_message(fault, c, i));
       return;
     }
     raw_end += c.raw_size;
     packed_end += c.packed_size;
     chunks.push_back(c);
+    ++i;
   }
   if (raw_end != raw_total) {
     reader.fail(ErrorCode::InvalidValue, "chunks cover " + std::to_string(raw_end) + " of " +
@@ -268,13 +440,15 @@ void read_chunk_table(JsonReader& reader, const json& meta, uint64_t raw_total, 
   }
 }
 
-void write_no_blob(json& meta) { write_chunk_table(meta, Compression::None, {}); }
-
-void read_no_blob(JsonReader& reader, const json& meta, uint64_t blob_size) {
+void read_no_blob(JsonReader& reader, JsonValue meta, uint64_t blob_size) {
   Compression compression = Compression::None;
   std::vector<Chunk> chunks;
   read_chunk_table(reader, meta, 0, blob_size, compression, chunks);
 }
+
+// ---- Writing ------------------------------------------------------------------------------------
+
+void write_no_blob(json& meta) { write_chunk_table(meta, Compression::None, {}); }
 
 void write_chunk_table(json& meta, Compression compression, const std::vector<Chunk>& chunks) {
   meta["compression"] = compression_name(compression);

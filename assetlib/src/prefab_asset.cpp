@@ -76,45 +76,48 @@ json light_to_json(const PrefabLight& l) {
 }
 
 // An array of exactly `count` finite numbers, read into `out`.
-void read_floats(detail::JsonReader& reader, const json& values, float* out, size_t count,
+void read_floats(detail::JsonReader& reader, detail::JsonArray values, float* out, size_t count,
                  const char* what) {
   if (!reader.ok()) return;
-  if (!values.is_array() || values.size() != count) {
+  if (values.size() != count) {
     reader.fail(ErrorCode::InvalidValue,
                 std::string(what) + " must hold " + std::to_string(count) + " numbers");
     return;
   }
-  for (size_t k = 0; k < count; ++k) {
-    if (!values[k].is_number() || !std::isfinite(values[k].get<double>()) ||
-        std::fabs(values[k].get<double>()) > 3.0e38) {
+  size_t k = 0;
+  for (detail::JsonValue v : values) {
+    double value = 0;
+    if (!detail::get_double(v, value) || !std::isfinite(value) || std::fabs(value) > 3.0e38) {
       reader.fail(ErrorCode::InvalidValue, std::string(what) + " must hold finite floats");
       return;
     }
-    out[k] = values[k].get<float>();
+    out[k++] = float(value);
   }
 }
 
-void read_node(detail::JsonReader& reader, const json& j, int32_t index, int32_t cameras,
+void read_node(detail::JsonReader& reader, detail::JsonValue j, int32_t index, int32_t cameras,
                int32_t lights, PrefabNode& n) {
   n.name = reader.string(j, "name");
   n.parent = reader.i32(j, "parent", -1, index - 1);
-  const json& matrix = reader.array(j, "matrix");
+  detail::JsonArray matrix = reader.array(j, "matrix");
   n.has_matrix = !matrix.empty();
   if (n.has_matrix) read_floats(reader, matrix, n.matrix, 16, "a node's matrix");
   reader.f32_array(j, "translation", n.translation, 3);
   reader.f32_array(j, "rotation", n.rotation, 4);
   reader.f32_array(j, "scale", n.scale, 3);
   n.mesh = reader.string(j, "mesh");
-  for (const json& m : reader.entries(j, "materials")) {
+  for (detail::JsonValue m : reader.entries(j, "materials")) {
     if (!reader.ok()) return;
-    if (!m.is_string()) return reader.fail(ErrorCode::WrongKeyType, "materials must be strings");
-    n.materials.push_back(m.get<std::string>());
+    std::string_view material;
+    if (!detail::get_string(m, material))
+      return reader.fail(ErrorCode::WrongKeyType, "materials must be strings");
+    n.materials.emplace_back(material);
   }
   n.camera = reader.i32(j, "camera", -1, cameras - 1);
   n.light = reader.i32(j, "light", -1, lights - 1);
-  for (const json& i : reader.entries(j, "instances")) {
+  for (detail::JsonValue i : reader.entries(j, "instances")) {
     float trs[10];
-    read_floats(reader, i, trs, 10, "an instance");
+    read_floats(reader, detail::JsonArray::of(i), trs, 10, "an instance");
     if (!reader.ok()) return;
     PrefabInstance instance;
     std::memcpy(instance.translation, trs, sizeof instance.translation);
@@ -124,7 +127,7 @@ void read_node(detail::JsonReader& reader, const json& j, int32_t index, int32_t
   }
 }
 
-void read_camera(detail::JsonReader& reader, const json& j, PrefabCamera& c) {
+void read_camera(detail::JsonReader& reader, detail::JsonValue j, PrefabCamera& c) {
   c.name = reader.string(j, "name");
   c.type = reader.named(j, "type", camera_type_from_name);
   c.yfov = reader.f32(j, "yfov");
@@ -135,7 +138,7 @@ void read_camera(detail::JsonReader& reader, const json& j, PrefabCamera& c) {
   c.zfar = reader.f32(j, "zfar");
 }
 
-void read_light(detail::JsonReader& reader, const json& j, PrefabLight& l) {
+void read_light(detail::JsonReader& reader, detail::JsonValue j, PrefabLight& l) {
   l.name = reader.string(j, "name");
   l.type = reader.named(j, "type", light_type_from_name);
   reader.f32_array(j, "color", l.color, 3);
@@ -145,9 +148,12 @@ void read_light(detail::JsonReader& reader, const json& j, PrefabLight& l) {
   l.outer_cone_angle = reader.f32(j, "outer_cone_angle");
 }
 
+// Prefabs are read once per scene, not per asset: built in a PrefabInfo of their own (allocating),
+// then moved into `info`.
 Status read_prefab_info_throwing(const AssetView& file, PrefabInfo& info) {
-  json meta;
-  if (Status s = detail::parse_metadata(file, "PRFB", meta); !s) return s;
+  detail::ParsedJson parsed;
+  if (Status s = detail::parse_metadata(file, "PRFB", parsed); !s) return s;
+  detail::JsonValue meta = parsed.root();
   detail::JsonReader reader("PRFB metadata");
   PrefabInfo p;
   if (detail::vkguide::is_prefab(meta)) {
@@ -157,17 +163,18 @@ Status read_prefab_info_throwing(const AssetView& file, PrefabInfo& info) {
     return {};
   }
   p.original_file = reader.string(meta, "original_file");
-  for (const json& c : reader.entries(meta, "cameras")) {
+  for (detail::JsonValue c : reader.entries(meta, "cameras")) {
     if (!reader.ok()) break;
     read_camera(reader, c, p.cameras.emplace_back());
   }
-  for (const json& l : reader.entries(meta, "lights")) {
+  for (detail::JsonValue l : reader.entries(meta, "lights")) {
     if (!reader.ok()) break;
     read_light(reader, l, p.lights.emplace_back());
   }
-  const json& nodes = reader.entries(meta, "nodes");
-  for (size_t i = 0; reader.ok() && i < nodes.size(); ++i) {
-    read_node(reader, nodes[i], int32_t(i), int32_t(p.cameras.size()), int32_t(p.lights.size()),
+  int32_t index = 0;
+  for (detail::JsonValue node : reader.entries(meta, "nodes")) {
+    if (!reader.ok()) break;
+    read_node(reader, node, index++, int32_t(p.cameras.size()), int32_t(p.lights.size()),
               p.nodes.emplace_back());
   }
   detail::read_no_blob(reader, meta, file.blob.size());

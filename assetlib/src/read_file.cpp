@@ -52,11 +52,15 @@ Status open_regular_file(const std::string& path, FileHandle& out, uint64_t& siz
   return {};
 }
 
-Status read_exact(const FileHandle& file, void* dst, size_t size, const std::string& path,
-                  const char* what) {
+namespace {
+
+// Reads exactly `size` bytes, retrying short reads and EINTR; `at` < 0 reads at the current
+// offset, otherwise at that offset.
+Status read_fully(const FileHandle& file, int64_t at, void* dst, size_t size,
+                  const std::string& path, const char* what) {
   auto out = static_cast<char*>(dst);
   while (size > 0) {
-    ssize_t n = ::read(file.get(), out, size);
+    ssize_t n = at < 0 ? ::read(file.get(), out, size) : ::pread(file.get(), out, size, off_t(at));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       return Status::error(ErrorCode::IoError,
@@ -69,8 +73,21 @@ Status read_exact(const FileHandle& file, void* dst, size_t size, const std::str
     }
     out += n;
     size -= size_t(n);
+    if (at >= 0) at += n;
   }
   return {};
+}
+
+}  // namespace
+
+Status read_exact(const FileHandle& file, void* dst, size_t size, const std::string& path,
+                  const char* what) {
+  return read_fully(file, -1, dst, size, path, what);
+}
+
+Status read_exact_at(const FileHandle& file, uint64_t offset, void* dst, size_t size,
+                     const std::string& path, const char* what) {
+  return read_fully(file, int64_t(offset), dst, size, path, what);
 }
 
 Status read_file(const std::string& path, uint64_t max_size, const char* limit_name,

@@ -37,6 +37,10 @@ Status open_regular_file(const std::string& path, FileHandle& out, uint64_t& siz
 Status read_exact(const FileHandle& file, void* dst, size_t size, const std::string& path,
                   const char* what);
 
+// read_exact at `offset` from the start of the file (pread: the current offset is unchanged).
+Status read_exact_at(const FileHandle& file, uint64_t offset, void* dst, size_t size,
+                     const std::string& path, const char* what);
+
 // Reads all of `path` (a regular file) into `out`; refuses files larger than `max_size` before
 // allocating, naming `limit_name` (e.g. "256 MiB limit (assetlib::kMaxManifestSize)").
 Status read_file(const std::string& path, uint64_t max_size, const char* limit_name,

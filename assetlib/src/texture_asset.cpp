@@ -6,6 +6,9 @@
 #include "metadata.h"
 #include "no_throw.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace assetlib {
 namespace {
 
@@ -14,18 +17,25 @@ using detail::json;
 // Vulkan guarantees 4096 and most GPUs stop at 16384 or 32768; anything larger is a broken file.
 constexpr uint32_t kMaxDimension = 32768;
 
-bool same_layout(const std::vector<TextureMip>& a, const std::vector<TextureMip>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].width != b[i].width || a[i].height != b[i].height || a[i].offset != b[i].offset ||
-        a[i].size != b[i].size) {
+// True when `info.mips` are the contiguous chain make_texture_info lays out (level i is
+// max(1, side >> i), right after level i - 1) and total_size is its sum. Computed level by level:
+// building the expected chain would allocate on every read.
+bool is_contiguous_chain(const TextureInfo& info) {
+  uint64_t offset = 0;
+  for (size_t level = 0; level < info.mips.size(); ++level) {
+    const TextureMip& mip = info.mips[level];
+    uint32_t width = std::max(1u, info.width >> level), height = std::max(1u, info.height >> level);
+    if (mip.width != width || mip.height != height || mip.offset != offset ||
+        mip.size != texture_level_size(info.format, width, height)) {
       return false;
     }
+    offset += mip.size;
   }
-  return true;
+  return info.total_size == offset;
 }
 
 // Checks format, dimensions and that the mips are the contiguous chain make_texture_info builds.
+// Allocates nothing but error messages.
 Status check_layout(const TextureInfo& info, const char* context) {
   auto invalid = [&](const std::string& what) {
     return Status::error(ErrorCode::InvalidValue, std::string(context) + ": " + what);
@@ -41,24 +51,22 @@ Status check_layout(const TextureInfo& info, const char* context) {
     return invalid(std::to_string(info.mips.size()) + " mip levels, expected 1.." +
                    std::to_string(full));
   }
-  TextureInfo expected =
-      make_texture_info(info.format, info.width, info.height, uint32_t(info.mips.size()));
-  if (!same_layout(info.mips, expected.mips) || info.total_size != expected.total_size) {
+  if (!is_contiguous_chain(info)) {
     return invalid("mip levels are not the contiguous chain of a " + std::to_string(info.width) +
                    "x" + std::to_string(info.height) + " texture");
   }
   return {};
 }
 
-void read_mips(detail::JsonReader& reader, const json& meta, std::vector<TextureMip>& mips) {
-  const json& levels = reader.array(meta, "mips");
+void read_mips(detail::JsonReader& reader, detail::JsonValue meta, std::vector<TextureMip>& mips) {
+  detail::JsonArray levels = reader.array(meta, "mips");
   if (!reader.ok()) return;
   if (levels.size() > 64) {
     reader.fail(ErrorCode::InvalidValue, "too many mip levels");
     return;
   }
   mips.clear();
-  for (const json& level : levels) {
+  for (detail::JsonValue level : levels) {
     TextureMip mip;
     mip.width = reader.u32(level, "width");
     mip.height = reader.u32(level, "height");
@@ -68,11 +76,27 @@ void read_mips(detail::JsonReader& reader, const json& meta, std::vector<Texture
   }
 }
 
-Status read_texture_info_throwing(const AssetView& file, TextureInfo& info) {
-  json meta;
-  if (Status s = detail::parse_metadata(file, "TEXI", meta); !s) return s;
+// `info` as a default TextureInfo that keeps the memory of its vectors and string.
+void reset_keeping_memory(TextureInfo& info) {
+  TextureInfo fresh;
+  fresh.mips.swap(info.mips);
+  fresh.chunks.swap(info.chunks);
+  fresh.original_file.swap(info.original_file);
+  fresh.mips.clear();
+  fresh.chunks.clear();
+  fresh.original_file.clear();
+  info = std::move(fresh);
+}
+
+size_t bytes_held(const TextureInfo& info) {
+  return info.mips.capacity() * sizeof(TextureMip) + info.chunks.capacity() * sizeof(Chunk) +
+         info.original_file.capacity();
+}
+
+// Fills `out` (reset first) from parsed TEXI metadata; `blob_size`: the blob's length in the file.
+Status read_texture(detail::JsonValue meta, uint64_t blob_size, TextureInfo& out) {
+  reset_keeping_memory(out);
   detail::JsonReader reader("TEXI metadata");
-  TextureInfo out;
   const bool legacy = detail::vkguide::is_texture(meta);
   if (legacy) {
     detail::vkguide::read_texture(reader, meta, out);
@@ -89,15 +113,21 @@ Status read_texture_info_throwing(const AssetView& file, TextureInfo& info) {
   // What the caller will allocate to unpack it: checked before the chunk table is even read.
   if (Status s = detail::check_unpacked_size(out.total_size, "TEXI metadata"); !s) return s;
   if (legacy) {
-    detail::vkguide::read_chunks(reader, out.compression, {out.total_size}, file.blob.size(),
-                                 out.chunks);
+    detail::vkguide::read_chunks(reader, out.compression, {out.total_size}, blob_size, out.chunks);
   } else {
-    detail::read_chunk_table(reader, meta, out.total_size, file.blob.size(), out.compression,
-                             out.chunks);
+    detail::read_chunk_table(reader, meta, out.total_size, blob_size, out.compression, out.chunks);
   }
-  if (!reader.ok()) return reader.status();
-  info = std::move(out);
-  return {};
+  return reader.status();
+}
+
+// `blob_size`: the blob's length in the file (file.blob may be empty: a head read without it).
+// Allocates nothing once this thread's parser and scratch info, and `info`, have grown.
+Status read_texture_info_throwing(const AssetView& file, uint64_t blob_size, TextureInfo& info) {
+  detail::ParsedJson meta;
+  if (Status s = detail::parse_metadata(file, "TEXI", meta); !s) return s;
+  return detail::read_reusing(info, bytes_held, [&](TextureInfo& out) {
+    return read_texture(meta.root(), blob_size, out);
+  });
 }
 
 Status pack_texture_throwing(const TextureInfo& info, const void* pixels, size_t pixels_size,
@@ -136,7 +166,37 @@ Status pack_texture_throwing(const TextureInfo& info, const void* pixels, size_t
 }  // namespace
 
 Status read_texture_info(const AssetView& file, TextureInfo& info) {
-  return detail::no_throw("TEXI metadata", [&] { return read_texture_info_throwing(file, info); });
+  return detail::no_throw("TEXI metadata",
+                          [&] { return read_texture_info_throwing(file, file.blob.size(), info); });
+}
+
+Status read_texture_info(const AssetHead& head, TextureInfo& info) {
+  return detail::no_throw("TEXI metadata", [&] {
+    AssetView view;
+    std::memcpy(view.type, head.type, 4);
+    view.version = head.version;
+    view.json = head.json;
+    return read_texture_info_throwing(view, head.blob_length, info);
+  });
+}
+
+Status texture_mips_blob_range(const TextureInfo& info, uint32_t first_mip, BlobRange& out) {
+  return detail::no_throw("texture_mips_blob_range", [&] {
+    // The job of those levels names exactly their chunks; nothing is read or written here.
+    UnpackJob job;
+    uint64_t size =
+        first_mip < info.mips.size() ? info.total_size - info.mips[first_mip].offset : 0;
+    if (Status s = texture_unpack_job(info, first_mip, {}, nullptr, size_t(size), job); !s) {
+      return s;
+    }
+    out = {};
+    if (!job.chunks.empty()) {
+      const Chunk& last = job.chunks.back();
+      out.offset = job.chunks.front().packed_offset;
+      out.size = last.packed_offset + last.packed_size - out.offset;
+    }
+    return Status{};
+  });
 }
 
 Status pack_texture(const TextureInfo& info, const void* pixels, size_t pixels_size, AssetFile& out,
@@ -155,13 +215,10 @@ Status unpack_texture_mips(const TextureInfo& info, uint32_t first_mip, const vo
                            size_t src_size, void* dst, size_t dst_size) {
   // Allocates nothing but error messages.
   return detail::no_throw("unpack_texture_mips", [&] {
-    if (first_mip >= info.mips.size()) {
-      return Status::error(ErrorCode::InvalidArgument, "unpack_texture_mips: level " +
-                                                           std::to_string(first_mip) + " of " +
-                                                           std::to_string(info.mips.size()));
-    }
-    return detail::unpack_range(info.compression, info.chunks, info.mips[first_mip].offset,
-                                info.total_size, src, src_size, dst, dst_size);
+    UnpackJob job;
+    std::span<const std::byte> blob(static_cast<const std::byte*>(src), src_size);
+    if (Status s = texture_unpack_job(info, first_mip, blob, dst, dst_size, job); !s) return s;
+    return unpack_jobs(std::span<const UnpackJob>(&job, 1));
   });
 }
 

@@ -1,4 +1,5 @@
-// engine-sample: a baked folder onto the GPU, rendered offscreen, with a table of what it cost.
+// engine-sample: a baked folder (or one pack file) onto the GPU, rendered offscreen, with a table
+// of what it cost.
 //
 // The interesting code is assets/asset_loader.cpp (manifest -> read -> unpack into staging ->
 // copy) and the staging ring it fills, vk/upload_batch.cpp; vk/ holds the rest of the Vulkan
@@ -39,14 +40,19 @@ constexpr bool kHasWindow = false;
 #endif
 
 constexpr const char* kUsage = R"(usage: engine-sample <baked-dir> [options]
+       engine-sample --pack <file.pack> [options]
 
-Loads every asset that <baked-dir>/manifest.json lists (textures and meshes onto the GPU: read,
-unpack straight into a mapped staging buffer, copy; materials and prefabs into memory), renders
-the prefabs with their node transforms and PBR materials, and every mesh no prefab uses on its
-own, offscreen, and prints per-asset sizes and timings. Headless unless --window: no window, no
-surface, no display needed.
+Loads every asset that <baked-dir>/manifest.json lists, or that one pack file holds (textures and
+meshes onto the GPU: read, unpack straight into a mapped staging buffer, copy; materials and
+prefabs into memory), renders the prefabs with their node transforms and PBR materials, and every
+mesh no prefab uses on its own, offscreen, and prints per-asset sizes and timings. Headless unless
+--window: no window, no surface, no display needed.
 
 options:
+  --pack <file.pack>      load from a pack file (asset-baker pack) instead of a baked folder:
+                          mapped read-only, each asset found by its logical name and unpacked
+                          from the mapping; same rendering. Not hot reloaded (--reload-wait and
+                          the window's reload watch a baked folder's manifest.json)
   --device <n|name>       Vulkan device by index or name substring (default: the best GPU,
                           else a CPU device such as lavapipe); the choice is printed
   --validate              enable VK_LAYER_KHRONOS_validation and print every message and their
@@ -69,11 +75,12 @@ options:
   --skip-mips <n>         low-memory setting: leave out each texture's n largest mip levels
                           (never its last); they are neither read nor decompressed
   --window                show the scene in a window instead: drag to orbit, wheel to zoom,
-                          Esc to quit; needs a display and a build with GLFW. Hot reload: when
-                          a bake rewrites manifest.json (asset-baker --watch), the assets whose
-                          entries changed are loaded again and shown ("reloaded <name>")
-  --reload-wait <s>       to test hot reload: wait up to <s> seconds for a bake to change
-                          manifest.json and reload what changed. Headless: after the frames and
+                          Esc to quit; needs a display and a build with GLFW. Hot reload (baked
+                          folders only, not --pack): when a bake rewrites manifest.json
+                          (asset-baker --watch), the assets whose entries changed are loaded
+                          again and shown ("reloaded <name>")
+  --reload-wait <s>       to test hot reload (baked folders only): wait up to <s> seconds for a
+                          bake to change manifest.json and reload what changed. Headless: after the frames and
                           the screenshot; then render --frames again and save <shot>-reloaded.tx
                           beside the screenshot. --window: present frames meanwhile, then
                           --frames more. Exit status 1 if nothing was reloaded in time
@@ -90,6 +97,7 @@ struct UsageError {
 
 struct Options {
   std::string baked_dir;
+  std::string pack;  // --pack: load from this pack file instead
   std::string device;
   bool validate = false;
   bool help = false;
@@ -171,6 +179,8 @@ Options parse_options(int argc, char** argv) {
       options.validate = true;
     else if (arg == "--device")
       options.device = value();
+    else if (arg == "--pack")
+      options.pack = value();
     else if (arg == "--screenshot")
       options.screenshot = value();
     else if (arg == "--json")
@@ -204,8 +214,16 @@ Options parse_options(int argc, char** argv) {
     else
       throw UsageError{"more than one baked folder given: " + std::string(arg)};
   }
-  if (!options.help && !options.version && options.baked_dir.empty())
-    throw UsageError{"no baked folder given"};
+  if (!options.help && !options.version && options.baked_dir.empty() && options.pack.empty())
+    throw UsageError{"no baked folder (or --pack file) given"};
+  if (!options.baked_dir.empty() && !options.pack.empty()) {
+    throw UsageError{"a baked folder and --pack given: load from one or the other"};
+  }
+  if (!options.pack.empty() && options.reload_wait) {
+    throw UsageError{
+        "--reload-wait: hot reload watches a baked folder's manifest.json; a --pack file is not "
+        "reloaded"};
+  }
   if (options.window && !kHasWindow) {
     throw UsageError{
         "--window: this engine-sample was built without GLFW (install libglfw3-dev "
@@ -227,9 +245,18 @@ sample::RunSummary load_scene(const sample::VulkanContext& ctx, const Options& o
   std::fflush(stdout);
   sample::RunSummary summary;
   summary.device = ctx.device_description();
-  summary.load = sample::load_baked_folder(ctx, options.baked_dir, options.loader, scene);
+  summary.load = options.pack.empty()
+                     ? sample::load_baked_folder(ctx, options.baked_dir, options.loader, scene)
+                     : sample::load_pack(ctx, options.pack, options.loader, scene);
   sample::print_load_table(summary.load, stdout);
   return summary;
+}
+
+// Hot reload watches a baked folder's manifest; a pack is loaded once.
+std::optional<sample::HotReload> watch_for_reload(const sample::VulkanContext& ctx,
+                                                  const Options& options) {
+  if (!options.pack.empty()) return std::nullopt;
+  return std::optional<sample::HotReload>(std::in_place, ctx, options.baked_dir, options.loader);
 }
 
 // The frames, their timings and, if a path is given, the last one saved.
@@ -281,21 +308,22 @@ sample::RunSummary run_headless(const Options& options, sample::ValidationCounte
   sample::VulkanContext ctx({options.validate, options.device, &counter, std::nullopt});
   sample::GpuScene scene;
   // Before the load: a bake that ends while the scene loads counts as a change.
-  sample::HotReload hot_reload(ctx, options.baked_dir, options.loader);
+  std::optional<sample::HotReload> hot_reload = watch_for_reload(ctx, options);
   sample::RunSummary summary = load_scene(ctx, options, scene);
 
   sample::OffscreenRenderer renderer(ctx, scene, options.render);
   std::printf("camera: %s\n", renderer.camera_description().c_str());
   summary.frames = render_and_save(renderer, options, options.screenshot);
   summary.screenshot = options.screenshot;
-  if (options.reload_wait) summary.frames = reload_and_render(options, hot_reload, scene, renderer);
+  if (options.reload_wait)
+    summary.frames = reload_and_render(options, *hot_reload, scene, renderer);
   return summary;
 }
 
 #if ENGINE_SAMPLE_HAS_WINDOW
-sample::WindowOptions window_options(const Options& options, sample::HotReload& hot_reload) {
+sample::WindowOptions window_options(const Options& options, sample::HotReload* hot_reload) {
   sample::WindowOptions window{options.render.layout, options.render.draw, options.frames,
-                               &hot_reload, std::nullopt};
+                               hot_reload, std::nullopt};
   if (options.reload_wait) {
     window.reload_wait = std::chrono::duration<double>(*options.reload_wait);
     print_reload_wait(options);
@@ -309,9 +337,10 @@ sample::RunSummary run_in_window(const Options& options, sample::ValidationCount
   sample::GlfwWindow window(options.render.width, options.render.height, "engine-sample");
   sample::VulkanContext ctx({options.validate, options.device, &counter, window.present_options()});
   sample::GpuScene scene;
-  sample::HotReload hot_reload(ctx, options.baked_dir, options.loader);
+  std::optional<sample::HotReload> hot_reload = watch_for_reload(ctx, options);
   sample::RunSummary summary = load_scene(ctx, options, scene);
-  summary.frames = sample::run_window(ctx, scene, window, window_options(options, hot_reload));
+  summary.frames = sample::run_window(ctx, scene, window,
+                                      window_options(options, hot_reload ? &*hot_reload : nullptr));
   sample::print_frame_timings(summary.frames, stdout);
   return summary;
 }

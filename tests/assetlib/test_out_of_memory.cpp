@@ -7,7 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <cstring>
 #include <new>
+#include <optional>
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define ASSETLIB_TEST_OWN_NEW 0
@@ -169,4 +171,42 @@ TEST_CASE(
   CHECK(load_manifest(manifest_path, read).ok());
   CHECK(!std::filesystem::exists(unsaved));
   CHECK(!std::filesystem::exists(unwritten));
+}
+
+TEST_CASE(
+    "pack reading allocates nothing: open_pack, find_pack_entry and read_pack_asset run with "
+    "every allocation failing") {
+  if (!ASSETLIB_TEST_OWN_NEW) {
+    WARN("skipped: this build's sanitizer owns operator new");
+    return;
+  }
+  AssetFile texture = test::packed_texture(16, 16, 5);
+  std::vector<std::byte> file = serialize_binaryfile(texture);
+  PackInput in;
+  in.name = "a rather long logical name, past any small-string buffer.png";
+  std::memcpy(in.type, "TEXI", 4);
+  in.size = file.size();
+  PackLayout layout;
+  REQUIRE(layout_pack({&in, 1}, layout).ok());
+  std::vector<std::byte> pack = layout.index;
+  pack.resize(layout.offsets[0]);
+  pack.insert(pack.end(), file.begin(), file.end());
+  const std::string source = "a pack file name longer than any small-string buffer.pack";
+
+  PackView view;
+  std::optional<PackEntry> entry;
+  AssetView asset;
+  bool opened = false, read = false;
+  {
+    FailAllocations fail(1);  // the test framework is not called in here: it may allocate
+    opened = open_pack(pack, view, source).ok();
+    entry = find_pack_entry(view, in.name);
+    read = entry && read_pack_asset(view, *entry, asset, source).ok();
+  }
+  CHECK(opened);
+  CHECK(read);
+  CHECK(asset.blob.size() == texture.blob.size());
+  // A refusal needs its message: out of memory, it is OutOfMemory (never an exception).
+  pack[0] = std::byte{'X'};
+  CHECK(out_of_memory(starved(1, [&] { return open_pack(pack, view, source); }), source));
 }

@@ -511,6 +511,104 @@ PY
   bake -j2
   expect_line "$work/log" "baked 0, up to date"
   ;;
+pack)
+  # Every asset of a baked folder in one file (docs/format.md, "Pack file").
+  fresh_assets
+  bake && [ "$rc" = 0 ] || fail "first bake"
+  "$baker" pack "$work/out" -o "$work/game.pack" >"$work/log" 2>&1 || { cat "$work/log"; fail "pack must exit 0"; }
+  assets_listed=$(grep -c '"name":' "$work/out/manifest.json")
+  expect_line "$work/log" "^packed $assets_listed assets \([0-9]+ bytes\) from $work/out into $work/game.pack: [0-9]+ bytes in [0-9.]+ ms$"
+  [ "$(head -c 4 "$work/game.pack")" = APAK ] || fail "the pack does not start with APAK"
+  # Deterministic: the same folder packs to the same bytes, and so does a bake with --pack.
+  "$baker" pack "$work/out" -o "$work/again.pack" -q || fail "second pack"
+  cmp "$work/game.pack" "$work/again.pack" || fail "packing twice gave different bytes"
+  bake --pack "$work/baked.pack"
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "bake --pack must exit 0"; }
+  cmp "$work/game.pack" "$work/baked.pack" || fail "bake --pack differs from pack"
+  # The bytes are exactly the layout docs/format.md describes, written here independently.
+  python3 - "$work/out" "$work/documented.pack" <<'PY'
+import json, os, struct, sys
+baked, out = sys.argv[1], sys.argv[2]
+assets = sorted(json.load(open(os.path.join(baked, "manifest.json")))["assets"],
+                key=lambda a: a["name"].encode())
+align = lambda n: (n + 63) // 64 * 64
+names = b"".join(a["name"].encode() for a in assets)
+names_offset = 72 + 48 * len(assets)
+data_offset = align(names_offset + len(names))
+entries, data, end, name_offset = b"", b"", data_offset, 0
+for a in assets:
+    body = open(os.path.join(baked, a["path"]), "rb").read()
+    offset = align(end)
+    data += b"\0" * (offset - end) + body
+    name = a["name"].encode()
+    entries += struct.pack("<QQQQII4sI", offset, len(body), a["raw_size"], int(a["hash"][8:], 16),
+                           name_offset, len(name), a["type"].encode(), 0)
+    name_offset += len(name)
+    end = offset + len(body)
+header = b"APAK" + struct.pack("<III", 1, len(assets), 0)
+header += struct.pack("<7Q", 72, 48 * len(assets), names_offset, len(names), data_offset,
+                      end - data_offset, end)
+index = header + entries + names
+open(out, "wb").write(index + b"\0" * (data_offset - len(index)) + data)
+PY
+  cmp "$work/game.pack" "$work/documented.pack" || fail "the pack is not the documented layout"
+  "$baker" check "$work/game.pack" >"$work/check" 2>&1 || { cat "$work/check"; fail "check on the pack"; }
+  expect_line "$work/check" "^checked $assets_listed assets in $work/game.pack: 0 problem"
+  "$baker" info "$work/game.pack" >"$work/info" 2>&1 || { cat "$work/info"; fail "info on the pack"; }
+  expect_line "$work/info" "^$work/game.pack: pack v1, $assets_listed entries, [0-9]+ bytes$"
+  expect_line "$work/info" "^$work/game.pack: textures/bricks.png$"
+  expect_line "$work/info" "^  entry at offset [0-9]+, [0-9]+ B, raw [0-9]+ B, xxh3-64:[0-9a-f]{16}$"
+  expect_line "$work/info" "^total: $assets_listed files"
+  # One byte flipped inside an entry: check names the pack and the entry.
+  offset=$("$baker" info "$work/game.pack" --json | python3 -c '
+import json, sys
+entry = next(f for f in json.load(sys.stdin)["files"] if f["entry"] == "textures/bricks.png")
+print(entry["offset"] + entry["file_bytes"] - 100)')
+  cp "$work/game.pack" "$work/flipped.pack"
+  printf '\xff' | dd of="$work/flipped.pack" bs=1 seek="$offset" conv=notrunc status=none
+  set +e; "$baker" check "$work/flipped.pack" >"$work/check" 2>&1; crc=$?; set -e
+  [ "$crc" = 1 ] || { cat "$work/check"; fail "check must fail on a flipped byte, got $crc"; }
+  expect_line "$work/check" "^error: $work/flipped.pack: textures/bricks.png: content hash differs"
+  # Cut short: the header's size says so.
+  head -c 1000 "$work/game.pack" >"$work/short.pack"
+  set +e; "$baker" check "$work/short.pack" >"$work/check" 2>&1; crc=$?; set -e
+  [ "$crc" = 1 ] || fail "check must fail on a truncated pack"
+  expect_line "$work/check" "short.pack: header promises [0-9]+ bytes but the pack has 1000"
+  # Inside the baked folder it is never packed itself, and the folder's check, info and next bake
+  # leave it alone.
+  "$baker" pack "$work/out" -o "$work/out/game.pack" -q || fail "pack into the baked folder"
+  "$baker" pack "$work/out" -o "$work/out/game.pack" -q || fail "pack again into the baked folder"
+  cmp "$work/out/game.pack" "$work/game.pack" || fail "a pack inside the folder packed itself"
+  "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check with a pack inside"; }
+  "$baker" info "$work/out" >"$work/info" 2>&1 || { cat "$work/info"; fail "info with a pack inside"; }
+  if grep -q "game.pack" "$work/info"; then fail "info of the folder listed the pack"; fi
+  bake
+  expect_line "$work/log" "baked 0, up to date"
+  [ -f "$work/out/game.pack" ] || fail "a bake removed the pack inside its folder"
+  # A damaged asset is never packed: exit 1 naming it, the previous pack untouched, no temporary.
+  f="$work/out/textures/bricks.tx"
+  size=$(stat -c %s "$f")
+  printf '\xff\xff\xff\xff' | dd of="$f" bs=1 seek=$((size - 100)) conv=notrunc status=none
+  set +e; "$baker" pack "$work/out" -o "$work/game.pack" >"$work/log" 2>&1; prc=$?; set -e
+  [ "$prc" = 1 ] || { cat "$work/log"; fail "packing a damaged asset must exit 1, got $prc"; }
+  expect_line "$work/log" "bricks.tx: content hash differs from the manifest; not packed"
+  cmp "$work/game.pack" "$work/again.pack" || fail "a failed pack changed the previous one"
+  set +e; "$baker" pack "$work/out" -o "$work/new.pack" >/dev/null 2>&1; set -e
+  [ ! -e "$work/new.pack" ] || fail "a failed pack wrote its file"
+  [ -z "$(find "$work" -name '*assetlib-tmp*')" ] || fail "a failed pack left a temporary"
+  # The pack must not replace a file of the folder it packs (usage error, nothing touched).
+  manifest_before=$(sha256sum "$work/out/manifest.json")
+  set +e; "$baker" pack "$work/out" -o "$work/out/manifest.json" >"$work/log" 2>&1; prc=$?; set -e
+  [ "$prc" = 2 ] || fail "packing over the manifest must exit 2, got $prc"
+  expect_line "$work/log" "would replace the baked folder's manifest.json"
+  [ "$(sha256sum "$work/out/manifest.json")" = "$manifest_before" ] || fail "the manifest was touched"
+  # A bake with failures does not pack.
+  printf 'not an image' >"$work/src/textures/broken.png"
+  bake --pack "$work/failed.pack"
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "a failed bake with --pack must exit 1, got $rc"; }
+  expect_line "$work/log" "pack: $work/failed.pack not written: the bake did not succeed \(exit 1\)"
+  [ ! -e "$work/failed.pack" ] || fail "a failed bake was packed"
+  ;;
 *) fail "unknown case" ;;
 esac
 echo "PASS [$case]"

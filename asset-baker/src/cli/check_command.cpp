@@ -3,11 +3,13 @@
 #include "common/asset_kinds.h"
 
 #include "common/content_hash.h"
+#include "common/mapped_file.h"
 #include "pipeline/bake_cache.h"
 #include "pipeline/unpack_check.h"
 
 #include <assetlib/manifest.h>
 #include <assetlib/mesh_asset.h>
+#include <assetlib/pack_file.h>
 #include <assetlib/texture_asset.h>
 
 #include <cstdio>
@@ -60,9 +62,88 @@ void check_entry(const fs::path& baked_dir, const assetlib::Manifest& manifest,
   }
 }
 
+// Runs `check`, recording running out of memory as a problem about `label` (the others are still
+// checked).
+template <typename Check>
+void check_guarded(const std::string& label, std::vector<std::string>& problems, Check&& check) {
+  const char* oom = nullptr;
+  try {
+    check();
+  } catch (const std::bad_alloc&) {
+    oom = "out of memory while checking it (std::bad_alloc)";
+  } catch (const std::length_error&) {
+    oom = "out of memory while checking it (std::length_error)";
+  }
+  if (oom) problems.push_back(label + ": " + oom);
+}
+
+// Checks pack entry `index` as check_entry checks a file: its hash, type, unpacked size and
+// references against the table.
+void check_pack_entry(const std::string& pack_name, const assetlib::PackView& pack, size_t index,
+                      std::vector<std::string>& problems) {
+  assetlib::PackEntry e = assetlib::pack_entry(pack, index);
+  std::string label = pack_name + ": " + std::string(e.name);
+  // open_pack checked the range: the bytes are there.
+  std::span<const std::byte> bytes = pack.bytes.subspan(e.offset, e.size);
+  if (hash_bytes(bytes.data(), bytes.size()) != e.hash) {
+    problems.push_back(label + ": content hash differs from the pack's table");
+    return;
+  }
+  assetlib::AssetView view;
+  if (Status s = assetlib::read_pack_asset(pack, e, view, pack_name); !s) {
+    problems.push_back(s.message);
+    return;
+  }
+  UnpackedAsset asset;
+  if (BakeStatus s = unpack_whole_view(view, label, asset); !s) {
+    problems.push_back(s.message());
+    return;
+  }
+  if (asset.raw_size != e.raw_size)
+    problems.push_back(label + ": unpacked size differs from the pack's table");
+  for (const AssetReference& ref : asset.references) {
+    std::optional<assetlib::PackEntry> target = assetlib::find_pack_entry(pack, ref.name);
+    if (!target || std::string_view(target->type, 4) != ref.type) {
+      problems.push_back(label + ": refers to " + ref.type + " '" + ref.name +
+                         "', which is not in the pack");
+    }
+  }
+}
+
+int report(const std::vector<std::string>& problems, size_t assets, const std::string& where,
+           bool quiet) {
+  for (const std::string& p : problems) std::fprintf(stderr, "error: %s\n", p.c_str());
+  if (!quiet) {
+    std::printf("checked %zu assets in %s: %zu problem(s)\n", assets, where.c_str(),
+                problems.size());
+  }
+  return problems.empty() ? 0 : 1;
+}
+
+int check_pack(const fs::path& path, bool quiet) {
+  MappedFile mapped;
+  if (BakeStatus s = MappedFile::open(path, mapped); !s) {
+    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    return 1;
+  }
+  assetlib::PackView pack;
+  if (Status s = assetlib::open_pack(mapped.bytes(), pack, path.string()); !s) {
+    std::fprintf(stderr, "error: %s\n", s.message.c_str());
+    return 1;
+  }
+  std::vector<std::string> problems;
+  for (size_t i = 0; i < pack.entry_count; ++i) {
+    std::string label = path.string() + ": " + std::string(assetlib::pack_entry(pack, i).name);
+    check_guarded(label, problems, [&] { check_pack_entry(path.string(), pack, i, problems); });
+  }
+  return report(problems, pack.entry_count, path.string(), quiet);
+}
+
 }  // namespace
 
 int run_check(const fs::path& baked_dir, bool quiet) {
+  std::error_code not_a_folder;
+  if (!fs::is_directory(baked_dir, not_a_folder)) return check_pack(baked_dir, quiet);
   std::vector<std::string> problems;
   assetlib::Manifest manifest;
   if (Status s = assetlib::load_manifest((baked_dir / "manifest.json").string(), manifest); !s) {
@@ -73,15 +154,8 @@ int run_check(const fs::path& baked_dir, bool quiet) {
   for (const assetlib::ManifestEntry& e : manifest.assets) {
     listed.insert(e.path);
     // Out of memory on one file is that file's problem; the others are still checked.
-    const char* oom = nullptr;
-    try {
-      check_entry(baked_dir, manifest, e, problems);
-    } catch (const std::bad_alloc&) {
-      oom = "out of memory while checking it (std::bad_alloc)";
-    } catch (const std::length_error&) {
-      oom = "out of memory while checking it (std::length_error)";
-    }
-    if (oom) problems.push_back((baked_dir / e.path).string() + ": " + oom);
+    check_guarded((baked_dir / e.path).string(), problems,
+                  [&] { check_entry(baked_dir, manifest, e, problems); });
   }
   std::error_code ec;
   for (fs::recursive_directory_iterator it(baked_dir, ec), end; !ec && it != end;
@@ -95,12 +169,7 @@ int run_check(const fs::path& baked_dir, bool quiet) {
       problems.push_back(it->path().string() + ": asset file not listed in the manifest");
     }
   }
-  for (const std::string& p : problems) std::fprintf(stderr, "error: %s\n", p.c_str());
-  if (!quiet) {
-    std::printf("checked %zu assets in %s: %zu problem(s)\n", manifest.assets.size(),
-                baked_dir.string().c_str(), problems.size());
-  }
-  return problems.empty() ? 0 : 1;
+  return report(problems, manifest.assets.size(), baked_dir.string(), quiet);
 }
 
 }  // namespace baker

@@ -11,7 +11,8 @@ namespace baker {
 
 // `asset-baker info <file-or-dir>`: header, metadata and sizes of every .tx/.mesh at `path` (a
 // file, or a folder walked recursively). With `sources` (the bake's input folder) it also measures
-// each texture's PSNR against its source (unpacking level 0 only).
+// each texture's PSNR against its source (unpacking level 0 only). A pack file (starting "APAK")
+// is listed entry by entry (name, type, offset, sizes), each asset described as a file is.
 int run_info(const std::filesystem::path& path, const std::filesystem::path& sources, bool as_json);
 
 // `asset-baker check <dir>`: every manifest entry must exist with the recorded size and hash,
@@ -19,7 +20,17 @@ int run_info(const std::filesystem::path& path, const std::filesystem::path& sou
 // temporary or unlisted asset files may remain. Prints each problem. Files are unpacked chunk by
 // chunk (pipeline/unpack_check.h): memory is one file plus its largest chunk, not its unpacked
 // size.
+// `asset-baker check <file.pack>` (any path that is not a folder): the pack's header and tables
+// (assetlib::open_pack), then per entry its hash, that it parses with the table's type, unpacks
+// completely to the table's raw size and names only assets the pack has. The pack is mapped;
+// memory is the largest chunk. Each problem names the pack and the entry.
 int run_check(const std::filesystem::path& baked_dir, bool quiet);
+
+// `asset-baker pack <baked-dir> -o <file.pack>`: every asset the folder's manifest lists, verified
+// against it, into one pack written atomically (pipeline/pack_folder.h); a one-line summary unless
+// `quiet`. Exit 1 on a damaged or missing asset or a write failure (the pack is then untouched), 2
+// when the pack would replace a file of the folder, 128 + signal when interrupted.
+int run_pack(const std::filesystem::path& baked_dir, const std::filesystem::path& pack, bool quiet);
 
 // `asset-baker export <file.tx> -o <out.png> [--mip N]`: a baked texture back to PNG, to look at
 // what the engine will sample. Only level N is unpacked.

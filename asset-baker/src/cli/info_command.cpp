@@ -3,6 +3,8 @@
 #include "cli/texture_level.h"
 #include "common/asset_kinds.h"
 #include "common/bake_status.h"
+#include "common/content_hash.h"
+#include "common/mapped_file.h"
 #include "common/regular_file.h"
 #include "pipeline/source_files.h"
 
@@ -11,6 +13,7 @@
 #include <assetlib/manifest.h>
 #include <assetlib/material_asset.h>
 #include <assetlib/mesh_asset.h>
+#include <assetlib/pack_file.h>
 #include <assetlib/prefab_asset.h>
 #include <assetlib/texture_asset.h>
 
@@ -20,6 +23,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <new>
 #include <optional>
 #include <set>
@@ -92,7 +96,7 @@ json mesh_json(const assetlib::MeshInfo& info) {
 // PSNR of level 0 against the source named by original_file under `sources` (when given). Only
 // level 0 is unpacked. original_file comes from the file: used only when it is a safe relative
 // path.
-void add_psnr(const assetlib::AssetFile& file, const assetlib::TextureInfo& info,
+void add_psnr(const assetlib::AssetView& file, const assetlib::TextureInfo& info,
               const fs::path& sources, json& out) {
   if (sources.empty() || !assetlib::is_safe_relative_path(info.original_file)) return;
   std::vector<std::byte> source;
@@ -153,7 +157,7 @@ const char* codec(assetlib::Compression c) {
 }
 
 // The description of one loaded file by its type; `raw` gets its unpacked size.
-assetlib::Status describe_asset(const assetlib::AssetFile& file, const fs::path& sources, json& out,
+assetlib::Status describe_asset(const assetlib::AssetView& file, const fs::path& sources, json& out,
                                 uint64_t& raw) {
   assetlib::Status s;
   if (assetlib::has_type(file, "TEXI")) {
@@ -187,6 +191,23 @@ assetlib::Status describe_asset(const assetlib::AssetFile& file, const fs::path&
   return s;
 }
 
+// Describes one asset already split into header, JSON and blob: `out` gets its header fields and
+// its description (or "error", the reason without `label`, which names it).
+bool describe_view(const assetlib::AssetView& file, const std::string& label,
+                   const fs::path& sources, json& out, uint64_t& raw) {
+  out["type"] = std::string(file.type, 4);
+  out["version"] = file.version;
+  out["json_bytes"] = file.json.size();
+  out["blob_bytes"] = file.blob.size();
+  out["file_bytes"] = 16 + file.json.size() + file.blob.size();
+  if (assetlib::Status s = describe_asset(file, sources, out, raw); !s) {
+    out["error"] = BakeStatus::from_memory_call(s, BakeError::InvalidAsset, label).reason;
+    return false;
+  }
+  out["unpacked_bytes"] = raw;
+  return true;
+}
+
 // Describes one file; `raw` gets its unpacked size. Returns false (with "error" set, the reason
 // without the file, which is printed beside it) on a bad file.
 bool describe_throwing(const fs::path& path, const fs::path& sources, json& out, uint64_t& raw) {
@@ -198,45 +219,81 @@ bool describe_throwing(const fs::path& path, const fs::path& sources, json& out,
     out["error"] = BakeStatus::from_file_call(s, BakeError::InvalidAsset, path.string()).reason;
     return false;
   }
-  out["type"] = std::string(file.type, 4);
-  out["version"] = file.version;
-  out["json_bytes"] = file.json.size();
-  out["blob_bytes"] = file.blob.size();
-  out["file_bytes"] = 16 + file.json.size() + file.blob.size();
-  if (s = describe_asset(file, sources, out, raw); !s) {
-    out["error"] = BakeStatus::from_memory_call(s, BakeError::InvalidAsset, path.string()).reason;
-    return false;
-  }
-  out["unpacked_bytes"] = raw;
-  return true;
+  return describe_view(file, path.string(), sources, out, raw);
 }
 
-// describe_throwing, with running out of memory reported as this file's error.
-bool describe(const fs::path& path, const fs::path& sources, json& out, uint64_t& raw) {
+// `describe`, running out of memory reported as the error of the record `identity` starts.
+template <typename Describe>
+bool guarded_describe(const json& identity, json& out, uint64_t& raw, Describe&& describe) {
   const char* what = nullptr;
   try {
-    return describe_throwing(path, sources, out, raw);
+    return describe();
   } catch (const std::bad_alloc&) {
     what = "out of memory (std::bad_alloc)";
   } catch (const std::length_error&) {
     what = "out of memory (std::length_error)";
   }
-  out = json{{"file", path.string()}, {"error", what}, {"unpacked_bytes", 0}};
+  out = identity;
+  out["error"] = what;
+  out["unpacked_bytes"] = 0;
   raw = 0;
   return false;
+}
+
+// describe_throwing, with running out of memory reported as this file's error.
+bool describe(const fs::path& path, const fs::path& sources, json& out, uint64_t& raw) {
+  return guarded_describe(json{{"file", path.string()}}, out, raw,
+                          [&] { return describe_throwing(path, sources, out, raw); });
+}
+
+// One pack entry: where it lies and what the table says, then the asset as for a file.
+bool describe_entry(const fs::path& pack_path, const assetlib::PackView& pack, size_t index,
+                    const fs::path& sources, json& out, uint64_t& raw) {
+  assetlib::PackEntry e = assetlib::pack_entry(pack, index);
+  json identity = {{"file", pack_path.string()}, {"entry", std::string(e.name)}};
+  return guarded_describe(identity, out, raw, [&] {
+    out = identity;
+    out["entry_type"] = std::string(e.type, 4);
+    out["offset"] = e.offset;
+    out["hash"] = hash_string(e.hash);
+    out["raw_size"] = e.raw_size;
+    out["unpacked_bytes"] = raw = 0;
+    std::string label = pack_path.string() + ": " + std::string(e.name);
+    assetlib::AssetView view;
+    if (assetlib::Status s = assetlib::read_pack_asset(pack, e, view, pack_path.string()); !s) {
+      out["error"] = BakeStatus::from_file_call(s, BakeError::InvalidAsset, label).reason;
+      return false;
+    }
+    return describe_view(view, label, sources, out, raw);
+  });
+}
+
+// "baked/a.tx", or "game.pack: textures/a.png" for a pack entry.
+std::string label_of(const json& d) {
+  std::string label = d["file"].get<std::string>();
+  if (d.contains("entry")) label += ": " + d["entry"].get<std::string>();
+  return label;
 }
 
 void print_text(const json& d) {
   if (d.contains("error")) {
     std::fflush(stdout);  // in order with the files before it when both go to one place
-    std::fprintf(stderr, "%s: error: %s\n", d["file"].get<std::string>().c_str(),
+    std::fprintf(stderr, "%s: error: %s\n", label_of(d).c_str(),
                  d["error"].get<std::string>().c_str());
     return;
   }
   uint64_t file = d["file_bytes"], raw = d["unpacked_bytes"];
-  std::printf("%s\n  %s v%u, json %llu B, blob %llu B (%s), unpacked %llu B, ratio %.2f\n",
-              d["file"].get<std::string>().c_str(), d["type"].get<std::string>().c_str(),
-              d["version"].get<unsigned>(), (unsigned long long)d["json_bytes"].get<uint64_t>(),
+  std::printf("%s\n", label_of(d).c_str());
+  if (d.contains("entry")) {
+    std::printf("  entry at offset %llu, %llu B, raw %llu B, %s\n",
+                (unsigned long long)d["offset"].get<uint64_t>(),
+                (unsigned long long)d["file_bytes"].get<uint64_t>(),
+                (unsigned long long)d["raw_size"].get<uint64_t>(),
+                d["hash"].get<std::string>().c_str());
+  }
+  std::printf("  %s v%u, json %llu B, blob %llu B (%s), unpacked %llu B, ratio %.2f\n",
+              d["type"].get<std::string>().c_str(), d["version"].get<unsigned>(),
+              (unsigned long long)d["json_bytes"].get<uint64_t>(),
               (unsigned long long)d["blob_bytes"].get<uint64_t>(),
               d["compression"].get<std::string>().c_str(), (unsigned long long)raw,
               file ? double(raw) / double(file) : 0.0);
@@ -288,9 +345,67 @@ void print_text(const json& d) {
   }
 }
 
+// Prints the records and their totals; the exit code.
+int report(const json& files, uint64_t total_file, uint64_t total_raw, bool ok, bool as_json,
+           json extra = json::object()) {
+  json totals = {
+      {"files", files.size()}, {"file_bytes", total_file}, {"unpacked_bytes", total_raw}};
+  if (as_json) {
+    extra["files"] = files;
+    extra["totals"] = totals;
+    std::printf("%s\n", extra.dump(2, ' ', false, json::error_handler_t::replace).c_str());
+  } else {
+    std::printf("total: %zu files, %llu bytes on disk, %llu bytes unpacked\n", files.size(),
+                (unsigned long long)total_file, (unsigned long long)total_raw);
+  }
+  return ok ? 0 : 1;
+}
+
+bool has_pack_magic(std::span<const std::byte> bytes) {
+  return bytes.size() >= 4 && std::memcmp(bytes.data(), "APAK", 4) == 0;
+}
+
+// `info game.pack`: the pack's line, then every entry described as a file is.
+int info_pack(const fs::path& path, std::span<const std::byte> bytes, const fs::path& sources,
+              bool as_json) {
+  assetlib::PackView pack;
+  if (assetlib::Status s = assetlib::open_pack(bytes, pack, path.string()); !s) {
+    BakeStatus b = BakeStatus::from_file_call(s, BakeError::InvalidAsset, path.string());
+    std::fprintf(stderr, "%s: error: %s\n", path.string().c_str(), b.reason.c_str());
+    return 1;
+  }
+  if (!as_json) {
+    std::printf("%s: pack v%u, %u entries, %zu bytes\n", path.string().c_str(),
+                assetlib::kPackVersion, pack.entry_count, bytes.size());
+  }
+  json files = json::array();
+  uint64_t total_file = 0, total_raw = 0;
+  bool ok = true;
+  for (size_t i = 0; i < pack.entry_count; ++i) {
+    json d;
+    uint64_t raw = 0;
+    ok = describe_entry(path, pack, i, sources, d, raw) && ok;
+    if (d.contains("file_bytes")) total_file += d["file_bytes"].get<uint64_t>();
+    total_raw += raw;
+    if (!as_json) print_text(d);
+    files.push_back(std::move(d));
+  }
+  json pack_json = {{"file", path.string()},
+                    {"version", assetlib::kPackVersion},
+                    {"entries", pack.entry_count},
+                    {"file_bytes", bytes.size()}};
+  return report(files, total_file, total_raw, ok, as_json, {{"pack", pack_json}});
+}
+
 }  // namespace
 
 int run_info(const fs::path& path, const fs::path& sources, bool as_json) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) {
+    MappedFile mapped;
+    if (MappedFile::open(path, mapped) && has_pack_magic(mapped.bytes()))
+      return info_pack(path, mapped.bytes(), sources, as_json);
+  }
   json files = json::array();
   uint64_t total_file = 0, total_raw = 0;
   bool ok = true;
@@ -303,17 +418,7 @@ int run_info(const fs::path& path, const fs::path& sources, bool as_json) {
     if (!as_json) print_text(d);
     files.push_back(std::move(d));
   }
-  json totals = {
-      {"files", files.size()}, {"file_bytes", total_file}, {"unpacked_bytes", total_raw}};
-  if (as_json) {
-    std::printf("%s\n", json({{"files", files}, {"totals", totals}})
-                            .dump(2, ' ', false, json::error_handler_t::replace)
-                            .c_str());
-  } else {
-    std::printf("total: %zu files, %llu bytes on disk, %llu bytes unpacked\n", files.size(),
-                (unsigned long long)total_file, (unsigned long long)total_raw);
-  }
-  return ok ? 0 : 1;
+  return report(files, total_file, total_raw, ok, as_json);
 }
 
 }  // namespace baker

@@ -1,4 +1,5 @@
-// asset-baker: command-line wiring only; the work lives in bake_tree, info_command, check_command.
+// asset-baker: command-line wiring only; the work lives in bake_tree, info_command, check_command,
+// pack_command.
 #include "cli/commands.h"
 #include "pipeline/bake_tree.h"
 #include "pipeline/watch_loop.h"
@@ -81,6 +82,9 @@ int main(int argc, char** argv) {
   app.add_flag("--watch", watch, "Bake, then bake again on every change until Ctrl-C");
   app.add_flag("--list-presets", list_presets,
                "Print the baker.json a bake would use and its presets, and exit");
+  std::string bake_pack;
+  app.add_option("--pack", bake_pack,
+                 "After a bake without failures, pack its output folder into this file");
 
   std::string init_dir = ".";
   CLI::App* init = app.add_subcommand("init", "Write a commented starter baker.json");
@@ -89,15 +93,16 @@ int main(int argc, char** argv) {
   std::string info_path, info_sources;
   bool info_json = false;
   CLI::App* info = app.add_subcommand("info", "Print header, metadata and sizes of baked files");
-  info->add_option("path", info_path, "A .tx/.mesh file or a folder")->required();
+  info->add_option("path", info_path, "A .tx/.mesh file, a folder or a .pack file")->required();
   info->add_flag("--json", info_json, "Print JSON instead of text");
   info->add_option("--sources", info_sources,
                    "The bake's input folder: also report each texture's PSNR");
 
   std::string check_dir;
   bool check_quiet = false;
-  CLI::App* check = app.add_subcommand("check", "Validate a baked folder against its manifest");
-  check->add_option("dir", check_dir, "Baked folder")->required();
+  CLI::App* check =
+      app.add_subcommand("check", "Validate a baked folder against its manifest, or a pack file");
+  check->add_option("dir", check_dir, "Baked folder or .pack file")->required();
   check->add_flag("-q,--quiet", check_quiet, "Print only problems");
 
   std::string export_in, export_out;
@@ -106,6 +111,13 @@ int main(int argc, char** argv) {
   exporter->add_option("texture", export_in, "A .tx file")->required();
   exporter->add_option("-o,--output", export_out, "PNG to write")->required();
   exporter->add_option("--mip", export_mip, "Mip level to export (default 0)");
+
+  std::string pack_dir, pack_out;
+  bool pack_quiet = false;
+  CLI::App* pack = app.add_subcommand("pack", "Pack every asset of a baked folder into one file");
+  pack->add_option("dir", pack_dir, "Baked folder (with its manifest.json)")->required();
+  pack->add_option("-o,--output", pack_out, "Pack file to write")->required();
+  pack->add_flag("-q,--quiet", pack_quiet, "Print only problems");
 
   try {
     app.parse(argc, argv);
@@ -120,6 +132,9 @@ int main(int argc, char** argv) {
     return guarded(check_dir, [&] { return baker::run_check(check_dir, check_quiet); });
   if (exporter->parsed()) {
     return guarded(export_in, [&] { return baker::run_export(export_in, export_out, export_mip); });
+  }
+  if (pack->parsed()) {
+    return guarded(pack_dir, [&] { return baker::run_pack(pack_dir, pack_out, pack_quiet); });
   }
   if (init->parsed()) return guarded(init_dir, [&] { return baker::run_init(init_dir); });
   std::optional<std::filesystem::path> config_path;
@@ -137,6 +152,23 @@ int main(int argc, char** argv) {
   if (!output.empty()) bake.output = output;
   bake.config = config_path;
   if (!json_report.empty()) bake.json_report = json_report;
+  if (watch && !bake_pack.empty()) {
+    std::fputs(
+        "error: --pack packs one bake; it cannot be combined with --watch\n"
+        "Run with --help for more information.\n",
+        stderr);
+    return 2;
+  }
   if (watch) return guarded(input, [&] { return baker::run_watch(bake); });
-  return guarded(input, [&] { return baker::run_bake(bake); });
+  int status = guarded(input, [&] { return baker::run_bake(bake); });
+  if (bake_pack.empty()) return status;
+  if (status != 0) {
+    // A pack is all or nothing: one with failed sources missing would load as a smaller game.
+    std::fprintf(stderr, "pack: %s not written: the bake did not succeed (exit %d)\n",
+                 bake_pack.c_str(), status);
+    return status;
+  }
+  std::optional<std::filesystem::path> baked = baker::output_folder(bake);
+  if (!baked) return 2;  // run_bake resolved it just now: unreachable
+  return guarded(bake_pack, [&] { return baker::run_pack(*baked, bake_pack, bake.quiet); });
 }

@@ -25,8 +25,9 @@ struct ImportedSubmesh {
 
 struct ImportedMesh {
   // 3 corners per triangle, submesh by submesh. Without `corners`, `soup` holds every corner
-  // (a triangle soup: OBJ); with them, corner i is soup[corners[i]], so an indexed source (glTF)
-  // is not expanded to one vertex per corner unless a stage needs it (mesh_tangents.h).
+  // (a triangle soup); with them, corner i is soup[corners[i]], so an indexed source (glTF, and OBJ
+  // with one vertex per distinct position/UV/normal triple) is not expanded to one vertex per
+  // corner unless a stage needs it (mesh_tangents.h).
   std::vector<MeshVertex> soup;
   std::vector<uint32_t> corners;
   bool has_uvs = false;       // any corner had texture coordinates (tangents are derived from them)

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
+#include <string_view>
 
 namespace baker {
 namespace {
@@ -163,9 +165,33 @@ std::vector<GltfImageUse> gltf_image_uses(const Json& root) {
   return uses;
 }
 
+namespace {
+
+// The JSON text of a .gltf (the whole file) or .glb (its first chunk, when the header is sound;
+// else the whole file).
+std::string_view json_text(std::span<const std::byte> bytes) {
+  std::string_view all(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  if (all.size() < 20 || all.substr(0, 4) != "glTF") return all;
+  uint32_t length = 0;
+  std::memcpy(&length, all.data() + 12, 4);
+  if (all.substr(16, 4) != "JSON" || length > all.size() - 20) return all;
+  return all.substr(20, length);
+}
+
+// False only when the JSON cannot name an image: no "images" key, literally or with \u escapes
+// (the one escape that spells letters). The texture plan then skips parsing a file that its bake
+// parses anyway.
+bool may_name_images(std::string_view json) {
+  return json.find("\"images\"") != std::string_view::npos ||
+         json.find("\\u") != std::string_view::npos;
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, TextureRole>> gltf_texture_references(
     std::span<const std::byte> bytes, const std::string& source) {
   std::vector<std::pair<std::string, TextureRole>> references;
+  if (!may_name_images(json_text(bytes))) return references;
   try {
     Json root;
     std::optional<std::span<const std::byte>> bin;

@@ -1,7 +1,6 @@
 #include "import/mtl_materials.h"
 
 #include "common/source_paths.h"
-#include "import/obj_lines.h"
 #include "import/text_encoding.h"
 
 #include <algorithm>
@@ -203,24 +202,52 @@ std::string_view mtllib_names(std::string_view line) {
 
 }  // namespace
 
-std::string escape_mtllib_lines(std::string_view obj_text) {
+namespace {
+
+bool is_line_end(char c) { return c == '\n' || c == '\r'; }
+
+// Calls visit(line, names) for each `mtllib` line of `text` (lines as ObjLines splits them), in
+// order. Finds the keyword with string_view::find (memchr on its first letter) rather than
+// walking every line: an OBJ has a few mtllib lines among millions, and this runs twice per OBJ
+// (the texture plan and the import).
+template <typename Visit>
+void for_each_mtllib_line(std::string_view text, Visit visit) {
+  for (size_t at = text.find("mtllib"); at != std::string_view::npos;) {
+    size_t start = at;
+    while (start > 0 && !is_line_end(text[start - 1])) --start;
+    size_t end = at;
+    while (end < text.size() && !is_line_end(text[end])) ++end;
+    std::string_view line = text.substr(start, end - start);
+    if (std::string_view names = mtllib_names(line); !names.empty()) visit(line, names);
+    at = text.find("mtllib", end);
+  }
+}
+
+}  // namespace
+
+std::string escape_mtllib_lines(std::string obj_text) {
+  auto needs_escape = [](char c) { return c == ' ' || c == '\t' || c == '\\'; };
+  // A line already reads "mtllib <names>" with nothing to escape in the usual case: no copy then.
+  bool any = false;
+  for_each_mtllib_line(obj_text, [&](std::string_view line, std::string_view names) {
+    any = any || line.size() != 7 + names.size() || line.substr(0, 7) != "mtllib " ||
+          std::any_of(names.begin(), names.end(), needs_escape);
+  });
+  if (!any) return obj_text;
   std::string out;
   out.reserve(obj_text.size());
   size_t copied = 0;
-  ObjLines lines(obj_text);
-  for (std::string_view line; lines.next(line);) {
-    std::string_view names = mtllib_names(line);
-    if (names.empty()) continue;
+  for_each_mtllib_line(obj_text, [&](std::string_view line, std::string_view names) {
     size_t line_at = size_t(line.data() - obj_text.data());
-    out.append(obj_text.substr(copied, line_at - copied));
+    out.append(obj_text, copied, line_at - copied);
     out += "mtllib ";
     for (char c : names) {
-      if (c == ' ' || c == '\t' || c == '\\') out += '\\';
+      if (needs_escape(c)) out += '\\';
       out += c;
     }
     copied = line_at + line.size();
-  }
-  out.append(obj_text.substr(copied));
+  });
+  out.append(obj_text, copied);
   return out;
 }
 
@@ -232,11 +259,9 @@ std::vector<std::pair<std::string, TextureRole>> obj_texture_references(
   std::map<std::string, int> material_map;
   std::string text;
   if (!utf8_text(obj_text, obj_path, text)) return {};
-  ObjLines lines(text);
-  for (std::string_view line; lines.next(line);) {
-    std::string_view names = mtllib_names(line);
-    if (!names.empty()) libraries.load_line(std::string(names), &materials, &material_map);
-  }
+  for_each_mtllib_line(text, [&](std::string_view, std::string_view names) {
+    libraries.load_line(std::string(names), &materials, &material_map);
+  });
   std::vector<std::pair<std::string, TextureRole>> references;
   for (size_t i = 0; i < materials.size(); ++i) {
     for (const TextureUse& use : texture_uses(materials[i])) {

@@ -62,8 +62,9 @@ class MtlLibraries : public tinyobj::MaterialReader {
 };
 
 // `obj_text` with the names of each `mtllib` line escaped (spaces and backslashes) so that
-// tinyobjloader passes the whole rest of the line to MtlLibraries as one request.
-std::string escape_mtllib_lines(std::string_view obj_text);
+// tinyobjloader passes the whole rest of the line to MtlLibraries as one request; the text itself,
+// not copied, when no name needs it.
+std::string escape_mtllib_lines(std::string obj_text);
 
 // The images the materials of `obj_text` (the OBJ at `obj_path`) use, each with the role its slot
 // gives it: map_Kd and map_Ke colour, norm / map_Bump / bump normal. Reads only the `mtllib`

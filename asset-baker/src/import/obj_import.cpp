@@ -5,6 +5,7 @@
 #include "common/vec3.h"
 #include "import/mtl_materials.h"
 #include "import/obj_lines.h"
+#include "import/position_table.h"
 #include "import/text_encoding.h"
 #include "mesh/polygon_triangulation.h"
 
@@ -13,7 +14,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <map>
 #include <sstream>
 
 namespace baker {
@@ -123,38 +123,68 @@ BakeStatus collect_triangles(const tinyobj::attrib_t& attrib,
 
 Vec3 normalize(const Vec3& v) { return normalized_or(v, Vec3{0, 0, 0}); }
 
+bool lacks_normal(const Triangle& t) {
+  return t.corners[0].normal_index < 0 || t.corners[1].normal_index < 0 ||
+         t.corners[2].normal_index < 0;
+}
+
+// The normals generate_normals makes for corners the file gives none.
+struct GeneratedNormals {
+  static constexpr uint32_t kFace = ~0u;
+  std::vector<Vec3> smooth;          // per (position, smoothing group): unit, or zero
+  std::vector<uint32_t> corner_sum;  // per corner: its entry of `smooth`, or kFace
+  std::vector<Vec3> face;            // per triangle: its unit normal, or zero
+
+  // The normal of corner k of triangle t: its group's average, else the face's.
+  Vec3 of(size_t t, size_t k) const {
+    uint32_t sum = corner_sum[t * 3 + k];
+    return sum != kFace && dot(smooth[sum], smooth[sum]) > 0 ? smooth[sum] : face[t];
+  }
+  // Whether that normal is shared by every corner of the same position and group (not the face's).
+  bool shared(size_t t, size_t k) const {
+    uint32_t sum = corner_sum[t * 3 + k];
+    return sum != kFace && dot(smooth[sum], smooth[sum]) > 0;
+  }
+};
+
 // Normals for corners without one: the face normal for smoothing group 0, otherwise the
 // angle-weighted average of the faces sharing the position within the same smoothing group.
 // A file that never says `s` is smoothed as one group: scans and sculpts (most files without
 // normals) are smooth surfaces, and flat shading would also triple their vertex count.
-std::vector<Vec3> generated_normals(const tinyobj::attrib_t& attrib, std::vector<Triangle> tris) {
-  if (std::all_of(tris.begin(), tris.end(),
-                  [](const Triangle& t) { return t.smoothing_group == 0; })) {
-    for (Triangle& t : tris) t.smoothing_group = 1;
-  }
-  std::map<std::pair<int, uint32_t>, Vec3> smooth;  // (position, group) -> accumulated normal
-  std::vector<Vec3> corner_normals(tris.size() * 3);
+// Empty when every corner has its own normal. Linear (PositionTable; a std::map keyed by position
+// and group made this a fifth of an OBJ bake).
+GeneratedNormals generate_normals(const tinyobj::attrib_t& attrib,
+                                  const std::vector<Triangle>& tris) {
+  GeneratedNormals out;
+  if (std::none_of(tris.begin(), tris.end(), lacks_normal)) return out;
+  const bool one_group = std::all_of(tris.begin(), tris.end(),
+                                     [](const Triangle& t) { return t.smoothing_group == 0; });
+  PositionTable sums(attrib.vertices.size() / 3);
+  out.corner_sum.assign(tris.size() * 3, GeneratedNormals::kFace);
+  out.face.resize(tris.size());
   for (size_t t = 0; t < tris.size(); ++t) {
     Vec3 p[3];
     for (int k = 0; k < 3; ++k) p[k] = position_of(attrib, tris[t].corners[k].vertex_index);
-    Vec3 face = normalize(cross(p[1] - p[0], p[2] - p[0]));
+    Vec3 face = out.face[t] = normalize(cross(p[1] - p[0], p[2] - p[0]));
+    const uint32_t group = one_group ? 1u : tris[t].smoothing_group;
+    if (group == 0) continue;
+    // edge[k] runs from corner k to the next; corner k's angle lies between edge[k] and the
+    // reverse of the previous edge (negating a normalised vector is exact: the same bits as
+    // normalising the reversed edge).
+    Vec3 edge[3];
+    for (int k = 0; k < 3; ++k) edge[k] = normalize(p[(k + 1) % 3] - p[k]);
     for (int k = 0; k < 3; ++k) {
-      corner_normals[t * 3 + size_t(k)] = face;
-      if (tris[t].smoothing_group == 0) continue;
-      Vec3 e1 = normalize(p[(k + 1) % 3] - p[k]), e2 = normalize(p[(k + 2) % 3] - p[k]);
+      const Vec3& e1 = edge[k];
+      const Vec3 e2 = edge[(k + 2) % 3] * -1.0f;
       float angle = std::acos(std::clamp(dot(e1, e2), -1.0f, 1.0f));
-      Vec3& acc = smooth[{tris[t].corners[k].vertex_index, tris[t].smoothing_group}];
-      for (int c = 0; c < 3; ++c) acc[c] += face[c] * angle;
+      uint32_t sum = sums.find_or_add(uint32_t(tris[t].corners[k].vertex_index), group);
+      if (sum == out.smooth.size()) out.smooth.push_back({0, 0, 0});
+      out.corner_sum[t * 3 + size_t(k)] = sum;
+      for (int c = 0; c < 3; ++c) out.smooth[sum][c] += face[c] * angle;
     }
   }
-  for (size_t t = 0; t < tris.size(); ++t) {
-    if (tris[t].smoothing_group == 0) continue;
-    for (int k = 0; k < 3; ++k) {
-      Vec3 n = normalize(smooth[{tris[t].corners[k].vertex_index, tris[t].smoothing_group}]);
-      if (dot(n, n) > 0) corner_normals[t * 3 + size_t(k)] = n;
-    }
-  }
-  return corner_normals;
+  for (Vec3& n : out.smooth) n = normalize(n);
+  return out;
 }
 
 bool has_area(const tinyobj::attrib_t& attrib, const Triangle& t) {
@@ -181,6 +211,89 @@ MeshVertex make_vertex(const tinyobj::attrib_t& a, const tinyobj::index_t& idx,
         1.0f - float(a.texcoords[2 * size_t(idx.texcoord_index) + 1]);  // OBJ v=0 is the bottom row
   }
   return v;
+}
+
+// Builds the indexed mesh: a vertex per distinct (position, UV, normal) the corners refer to,
+// in order of first use, and each corner's vertex. The mesh stages then merge equal vertex values
+// (bake_mesh.h) exactly as they would over one vertex per corner, without building, hashing and
+// comparing one 68-byte vertex per corner (meshopt_generateVertexRemap over that soup took a tenth
+// of an OBJ bake).
+class CornerVertices {
+ public:
+  CornerVertices(const tinyobj::attrib_t& attrib, const GeneratedNormals& normals, bool has_colors,
+                 ImportedMesh& out)
+      : attrib_(attrib),
+        normals_(normals),
+        has_colors_(has_colors),
+        out_(out),
+        table_(attrib.vertices.size() / 3) {
+    out.soup.reserve(attrib.vertices.size() / 3);  // one vertex per position is the usual case
+  }
+
+  void add_corner(const tinyobj::index_t& idx, size_t triangle, size_t k) {
+    // A corner's normal is the file's (by index), its group's average (shared), or the face's
+    // (its own vertex).
+    const bool file_normal = idx.normal_index >= 0;
+    if (!file_normal && !normals_.shared(triangle, k)) {
+      out_.corners.push_back(new_vertex(idx, triangle, k));
+      return;
+    }
+    // Indices and entries are below 2^31 (a file of at most kMaxSourceBytes holds fewer), so the
+    // top bit tells a generated normal from the file's.
+    uint32_t normal = file_normal ? uint32_t(idx.normal_index)
+                                  : 0x80000000u | normals_.corner_sum[triangle * 3 + k];
+    uint64_t key = uint64_t(normal) << 32 | uint32_t(idx.texcoord_index + 1);
+    uint32_t entry = table_.find_or_add(uint32_t(idx.vertex_index), key);
+    if (entry == vertex_of_entry_.size()) vertex_of_entry_.push_back(new_vertex(idx, triangle, k));
+    out_.corners.push_back(vertex_of_entry_[entry]);
+  }
+
+ private:
+  uint32_t new_vertex(const tinyobj::index_t& idx, size_t triangle, size_t k) {
+    Vec3 normal = idx.normal_index >= 0 ? Vec3{0, 0, 0} : normals_.of(triangle, k);
+    out_.soup.push_back(make_vertex(attrib_, idx, normal, has_colors_));
+    return uint32_t(out_.soup.size() - 1);
+  }
+
+  const tinyobj::attrib_t& attrib_;
+  const GeneratedNormals& normals_;
+  bool has_colors_;
+  ImportedMesh& out_;
+  PositionTable table_;
+  std::vector<uint32_t> vertex_of_entry_;
+};
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+// The first run of digits in `text` whose value (leading zeros aside) is over 2^31 - 1, without
+// its leading zeros; empty when there is none. Byte loops: find_first_of calls memchr on its set
+// for every byte, which made this check most of the prescan's time.
+std::string_view index_beyond_int(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    if (!is_digit(text[i])) {
+      ++i;
+      continue;
+    }
+    while (i < text.size() && text[i] == '0') ++i;
+    size_t start = i;
+    while (i < text.size() && is_digit(text[i])) ++i;
+    std::string_view number = text.substr(start, i - start);
+    if (number.size() > 10 || (number.size() == 10 && number > "2147483647")) return number;
+  }
+  return {};
+}
+
+// The runs of characters other than space and tab in `text`: what tinyobjloader reads as corners.
+uint64_t count_words(std::string_view text) {
+  uint64_t words = 0;
+  bool in_word = false;
+  for (char c : text) {
+    bool blank = is_blank(c);
+    words += !blank && !in_word;
+    in_word = !blank;
+  }
+  return words;
 }
 
 // The one pass over the text before tinyobjloader, on the lines as tinyobjloader splits them (at
@@ -214,27 +327,14 @@ BakeStatus prescan_obj(std::string& text, const std::string& relative_path,
       text[line_start + at] = '#';
       continue;
     }
-    if (std::string_view("flp").find(line[at]) == std::string_view::npos) continue;
-    for (size_t i = at + 1; i < line.size();) {
-      size_t digits = line.find_first_of("0123456789", i);
-      if (digits == std::string_view::npos) break;
-      size_t stop = std::min(line.find_first_not_of("0123456789", digits), line.size());
-      std::string_view number = line.substr(digits, stop - digits);
-      number.remove_prefix(std::min(number.find_first_not_of('0'), number.size()));
-      if (number.size() > 10 || (number.size() == 10 && number > "2147483647")) {
-        return BakeStatus::failure(BakeError::LimitExceeded, relative_path,
-                                   "line " + std::to_string(line_number + 1) + ": index " +
-                                       std::string(number) + " is beyond 2147483647");
-      }
-      i = stop;
+    if (line[at] != 'f' && line[at] != 'l' && line[at] != 'p') continue;
+    if (std::string_view number = index_beyond_int(line.substr(at + 1)); !number.empty()) {
+      return BakeStatus::failure(BakeError::LimitExceeded, relative_path,
+                                 "line " + std::to_string(line_number + 1) + ": index " +
+                                     std::string(number) + " is beyond 2147483647");
     }
     if (line[at] != 'f') continue;
-    uint64_t corners = 0;
-    for (size_t i = line.find_first_not_of(" \t", at + 1); i < line.size();
-         i = line.find_first_not_of(" \t", i)) {
-      ++corners;
-      i = std::min(line.find_first_of(" \t", i), line.size());
-    }
+    const uint64_t corners = count_words(line.substr(at + 1));
     if (corners > kMaxPolygonCorners) {
       return BakeStatus::failure(BakeError::LimitExceeded, relative_path,
                                  "line " + std::to_string(line_number + 1) + ": a face of " +
@@ -267,7 +367,7 @@ BakeStatus import_obj(std::string_view obj_text, const std::string& relative_pat
   std::vector<tinyobj::material_t> materials;
   std::string utf8;
   if (BakeStatus s = utf8_text(obj_text, relative_path, utf8); !s) return s;
-  std::string text = escape_mtllib_lines(utf8);
+  std::string text = escape_mtllib_lines(std::move(utf8));
   std::vector<uint32_t> face_corners;
   if (BakeStatus s = prescan_obj(text, relative_path, face_corners); !s) return s;
   std::string warn, err;
@@ -280,6 +380,9 @@ BakeStatus import_obj(std::string_view obj_text, const std::string& relative_pat
                                "OBJ parse failed: " + (err.empty() ? warn : err));
   }
   std::vector<Triangle> tris;
+  uint64_t triangles = 0;  // a face of n corners makes n - 2 (the prescan counted corners)
+  for (uint32_t corners : face_corners) triangles += corners - 2;
+  tris.reserve(size_t(triangles));
   if (BakeStatus s = collect_triangles(attrib, shapes, face_corners, relative_path, tris, warnings);
       !s)
     return s;
@@ -299,15 +402,18 @@ BakeStatus import_obj(std::string_view obj_text, const std::string& relative_pat
   for (Triangle& t : tris) {
     if (t.material < 0 || t.material >= default_material) t.material = default_material;
   }
-  std::stable_sort(tris.begin(), tris.end(),
-                   [](const Triangle& a, const Triangle& b) { return a.material < b.material; });
+  auto by_material = [](const Triangle& a, const Triangle& b) { return a.material < b.material; };
+  if (!std::is_sorted(tris.begin(), tris.end(), by_material))  // one material: nothing to move
+    std::stable_sort(tris.begin(), tris.end(), by_material);
 
   bool has_colors = attrib.colors.size() == attrib.vertices.size();
   out.has_uvs = std::any_of(tris.begin(), tris.end(), [](const Triangle& t) {
     return t.corners[0].texcoord_index >= 0 || t.corners[1].texcoord_index >= 0 ||
            t.corners[2].texcoord_index >= 0;
   });
-  std::vector<Vec3> normals = generated_normals(attrib, tris);
+  GeneratedNormals normals = generate_normals(attrib, tris);
+  CornerVertices vertices(attrib, normals, has_colors, out);
+  out.corners.reserve(tris.size() * 3);
   std::vector<int> material_slot(size_t(default_material) + 1, -1);
   for (size_t t = 0; t < tris.size(); ++t) {
     int m = tris[t].material;
@@ -338,10 +444,7 @@ BakeStatus import_obj(std::string_view obj_text, const std::string& relative_pat
       out.submeshes.push_back({uint32_t(t * 3), 0, uint32_t(slot)});
     }
     out.submeshes.back().index_count += 3;
-    for (int k = 0; k < 3; ++k) {
-      out.soup.push_back(
-          make_vertex(attrib, tris[t].corners[k], normals[t * 3 + size_t(k)], has_colors));
-    }
+    for (size_t k = 0; k < 3; ++k) vertices.add_corner(tris[t].corners[k], t, k);
   }
   return {};
 }

@@ -31,7 +31,9 @@ inline constexpr uint64_t kTriangulationBudgetPerByte = 64;
 // group), checks every index, triangulates polygons by their outline (a concave face covers exactly
 // its area; a face whose outline crosses itself is warned about), flips V for Vulkan's top-left
 // texture origin, and generates smooth angle-weighted normals (respecting smoothing groups) where
-// the file has none. Each material the faces use becomes one entry of `materials` (mtl_materials.h;
+// the file has none. `out` is indexed: out.soup holds one vertex per distinct (position, UV,
+// normal) the corners use, in order of first use, out.corners each triangle corner's vertex.
+// Each material the faces use becomes one entry of `materials` (mtl_materials.h;
 // faces without one get a white "default"), in submesh order; out.materials holds their summaries,
 // each naming its asset "<obj>#material/<i>" (asset_names.h).
 BakeStatus import_obj(std::string_view obj_text, const std::string& relative_path,

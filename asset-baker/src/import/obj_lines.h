@@ -2,7 +2,6 @@
 // the baker makes on the text before tinyobjloader parses it walks the same lines.
 #pragma once
 
-#include <algorithm>
 #include <string_view>
 
 namespace baker {
@@ -12,11 +11,15 @@ class ObjLines {
   explicit ObjLines(std::string_view text) : text_(text) {}
 
   // The next line, without its end; false after the last. Lines view the text given.
+  // A plain loop: find_first_of with a set of two calls memchr on the set for every byte, which
+  // made this split a fifth of an OBJ bake.
   bool next(std::string_view& line) {
-    if (start_ >= text_.size()) return false;
-    size_t end = std::min(text_.find_first_of("\r\n", start_), text_.size());
+    const size_t size = text_.size();
+    if (start_ >= size) return false;
+    size_t end = start_;
+    while (end < size && text_[end] != '\n' && text_[end] != '\r') ++end;
     line = text_.substr(start_, end - start_);
-    start_ = end + (text_.compare(end, 2, "\r\n") == 0 ? 2 : 1);
+    start_ = end + (end + 1 < size && text_[end] == '\r' && text_[end + 1] == '\n' ? 2 : 1);
     return true;
   }
 

@@ -61,32 +61,6 @@ int open_regular(int dir, const std::string& name) {
   return fd;
 }
 
-bool write_all(int fd, std::span<const std::byte> bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) errno = ENOSPC;
-      return false;
-    }
-    bytes = bytes.subspan(size_t(n));
-  }
-  return true;
-}
-
-std::string io_reason(const char* what, int err) {
-  if (err == ENOSPC) return std::string("disk full ") + what + " (" + std::strerror(err) + ")";
-  if (err == EDQUOT)
-    return std::string("disk quota exceeded ") + what + " (" + std::strerror(err) + ")";
-  return std::string(what) + " failed: " + std::strerror(err);
-}
-
-std::string temporary_name(const std::string& leaf) {
-  static std::atomic<uint64_t> counter{0};
-  return leaf + kTempMarker + std::to_string(::getpid()) + "-" +
-         std::to_string(counter.fetch_add(1));
-}
-
 // True when the open file is laid out as an asset the baker writes: a known type, this format
 // version, and header lengths that account for exactly the file's size. The cache that names a
 // file to delete can be planted along with its hash; no planted hash turns a user's file into one
@@ -131,6 +105,32 @@ void sweep(int dir, int depth) {
 }
 
 }  // namespace
+
+bool write_all(int fd, std::span<const std::byte> bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = ENOSPC;
+      return false;
+    }
+    bytes = bytes.subspan(size_t(n));
+  }
+  return true;
+}
+
+std::string io_reason(const char* what, int err) {
+  if (err == ENOSPC) return std::string("disk full ") + what + " (" + std::strerror(err) + ")";
+  if (err == EDQUOT)
+    return std::string("disk quota exceeded ") + what + " (" + std::strerror(err) + ")";
+  return std::string(what) + " failed: " + std::strerror(err);
+}
+
+std::string temporary_name(const std::string& path) {
+  static std::atomic<uint64_t> counter{0};
+  return path + kTempMarker + std::to_string(::getpid()) + "-" +
+         std::to_string(counter.fetch_add(1));
+}
 
 bool is_temporary_name(std::string_view file_name) {
   size_t marker = file_name.rfind(kTempMarker);

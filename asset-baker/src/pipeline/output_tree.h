@@ -25,6 +25,17 @@ inline constexpr const char* kTempMarker = ".assetlib-tmp-";
 // True for a name written by OutputTree::write as a temporary ("x.tx.assetlib-tmp-12-3").
 bool is_temporary_name(std::string_view file_name);
 
+// `path` + "<kTempMarker><pid>-<n>": a temporary sibling name no other writer uses at once.
+std::string temporary_name(const std::string& path);
+
+// Writes all of `bytes` to `fd`, retrying short writes and EINTR. False with errno set (ENOSPC
+// for a write that made no progress).
+bool write_all(int fd, std::span<const std::byte> bytes);
+
+// "<what> failed: <strerror>", or "disk full <what> (...)" / "disk quota exceeded <what> (...)"
+// for the two errors a user can act on.
+std::string io_reason(const char* what, int err);
+
 struct FileStat {
   uint64_t size = 0;
   int64_t mtime_ns = 0;

@@ -58,7 +58,7 @@ BakeStatus unpack_each_chunk(const std::string& path, assetlib::Compression comp
   return {};
 }
 
-BakeStatus check_material(const std::string& path, const assetlib::AssetFile& file,
+BakeStatus check_material(const std::string& path, const assetlib::AssetView& file,
                           UnpackedAsset& out) {
   assetlib::MaterialInfo info;
   if (assetlib::Status s = assetlib::read_material_info(file, info); !s) return about(path, s);
@@ -69,7 +69,7 @@ BakeStatus check_material(const std::string& path, const assetlib::AssetFile& fi
   return {};
 }
 
-BakeStatus check_prefab(const std::string& path, const assetlib::AssetFile& file,
+BakeStatus check_prefab(const std::string& path, const assetlib::AssetView& file,
                         UnpackedAsset& out) {
   assetlib::PrefabInfo info;
   if (assetlib::Status s = assetlib::read_prefab_info(file, info); !s) return about(path, s);
@@ -80,11 +80,8 @@ BakeStatus check_prefab(const std::string& path, const assetlib::AssetFile& file
   return {};
 }
 
-BakeStatus unpack_streaming(const std::string& path, UnpackedAsset& out) {
-  assetlib::AssetFile file;
-  if (assetlib::Status s = assetlib::load_binaryfile(path, file); !s) {
-    return BakeStatus::from_file_call(s, error_for(s), path);
-  }
+BakeStatus unpack_view(const std::string& path, const assetlib::AssetView& file,
+                       UnpackedAsset& out) {
   out.type.assign(file.type, 4);
   if (assetlib::has_type(file, "TEXI")) {
     assetlib::TextureInfo info;
@@ -122,18 +119,37 @@ BakeStatus unpack_streaming(const std::string& path, UnpackedAsset& out) {
                                                meshlets.data(), info.meshlet_data_size));
 }
 
+BakeStatus unpack_streaming(const std::string& path, UnpackedAsset& out) {
+  assetlib::AssetFile file;
+  if (assetlib::Status s = assetlib::load_binaryfile(path, file); !s) {
+    return BakeStatus::from_file_call(s, error_for(s), path);
+  }
+  return unpack_view(path, file, out);
+}
+
+// Running out of memory is reported about `name`, never thrown.
+template <typename Check>
+BakeStatus out_of_memory_as_failure(const std::string& name, Check&& check) {
+  try {
+    return check();
+  } catch (const std::bad_alloc&) {
+    return BakeStatus::failure(BakeError::Internal, name,
+                               "out of memory while unpacking (std::bad_alloc)");
+  } catch (const std::length_error&) {
+    return BakeStatus::failure(BakeError::Internal, name,
+                               "out of memory while unpacking (std::length_error)");
+  }
+}
+
 }  // namespace
 
 BakeStatus unpack_whole_asset(const std::string& path, UnpackedAsset& out) {
-  try {
-    return unpack_streaming(path, out);
-  } catch (const std::bad_alloc&) {
-    return BakeStatus::failure(BakeError::Internal, path,
-                               "out of memory while unpacking (std::bad_alloc)");
-  } catch (const std::length_error&) {
-    return BakeStatus::failure(BakeError::Internal, path,
-                               "out of memory while unpacking (std::length_error)");
-  }
+  return out_of_memory_as_failure(path, [&] { return unpack_streaming(path, out); });
+}
+
+BakeStatus unpack_whole_view(const assetlib::AssetView& asset, const std::string& name,
+                             UnpackedAsset& out) {
+  return out_of_memory_as_failure(name, [&] { return unpack_view(name, asset, out); });
 }
 
 }  // namespace baker

@@ -3,6 +3,8 @@
 
 #include "common/bake_status.h"
 
+#include <assetlib/asset_file.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,5 +32,10 @@ struct UnpackedAsset {
 // Failures are InvalidAsset (IoError when the file cannot be read, Internal when memory runs out)
 // about `path`; nothing throws.
 BakeStatus unpack_whole_asset(const std::string& path, UnpackedAsset& out);
+
+// The same checks on an asset already in memory (a pack entry from assetlib::read_pack_asset):
+// memory is its largest chunk (and a mesh's meshlet section). Failures are about `name`.
+BakeStatus unpack_whole_view(const assetlib::AssetView& asset, const std::string& name,
+                             UnpackedAsset& out);
 
 }  // namespace baker

@@ -86,6 +86,27 @@ Status load_binaryfile(const std::string& path, AssetFile& out);
 Status parse_binaryfile(std::span<const std::byte> bytes, AssetView& out,
                         std::string_view source_name = "<memory>");
 
+// The start of an asset file without its blob: what a loader reads first when it wants only part
+// of the blob (levels from mip K on: read_texture_info(AssetHead), texture_mips_blob_range).
+struct AssetHead {
+  char type[4] = {0, 0, 0, 0};
+  uint32_t version = kFormatVersion;
+  std::string json;          // metadata, padding included
+  uint64_t blob_length = 0;  // bytes of blob in the file, after the header and the JSON
+};
+
+// Reads the header and the JSON of the asset file at `path` (16 + json_length bytes), not its blob.
+// Safe on hostile files, with load_binaryfile's checks and errors (the file's size must match the
+// header's lengths); allocates the JSON only.
+Status load_asset_head(const std::string& path, AssetHead& out);
+
+// Reads bytes [offset, offset + size) of the blob of the asset file at `path` into `out` (resized
+// to `size`), one pread. `head` is that file's, from load_asset_head: a range outside
+// head.blob_length is TruncatedHeader and a file whose lengths changed since is LengthMismatch,
+// both before allocating. Other errors as load_binaryfile. `out` is unchanged on error.
+Status load_blob_range(const std::string& path, const AssetHead& head, uint64_t offset,
+                       uint64_t size, std::vector<std::byte>& out);
+
 // Serialises `file` (header, padded JSON, blob) into one buffer: what save_binaryfile writes.
 // Trusts `file`: the JSON (padded) and the blob must each be under 4 GiB; larger lengths are not
 // checked here and would be truncated in the header (save_binaryfile checks).

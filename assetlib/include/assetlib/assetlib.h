@@ -6,6 +6,8 @@
 #include <assetlib/manifest.h>
 #include <assetlib/material_asset.h>
 #include <assetlib/mesh_asset.h>
+#include <assetlib/pack_file.h>
 #include <assetlib/prefab_asset.h>
 #include <assetlib/status.h>
 #include <assetlib/texture_asset.h>
+#include <assetlib/unpack_jobs.h>

@@ -10,8 +10,8 @@
 //
 // What a reader then costs, at most:
 //   load_binaryfile       the file's own size (the blob) + kMaxJsonSize
-//   read_*_info           the parsed JSON tree: up to ~40x kMaxJsonSize for crafted text
-//                         (170 MB), a few times the JSON text for real files
+//   read_*_info           the parsed JSON (simdjson's tape): about 14x the text reserved,
+//                         56 MB at kMaxJsonSize; headers up to 64 KiB reuse the thread's parser
 //   unpack_* destinations what the info says: at most kMaxUnpackedSize
 //   unpack_chunk          one chunk: at most kMaxChunkSize (a loader that streams needs no more)
 // Counts (chunks, mips, materials, submeshes, LOD ranges) need no cap of their own: every entry
@@ -33,13 +33,13 @@ inline constexpr uint64_t kMaxUnpackedSize = uint64_t(4) << 30;
 // 4 MiB: baked metadata is a few hundred bytes to a few KB (3 KB for the largest mesh of the test
 // corpus); a 4 GiB texture in the default 1 MiB chunks lists 4096 chunks in 140 KB, and a mesh
 // takes some 600 bytes per material and submesh, so 4 MiB still holds about 7000 of them. Parsed,
-// JSON costs up to ~40x its text (a 30 MB header took 1.1 GB): at this limit, under 200 MB.
+// JSON costs about 14x its text: at this limit, under 60 MB.
 inline constexpr uint64_t kMaxJsonSize = uint64_t(4) << 20;
 
 // Nesting depth of the JSON metadata and of the manifest (arrays and objects, the outer one is 1).
 // 64: assets nest at most 5 deep (mesh -> lods -> a LOD -> its ranges -> a range), the manifest 3.
-// Deeper text is refused by a scan before the parser builds anything (4 MiB of "[[[...]]]" would
-// cost 160 MB), and no code walking a parsed tree recursively can run out of stack.
+// Deeper text is refused by the parser, and before a parser is allocated for it, so crafted nesting
+// costs no memory; and no code walking a parsed tree recursively can run out of stack.
 inline constexpr uint32_t kMaxJsonDepth = 64;
 
 // Unpacked bytes of one chunk (PackOptions::chunk_size, at most this; the default is 1 MiB).

@@ -89,6 +89,9 @@ TextureInfo make_texture_info(TextureFormat format, uint32_t width, uint32_t hei
 // exceptions, in memory linear in its size. Errors: UnknownType, InvalidJson, MissingKey,
 // WrongKeyType, UnknownCompression, InvalidValue; messages start with "TEXI metadata" and do not
 // name the file (prefix it yourself). `info` is left unchanged on error.
+// Once warm, allocates nothing when `info` is reused: the same asset again, or two in turn, read
+// into one `info` (the calling thread keeps a JSON parser and a scratch info, which trades memory
+// with `info`: tens of KB, about 1 MB at most after a 64 KiB header). Legacy files allocate.
 // On success: format is known; width and height are 1..32768; mips are level 0 onwards of the full
 // chain, offsets and sizes exactly as make_texture_info lays them out, and total_size is their sum;
 // the chunks are contiguous and cover exactly [0, total_size) and exactly `file.blob`, each at most
@@ -99,6 +102,22 @@ TextureInfo make_texture_info(TextureFormat format, uint32_t width, uint32_t hei
 // "Legacy vkguide files"): RGBA8_SRGB, one level, `legacy` set, compression None or LegacyLZ4 (one
 // chunk whose packed size may exceed its raw size); the guarantees above hold otherwise.
 Status read_texture_info(const AssetView& file, TextureInfo& info);
+
+// The same for a file read without its blob (load_asset_head): the chunk table is checked against
+// head.blob_length. Same contract otherwise.
+Status read_texture_info(const AssetHead& head, TextureInfo& info);
+
+// A byte range of an asset's blob.
+struct BlobRange {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+};
+
+// The blob bytes that hold levels first_mip..last of `info`: a partial read fetches only these
+// (load_blob_range) and unpacks them with texture_unpack_job(..., blob_offset = out.offset).
+// Requires `info` from a successful read_texture_info. Errors: InvalidArgument (first_mip out of
+// range), InvalidValue (a chunk straddles levels first_mip - 1 and first_mip).
+Status texture_mips_blob_range(const TextureInfo& info, uint32_t first_mip, BlobRange& out);
 
 // Compresses `pixels` (info.total_size bytes, the layout above) into `out`. `info` gives format,
 // dimensions, mips and original_file; its chunks and compression are ignored and the ones used are

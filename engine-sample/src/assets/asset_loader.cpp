@@ -1,14 +1,15 @@
 #include "assets/asset_loader.h"
 
+#include "assets/asset_source.h"
 #include "error.h"
 #include "vk/upload_batch.h"
 #include "vk/vulkan_context.h"
 
 #include <assetlib/asset_file.h>
 #include <assetlib/manifest.h>
+#include <assetlib/unpack_jobs.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -28,19 +29,16 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-[[noreturn]] void fail(const fs::path& path, const std::string& reason) {
-  throw SampleError(path.string(), reason);
+[[noreturn]] void fail(const std::string& where, const std::string& reason) {
+  throw SampleError(where, reason);
 }
 
 // For assetlib calls on bytes in memory: their messages name no file, so the error does.
-[[noreturn]] void fail(const fs::path& path, const assetlib::Status& status) {
-  throw SampleError::from_memory_call(path.string(), status);
+[[noreturn]] void fail(const std::string& where, const assetlib::Status& status) {
+  throw SampleError::from_memory_call(where, status);
 }
 
 // The metadata of each asset type, read the same way by the loader.
-assetlib::Status read_info(const assetlib::AssetView& view, assetlib::TextureInfo& info) {
-  return assetlib::read_texture_info(view, info);
-}
 assetlib::Status read_info(const assetlib::AssetView& view, assetlib::MeshInfo& info) {
   return assetlib::read_mesh_info(view, info);
 }
@@ -50,28 +48,6 @@ assetlib::Status read_info(const assetlib::AssetView& view, assetlib::MaterialIn
 assetlib::Status read_info(const assetlib::AssetView& view, assetlib::PrefabInfo& info) {
   return assetlib::read_prefab_info(view, info);
 }
-
-// Whole files into one buffer reused for every asset: loading allocates per largest file, not
-// per file, and the bytes stay put while they are unpacked into staging.
-class FileReader {
- public:
-  std::span<const std::byte> read(const fs::path& path) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                         &std::fclose);
-    if (!file) fail(path, std::string("cannot open: ") + std::strerror(errno));
-    std::error_code ec;
-    uintmax_t size = fs::file_size(path, ec);
-    if (ec) fail(path, "cannot stat: " + ec.message());
-    if (buffer_.size() < size) buffer_.resize(size);
-    if (size && std::fread(buffer_.data(), 1, size, file.get()) != size) {
-      fail(path, "short read of " + std::to_string(size) + " bytes");
-    }
-    return {buffer_.data(), static_cast<size_t>(size)};
-  }
-
- private:
-  std::vector<std::byte> buffer_;
-};
 
 // Every VkBufferImageCopy the texture needs from level `first` down: the baked layout is the copy
 // layout, so each level's bufferOffset is its offset in the unpacked data (counted from level
@@ -100,47 +76,43 @@ VkDeviceSize slot_size_for(std::span<const assetlib::ManifestEntry> entries,
   return std::max(options.staging_bytes / std::max(options.staging_slots, 1u), largest);
 }
 
-class FolderLoader {
+// Assets from `source` onto the GPU through the staging ring, one at a time.
+class AssetLoader {
  public:
-  FolderLoader(const VulkanContext& ctx, UploadBatch& batch, fs::path folder, GpuScene& scene,
-               uint32_t skip_mips)
-      : ctx_(ctx),
-        batch_(batch),
-        folder_(std::move(folder)),
-        scene_(scene),
-        skip_mips_(skip_mips) {}
+  AssetLoader(const VulkanContext& ctx, UploadBatch& batch, AssetSource& source, GpuScene& scene,
+              uint32_t skip_mips)
+      : ctx_(ctx), batch_(batch), source_(source), scene_(scene), skip_mips_(skip_mips) {}
 
   void upload_defaults();
   std::optional<AssetTiming> load(const assetlib::ManifestEntry& entry, uint32_t id);
 
  private:
-  assetlib::AssetView read_asset(const assetlib::ManifestEntry& entry, const fs::path& path,
+  assetlib::AssetView read_asset(const assetlib::ManifestEntry& entry, const std::string& where,
                                  AssetTiming& timing);
   template <typename Info>
-  assetlib::AssetView read_asset_info(const assetlib::ManifestEntry& entry, const fs::path& path,
-                                      Info& info, AssetTiming& timing);
-  void check_raw_size(const assetlib::ManifestEntry& entry, const fs::path& path,
+  assetlib::AssetView read_asset_info(const assetlib::ManifestEntry& entry,
+                                      const std::string& where, Info& info, AssetTiming& timing);
+  void check_raw_size(const assetlib::ManifestEntry& entry, const std::string& where,
                       uint64_t raw_size) const;
-  void check_texture_format(const assetlib::TextureInfo& info, const fs::path& path) const;
+  void check_texture_format(const assetlib::TextureInfo& info, const std::string& where) const;
   AssetTiming load_texture(const assetlib::ManifestEntry& entry, uint32_t id);
   std::optional<AssetTiming> load_mesh(const assetlib::ManifestEntry& entry, uint32_t id);
   std::vector<GpuMeshlet> unpack_meshlet_indices(const assetlib::MeshInfo& info,
                                                  const assetlib::AssetView& view,
-                                                 const fs::path& path, std::byte* out);
+                                                 const std::string& where, std::byte* out);
   template <typename Info>
   std::pair<AssetTiming, Info> load_metadata(const assetlib::ManifestEntry& entry);
   GpuImage upload_texel(const uint8_t rgba[4], const char* name);
 
   const VulkanContext& ctx_;
   UploadBatch& batch_;
-  fs::path folder_;
+  AssetSource& source_;
   GpuScene& scene_;
   uint32_t skip_mips_;
-  FileReader reader_;
   std::vector<uint32_t> meshlet_section_;  // unpacked meshlet section, before expansion
 };
 
-GpuImage FolderLoader::upload_texel(const uint8_t rgba[4], const char* name) {
+GpuImage AssetLoader::upload_texel(const uint8_t rgba[4], const char* name) {
   ImageDesc desc{VK_FORMAT_R8G8B8A8_UNORM,
                  {1, 1},
                  1,
@@ -156,7 +128,7 @@ GpuImage FolderLoader::upload_texel(const uint8_t rgba[4], const char* name) {
   return image;
 }
 
-void FolderLoader::upload_defaults() {
+void AssetLoader::upload_defaults() {
   const uint8_t white[4] = {255, 255, 255, 255};
   const uint8_t flat_normal[4] = {128, 128, 255, 255};
   scene_.white = upload_texel(white, "fallback white");
@@ -170,7 +142,7 @@ void FolderLoader::upload_defaults() {
   batch_.copy_to_buffer(span, 0, scene_.zeros.handle(), kZeroBytes);
 }
 
-std::optional<AssetTiming> FolderLoader::load(const assetlib::ManifestEntry& entry, uint32_t id) {
+std::optional<AssetTiming> AssetLoader::load(const assetlib::ManifestEntry& entry, uint32_t id) {
   if (entry.type == "TEXI") return load_texture(entry, id);
   if (entry.type == "MESH") return load_mesh(entry, id);
   if (entry.type == "MATL") {
@@ -188,81 +160,78 @@ std::optional<AssetTiming> FolderLoader::load(const assetlib::ManifestEntry& ent
   return std::nullopt;
 }
 
-// Reads the file and splits it without copying; the view points into the reader's buffer.
-assetlib::AssetView FolderLoader::read_asset(const assetlib::ManifestEntry& entry,
-                                             const fs::path& path, AssetTiming& timing) {
-  std::span<const std::byte> bytes = reader_.read(path);
-  if (entry.file_size != 0 && entry.file_size != bytes.size()) {
-    fail(path, "manifest says " + std::to_string(entry.file_size) + " bytes, the file has " +
-                   std::to_string(bytes.size()) + " (stale manifest?)");
-  }
-  assetlib::AssetView view;
-  // Given the path as its source name, parse_binaryfile names the file in its messages itself.
-  if (assetlib::Status s = assetlib::parse_binaryfile(bytes, view, path.string()); !s) {
-    throw SampleError::from_file_call(path.string(), s);
-  }
+// Reads the asset and splits it without copying; the view points into the source's bytes (a
+// buffer reused for every file, or the mapped pack).
+assetlib::AssetView AssetLoader::read_asset(const assetlib::ManifestEntry& entry,
+                                            const std::string& where, AssetTiming& timing) {
+  assetlib::AssetView view = source_.read(entry);
   if (std::string_view(view.type, 4) != entry.type) {
-    fail(path, "manifest says type " + entry.type + ", the file is " + std::string(view.type, 4));
+    fail(where, "manifest says type " + entry.type + ", the file is " + std::string(view.type, 4));
   }
   timing.name = entry.name;
   timing.type = entry.type;
-  timing.disk_bytes = bytes.size();
+  timing.disk_bytes = assetlib::kHeaderSize + view.json.size() + view.blob.size();
   return view;
 }
 
 // The "load" column: read the file, split it, parse its metadata into `info`.
 template <typename Info>
-assetlib::AssetView FolderLoader::read_asset_info(const assetlib::ManifestEntry& entry,
-                                                  const fs::path& path, Info& info,
-                                                  AssetTiming& timing) {
+assetlib::AssetView AssetLoader::read_asset_info(const assetlib::ManifestEntry& entry,
+                                                 const std::string& where, Info& info,
+                                                 AssetTiming& timing) {
   Clock::time_point start = Clock::now();
-  assetlib::AssetView view = read_asset(entry, path, timing);
-  if (assetlib::Status s = read_info(view, info); !s) fail(path, s);
+  assetlib::AssetView view = read_asset(entry, where, timing);
+  if (assetlib::Status s = read_info(view, info); !s) fail(where, s);
   timing.load_ms = ms_since(start);
   return view;
 }
 
-void FolderLoader::check_raw_size(const assetlib::ManifestEntry& entry, const fs::path& path,
-                                  uint64_t raw_size) const {
+void AssetLoader::check_raw_size(const assetlib::ManifestEntry& entry, const std::string& where,
+                                 uint64_t raw_size) const {
   if (entry.raw_size != 0 && entry.raw_size != raw_size) {
-    fail(path, "manifest says " + std::to_string(entry.raw_size) + " unpacked bytes, the file " +
-                   std::to_string(raw_size) + " (stale manifest?)");
+    fail(where, "manifest says " + std::to_string(entry.raw_size) + " unpacked bytes, the file " +
+                    std::to_string(raw_size) + " (stale manifest?)");
   }
 }
 
-void FolderLoader::check_texture_format(const assetlib::TextureInfo& info,
-                                        const fs::path& path) const {
+void AssetLoader::check_texture_format(const assetlib::TextureInfo& info,
+                                       const std::string& where) const {
   auto format = static_cast<VkFormat>(assetlib::texture_format_vk(info.format));
   const char* name = assetlib::texture_format_name(info.format);
   bool block_compressed =
       format >= VK_FORMAT_BC1_RGB_UNORM_BLOCK && format <= VK_FORMAT_BC7_SRGB_BLOCK;
   if (block_compressed && !ctx_.enabled_features().textureCompressionBC) {
-    fail(path, std::string(name) + " needs textureCompressionBC, which this device lacks");
+    fail(where, std::string(name) + " needs textureCompressionBC, which this device lacks");
   }
   // Linear filtering is optional per format; TextureBindings falls back to nearest without it.
   VkFormatFeatureFlags needed =
       VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
   if (format == VK_FORMAT_UNDEFINED || !has_format_features(ctx_, format, needed)) {
-    fail(path, std::string("texture format ") + name + " cannot be sampled on this device");
+    fail(where, std::string("texture format ") + name + " cannot be sampled on this device");
   }
   uint32_t max_size = ctx_.properties().limits.maxImageDimension2D;
   if (info.width > max_size || info.height > max_size) {
-    fail(path, std::to_string(info.width) + "x" + std::to_string(info.height) +
-                   " exceeds this device's " + std::to_string(max_size) + " texel limit");
+    fail(where, std::to_string(info.width) + "x" + std::to_string(info.height) +
+                    " exceeds this device's " + std::to_string(max_size) + " texel limit");
   }
 }
 
-AssetTiming FolderLoader::load_texture(const assetlib::ManifestEntry& entry, uint32_t id) {
-  const fs::path path = folder_ / entry.path;
+AssetTiming AssetLoader::load_texture(const assetlib::ManifestEntry& entry, uint32_t id) {
+  const std::string where = source_.where(entry);
   AssetTiming timing;
-  assetlib::TextureInfo info;
-  assetlib::AssetView view = read_asset_info(entry, path, info, timing);
-  check_raw_size(entry, path, info.total_size);
-  check_texture_format(info, path);
-
-  // Skipped levels are neither read from the blob nor decompressed: the image simply starts
+  timing.name = entry.name;
+  timing.type = entry.type;
+  // Skipped levels are neither read from the file nor decompressed: the image simply starts
   // smaller.
-  auto first = std::min(skip_mips_, static_cast<uint32_t>(info.mips.size()) - 1);
+  Clock::time_point start = Clock::now();
+  TextureLevels levels = source_.read_texture_levels(entry, skip_mips_);
+  timing.load_ms = ms_since(start);
+  timing.disk_bytes = levels.bytes_read;
+  assetlib::TextureInfo& info = levels.info;
+  check_raw_size(entry, where, info.total_size);
+  check_texture_format(info, where);
+
+  const uint32_t first = levels.first_mip;
   auto mip_levels = static_cast<uint32_t>(info.mips.size()) - first;
   const assetlib::TextureMip& top = info.mips[first];
   ImageDesc desc{static_cast<VkFormat>(assetlib::texture_format_vk(info.format)),
@@ -275,11 +244,16 @@ AssetTiming FolderLoader::load_texture(const assetlib::ManifestEntry& entry, uin
   uint64_t unpacked = info.total_size - top.offset;
   timing.unpacked_bytes = unpacked;
   StagingSpan span = batch_.reserve(unpacked);
-  Clock::time_point start = Clock::now();
-  if (assetlib::Status s = assetlib::unpack_texture_mips(info, first, view.blob.data(),
-                                                         view.blob.size(), span.data, span.size);
+  start = Clock::now();
+  assetlib::UnpackJob job;
+  if (assetlib::Status s = assetlib::texture_unpack_job(info, first, levels.blob, span.data,
+                                                        span.size, job, levels.blob_offset);
       !s) {
-    fail(path, s);
+    fail(where, s);
+  }
+  if (assetlib::Status s = assetlib::unpack_jobs(std::span<const assetlib::UnpackJob>(&job, 1));
+      !s) {
+    fail(where, s);
   }
   timing.unpack_ms = ms_since(start);
 
@@ -293,20 +267,20 @@ AssetTiming FolderLoader::load_texture(const assetlib::ManifestEntry& entry, uin
   return timing;
 }
 
-std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry& entry,
-                                                   uint32_t id) {
-  const fs::path path = folder_ / entry.path;
+std::optional<AssetTiming> AssetLoader::load_mesh(const assetlib::ManifestEntry& entry,
+                                                  uint32_t id) {
+  const std::string where = source_.where(entry);
   AssetTiming timing;
   assetlib::MeshInfo info;
-  assetlib::AssetView view = read_asset_info(entry, path, info, timing);
+  assetlib::AssetView view = read_asset_info(entry, where, info, timing);
   uint64_t vb_size = info.vertex_buffer_size;
   uint64_t ib_size = info.index_buffer_size;
   timing.unpacked_bytes = vb_size + ib_size;
   // The manifest counts every section: vertices, indices and meshlets.
-  check_raw_size(entry, path, assetlib::mesh_unpacked_size(info));
+  check_raw_size(entry, where, assetlib::mesh_unpacked_size(info));
   if (vb_size == 0 || ib_size == 0) {
     // Vulkan has no empty buffers, and there would be nothing to draw.
-    std::fprintf(stderr, "warning: %s: mesh has no triangles; skipped\n", path.c_str());
+    std::fprintf(stderr, "warning: %s: mesh has no triangles; skipped\n", where.c_str());
     return std::nullopt;
   }
 
@@ -327,7 +301,7 @@ std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry
     std::fprintf(stderr,
                  "warning: %s: its meshlets need more staging than a slot holds; drawn without "
                  "meshlet culling (raise --staging-mb)\n",
-                 path.c_str());
+                 where.c_str());
     meshlet_ib_size = 0;
   }
   if (meshlet_ib_size != 0) {
@@ -345,10 +319,10 @@ std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry
           assetlib::unpack_mesh(info, view.blob.data(), view.blob.size(), span.data, vb_size,
                                 span.data + index_offset, ib_size);
       !s) {
-    fail(path, s);
+    fail(where, s);
   }
   if (meshlet_ib_size != 0) {
-    mesh.meshlets = unpack_meshlet_indices(info, view, path, span.data + meshlet_offset);
+    mesh.meshlets = unpack_meshlet_indices(info, view, where, span.data + meshlet_offset);
     timing.unpacked_bytes += info.meshlet_data_size;
   }
   timing.unpack_ms = ms_since(start);
@@ -369,9 +343,10 @@ std::optional<AssetTiming> FolderLoader::load_mesh(const assetlib::ManifestEntry
 
 // The meshlet section, unpacked and checked by assetlib, then each meshlet's triangles written to
 // `out` as 32-bit indices into the vertex buffer (meshlet_triangle_count x 3 of them).
-std::vector<GpuMeshlet> FolderLoader::unpack_meshlet_indices(const assetlib::MeshInfo& info,
-                                                             const assetlib::AssetView& view,
-                                                             const fs::path& path, std::byte* out) {
+std::vector<GpuMeshlet> AssetLoader::unpack_meshlet_indices(const assetlib::MeshInfo& info,
+                                                            const assetlib::AssetView& view,
+                                                            const std::string& where,
+                                                            std::byte* out) {
   // Reused from mesh to mesh, like the file buffer: no allocation per asset once it is large
   // enough.
   std::vector<uint32_t>& section = meshlet_section_;
@@ -379,7 +354,7 @@ std::vector<GpuMeshlet> FolderLoader::unpack_meshlet_indices(const assetlib::Mes
   if (assetlib::Status s = assetlib::unpack_meshlets(info, view.blob.data(), view.blob.size(),
                                                      section.data(), section.size() * 4);
       !s) {
-    fail(path, s);
+    fail(where, s);
   }
   // unpack_meshlets checked every range and index: the view can be followed as it is. It did not
   // check that meshlets do not share triangles, so the total is bounded here.
@@ -394,8 +369,8 @@ std::vector<GpuMeshlet> FolderLoader::unpack_meshlet_indices(const assetlib::Mes
     g.first_index = cursor;
     g.index_count = m.triangle_count * 3;
     if (cursor + uint64_t{g.index_count} > capacity) {
-      fail(path, "meshlets hold more triangles than the meshlet triangle array (" +
-                     std::to_string(info.meshlet_triangle_count) + ")");
+      fail(where, "meshlets hold more triangles than the meshlet triangle array (" +
+                      std::to_string(info.meshlet_triangle_count) + ")");
     }
     for (uint32_t k = 0; k < g.index_count; ++k) {
       indices[cursor++] =
@@ -412,34 +387,29 @@ std::vector<GpuMeshlet> FolderLoader::unpack_meshlet_indices(const assetlib::Mes
 
 // Materials and prefabs: metadata only, nothing to unpack or upload.
 template <typename Info>
-std::pair<AssetTiming, Info> FolderLoader::load_metadata(const assetlib::ManifestEntry& entry) {
-  const fs::path path = folder_ / entry.path;
+std::pair<AssetTiming, Info> AssetLoader::load_metadata(const assetlib::ManifestEntry& entry) {
+  const std::string where = source_.where(entry);
   AssetTiming timing;
   Info info;
-  read_asset_info(entry, path, info, timing);
+  read_asset_info(entry, where, info, timing);
   return {std::move(timing), std::move(info)};
 }
 
-}  // namespace
-
-LoadReport load_baked_folder(const VulkanContext& ctx, const fs::path& folder,
-                             const LoaderOptions& options, GpuScene& scene) {
-  Clock::time_point start = Clock::now();
-  const fs::path manifest_path = folder / "manifest.json";
-  assetlib::Manifest manifest;
-  if (assetlib::Status s = assetlib::load_manifest(manifest_path.string(), manifest); !s) {
-    throw SampleError::from_file_call(manifest_path.string(), s);
-  }
-
+// Every asset of `entries` from `source` into `scene`, whose memory arena this creates; the
+// per-asset timings and the ring's figures, the wall time counted from `start`.
+LoadReport load_scene_entries(const VulkanContext& ctx, AssetSource& source,
+                              std::span<const assetlib::ManifestEntry> entries,
+                              const LoaderOptions& options, GpuScene& scene,
+                              Clock::time_point start) {
   scene.memory = std::make_unique<GpuMemoryArena>(ctx);
-  UploadBatch batch(ctx, slot_size_for(manifest.assets, options), options.staging_slots);
-  FolderLoader loader(ctx, batch, folder, scene, options.skip_mips);
+  UploadBatch batch(ctx, slot_size_for(entries, options), options.staging_slots);
+  AssetLoader loader(ctx, batch, source, scene, options.skip_mips);
   loader.upload_defaults();
   LoadReport report;
   std::vector<uint32_t> ids;
-  for (uint32_t id = 0; id < manifest.assets.size(); ++id) {
-    std::optional<AssetTiming> timing = loader.load(manifest.assets[id], id);
-    scene.sources.insert_or_assign(manifest.assets[id].name, manifest.assets[id]);
+  for (uint32_t id = 0; id < entries.size(); ++id) {
+    std::optional<AssetTiming> timing = loader.load(entries[id], id);
+    scene.sources.insert_or_assign(entries[id].name, entries[id]);
     if (!timing) continue;
     report.assets.push_back(std::move(*timing));
     ids.push_back(id);
@@ -457,6 +427,27 @@ LoadReport load_baked_folder(const VulkanContext& ctx, const fs::path& folder,
   return report;
 }
 
+}  // namespace
+
+LoadReport load_baked_folder(const VulkanContext& ctx, const fs::path& folder,
+                             const LoaderOptions& options, GpuScene& scene) {
+  Clock::time_point start = Clock::now();
+  const fs::path manifest_path = folder / "manifest.json";
+  assetlib::Manifest manifest;
+  if (assetlib::Status s = assetlib::load_manifest(manifest_path.string(), manifest); !s) {
+    throw SampleError::from_file_call(manifest_path.string(), s);
+  }
+  FolderSource source(folder);
+  return load_scene_entries(ctx, source, manifest.assets, options, scene, start);
+}
+
+LoadReport load_pack(const VulkanContext& ctx, const fs::path& pack, const LoaderOptions& options,
+                     GpuScene& scene) {
+  Clock::time_point start = Clock::now();
+  PackSource source(pack);  // mapped until every asset is unpacked into staging
+  return load_scene_entries(ctx, source, source.entries(), options, scene, start);
+}
+
 bool is_asset_failure(const SampleError& error) {
   VkResult result = error.vk_result();
   return result == VK_SUCCESS || result == VK_ERROR_OUT_OF_DEVICE_MEMORY;
@@ -469,7 +460,8 @@ std::vector<AssetError> load_assets(const VulkanContext& ctx, const fs::path& fo
   std::vector<AssetError> errors;
   if (entries.empty()) return errors;
   UploadBatch batch(ctx, slot_size_for(entries, options), options.staging_slots);
-  FolderLoader loader(ctx, batch, folder, out, options.skip_mips);
+  FolderSource source(folder);
+  AssetLoader loader(ctx, batch, source, out, options.skip_mips);
   for (uint32_t id = 0; id < entries.size(); ++id) {
     // Each asset either lands in `out` whole or not at all: the loader adds it last, and copies
     // are recorded only once it has unpacked without error.

@@ -1,6 +1,6 @@
 // The point of the sample: baked files become GPU resources with a read, an unpack straight into
-// mapped staging memory and a copy. Reads the manifest, loads every texture and mesh in it, and
-// times each step per asset.
+// mapped staging memory and a copy. Reads the manifest (or a pack's table), loads every texture
+// and mesh in it, and times each step per asset.
 #pragma once
 
 #include "assets/gpu_scene.h"
@@ -32,6 +32,13 @@ struct LoaderOptions {
 // Records each manifest entry in scene.sources.
 LoadReport load_baked_folder(const VulkanContext& ctx, const std::filesystem::path& folder,
                              const LoaderOptions& options, GpuScene& scene);
+
+// The same from one pack file (asset-baker pack): mapped read-only, its tables checked once, then
+// every asset it holds found by logical name and unpacked from the mapping (assets/asset_source.h).
+// Errors name the pack and the entry. scene.sources gets an entry per asset made from the pack's
+// table (no path: a pack is not hot reloaded).
+LoadReport load_pack(const VulkanContext& ctx, const std::filesystem::path& pack,
+                     const LoaderOptions& options, GpuScene& scene);
 
 // An asset load_assets could not load: its logical name and the error (naming the file).
 struct AssetError {

@@ -12,7 +12,7 @@ namespace sample {
 struct AssetTiming {
   std::string name;         // logical name in the manifest
   std::string type;         // "TEXI", "MESH", "MATL" or "PRFB"
-  uint64_t disk_bytes = 0;  // baked file size
+  uint64_t disk_bytes = 0;  // bytes read: the file, or with --skip-mips its head and kept levels
   uint64_t unpacked_bytes = 0;
   double load_ms = 0;               // read the file, parse header and metadata
   double unpack_ms = 0;             // decompress into the mapped staging buffer

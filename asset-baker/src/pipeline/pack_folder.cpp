@@ -1,0 +1,168 @@
+#include "pipeline/pack_folder.h"
+
+#include "common/content_hash.h"
+#include "common/regular_file.h"
+#include "pipeline/bake_cache.h"
+#include "pipeline/interrupt.h"
+#include "pipeline/output_lock.h"
+#include "pipeline/streamed_file.h"
+
+#include <assetlib/manifest.h>
+#include <assetlib/pack_file.h>
+
+#include <charconv>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace baker {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "xxh3-64:0123456789abcdef" -> its 64 bits; false for any other text.
+bool parse_hash(const std::string& text, uint64_t& out) {
+  constexpr std::string_view kPrefix = "xxh3-64:";
+  if (text.size() != kPrefix.size() + 16 || text.compare(0, kPrefix.size(), kPrefix) != 0)
+    return false;
+  const char* digits = text.data() + kPrefix.size();
+  auto [end, ec] = std::from_chars(digits, digits + 16, out, 16);
+  return ec == std::errc() && end == digits + 16;
+}
+
+// The pack must not replace a file the baked folder needs.
+BakeStatus check_destination(const fs::path& baked_dir, const fs::path& pack,
+                             const assetlib::Manifest& manifest) {
+  std::error_code ec;
+  fs::path target = fs::weakly_canonical(pack, ec);
+  if (ec) return {};  // not resolvable: writing it will say why
+  auto same = [&](const fs::path& p) {
+    std::error_code e;
+    return fs::weakly_canonical(p, e) == target && !e;
+  };
+  for (const char* own : {"manifest.json", kCacheFileName, kLockFileName}) {
+    if (same(baked_dir / own)) {
+      return BakeStatus::failure(BakeError::Config, pack.string(),
+                                 std::string("would replace the baked folder's ") + own);
+    }
+  }
+  for (const assetlib::ManifestEntry& e : manifest.assets) {
+    if (same(baked_dir / e.path)) {
+      return BakeStatus::failure(BakeError::Config, pack.string(),
+                                 "would replace " + e.path + ", an asset it packs");
+    }
+  }
+  return {};
+}
+
+// The index's view of each manifest entry: sizes, types and hashes as the manifest says; every
+// file is then held to them as it is copied.
+BakeStatus pack_inputs(const fs::path& baked_dir, const assetlib::Manifest& manifest,
+                       std::vector<assetlib::PackInput>& out) {
+  for (const assetlib::ManifestEntry& e : manifest.assets) {
+    assetlib::PackInput in;
+    in.name = e.name;
+    std::memcpy(in.type, e.type.data(), 4);  // read_manifest: exactly 4 bytes
+    in.size = e.file_size;
+    in.raw_size = e.raw_size;
+    if (!parse_hash(e.hash, in.hash)) {
+      return BakeStatus::failure(BakeError::InvalidAsset, (baked_dir / "manifest.json").string(),
+                                 e.name + ": hash '" + e.hash + "' is not xxh3-64:<16 hex digits>");
+    }
+    out.push_back(in);
+  }
+  return {};
+}
+
+// Reads the file of `entry` into `bytes` and checks it against the manifest.
+BakeStatus read_verified(const fs::path& baked_dir, const assetlib::ManifestEntry& entry,
+                         uint64_t hash, std::vector<std::byte>& bytes) {
+  std::string path = (baked_dir / entry.path).string();
+  ReadResult r = read_regular_file(path, entry.file_size, bytes);
+  if (r == ReadResult::TooLarge || (r == ReadResult::Ok && bytes.size() != entry.file_size)) {
+    return BakeStatus::failure(BakeError::InvalidAsset, path,
+                               "size differs from the manifest (" +
+                                   std::to_string(entry.file_size) + " bytes); not packed");
+  }
+  if (r != ReadResult::Ok) {
+    return BakeStatus::failure(BakeError::InvalidAsset, path,
+                               read_result_reason(r, entry.file_size) + "; not packed");
+  }
+  if (hash_bytes(bytes.data(), bytes.size()) != hash) {
+    return BakeStatus::failure(BakeError::InvalidAsset, path,
+                               "content hash differs from the manifest; not packed");
+  }
+  assetlib::AssetView view;
+  if (assetlib::Status s = assetlib::parse_binaryfile(bytes, view, path); !s)
+    return BakeStatus::from_file_call(s, BakeError::InvalidAsset, path);
+  if (std::string_view(view.type, 4) != entry.type) {
+    return BakeStatus::failure(
+        BakeError::InvalidAsset, path,
+        "type " + std::string(view.type, 4) + ", manifest says " + entry.type + "; not packed");
+  }
+  return {};
+}
+
+// The index, then each asset at its offset, verified on the way.
+BakeStatus write_pack(const fs::path& baked_dir, const assetlib::Manifest& manifest,
+                      const std::vector<assetlib::PackInput>& inputs,
+                      const assetlib::PackLayout& layout, const fs::path& pack,
+                      StreamedFile& file) {
+  if (BakeStatus s = file.write(layout.index); !s) return s;
+  std::vector<std::byte> bytes;
+  for (size_t k : layout.order) {
+    if (int signal = interrupt_signal(); signal != 0) {
+      return BakeStatus::failure(
+          BakeError::IoError, pack.string(),
+          "interrupted (signal " + std::to_string(signal) + "); nothing written");
+    }
+    if (BakeStatus s = read_verified(baked_dir, manifest.assets[k], inputs[k].hash, bytes); !s)
+      return s;
+    if (BakeStatus s = file.write_zeros(layout.offsets[k] - file.size()); !s) return s;
+    if (BakeStatus s = file.write(bytes); !s) return s;
+  }
+  return {};
+}
+
+BakeStatus pack_throwing(const fs::path& baked_dir, const fs::path& pack, PackSummary& out) {
+  std::string manifest_path = (baked_dir / "manifest.json").string();
+  assetlib::Manifest manifest;
+  if (assetlib::Status s = assetlib::load_manifest(manifest_path, manifest); !s)
+    return BakeStatus::from_file_call(s, BakeError::InvalidAsset, manifest_path);
+  if (BakeStatus s = check_destination(baked_dir, pack, manifest); !s) return s;
+  std::vector<assetlib::PackInput> inputs;
+  if (BakeStatus s = pack_inputs(baked_dir, manifest, inputs); !s) return s;
+  assetlib::PackLayout layout;
+  if (assetlib::Status s = assetlib::layout_pack(inputs, layout); !s)
+    return BakeStatus::from_memory_call(s, BakeError::InvalidAsset, manifest_path);
+
+  std::error_code ec;
+  if (pack.has_parent_path()) fs::create_directories(pack.parent_path(), ec);
+  StreamedFile file;
+  if (BakeStatus s = file.open(pack); !s) return s;
+  if (BakeStatus s = write_pack(baked_dir, manifest, inputs, layout, pack, file); !s) return s;
+  if (BakeStatus s = file.commit(); !s) return s;
+  out = {};
+  out.assets = inputs.size();
+  for (const assetlib::PackInput& in : inputs) out.asset_bytes += in.size;
+  out.pack_bytes = layout.file_size;
+  return {};
+}
+
+}  // namespace
+
+BakeStatus pack_baked_folder(const fs::path& baked_dir, const fs::path& pack, PackSummary& out) {
+  const char* what = nullptr;
+  try {
+    return pack_throwing(baked_dir, pack, out);
+  } catch (const std::bad_alloc&) {
+    what = "out of memory while packing (std::bad_alloc)";
+  } catch (const std::length_error&) {
+    what = "out of memory while packing (std::length_error)";
+  }
+  return BakeStatus::failure(BakeError::Internal, pack.string(), what);
+}
+
+}  // namespace baker
