@@ -4,11 +4,14 @@
 
 #include <stb/stb_image.h>
 
+#include <lz4.h>
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <optional>
 
 namespace bench {
@@ -156,6 +159,16 @@ bool load_asset_mapped(const fs::path& path, StagingBuffers& staging) {
       unpack_view(view, staging);
   ::munmap(map, size);
   return ok;
+}
+
+bool decode_chunk_bare(const std::byte* packed, uint64_t packed_size, std::byte* dst,
+                       uint64_t raw_size) {
+  if (packed_size == raw_size) {
+    std::memcpy(dst, packed, raw_size);
+    return true;
+  }
+  return LZ4_decompress_safe(reinterpret_cast<const char*>(packed), reinterpret_cast<char*>(dst),
+                             int(packed_size), int(raw_size)) == int(raw_size);
 }
 
 MappedPack::~MappedPack() {

@@ -66,6 +66,12 @@ bool load_asset(const std::filesystem::path& path, StagingBuffers& staging);
 // page cache.
 bool load_asset_mapped(const std::filesystem::path& path, StagingBuffers& staging);
 
+// The least work that turns one chunk's stored bytes into its unpacked bytes:
+// LZ4_decompress_safe, or memcpy for a chunk stored raw (packed == raw). No checks beyond LZ4's;
+// false when LZ4 fails or decodes to another size.
+bool decode_chunk_bare(const std::byte* packed, uint64_t packed_size, std::byte* dst,
+                       uint64_t raw_size);
+
 // A pack file (`asset-baker pack`) mapped read-only for as long as the object lives, its table of
 // contents opened.
 class MappedPack {

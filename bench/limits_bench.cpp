@@ -6,7 +6,6 @@
 #include <assetlib/assetlib.h>
 
 #include <fcntl.h>
-#include <lz4.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,14 +40,8 @@ bool read_layout(const assetlib::AssetFile& file, Layout& out) {
 // compressed chunk, one memcpy per chunk stored raw. No file, no metadata, no checks beyond LZ4's.
 bool decode_chunks(const Layout& layout, const std::byte* blob, std::byte* dst) {
   for (const assetlib::Chunk& c : layout.chunks) {
-    const char* in = reinterpret_cast<const char*>(blob + c.packed_offset);
-    char* out = reinterpret_cast<char*>(dst + c.raw_offset);
-    if (c.packed_size == c.raw_size) {
-      std::memcpy(out, in, c.raw_size);
-    } else if (LZ4_decompress_safe(in, out, int(c.packed_size), int(c.raw_size)) !=
-               int(c.raw_size)) {
+    if (!decode_chunk_bare(blob + c.packed_offset, c.packed_size, dst + c.raw_offset, c.raw_size))
       return false;
-    }
   }
   return true;
 }

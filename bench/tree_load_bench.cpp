@@ -7,8 +7,6 @@
 
 #include <assetlib/assetlib.h>
 
-#include <lz4.h>
-
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -104,13 +102,7 @@ class Lz4Floor {
     std::atomic<bool> ok{true};
     pool.parallel_for(tasks_.size(), [&](size_t i) {
       const Task& t = tasks_[i];
-      if (t.packed == t.raw) {
-        std::memcpy(t.dst, t.src, t.raw);
-      } else if (LZ4_decompress_safe(reinterpret_cast<const char*>(t.src),
-                                     reinterpret_cast<char*>(t.dst), int(t.packed),
-                                     int(t.raw)) != int(t.raw)) {
-        ok = false;
-      }
+      if (!decode_chunk_bare(t.src, t.packed, t.dst, t.raw)) ok = false;
     });
     return ok;
   }

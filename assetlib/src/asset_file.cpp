@@ -101,33 +101,36 @@ Status open_asset_file(const std::string& path, detail::FileHandle& f, Header& h
   return check_header(h, file_size, path);
 }
 
-Status load_binaryfile_throwing(const std::string& path, AssetFile& out) {
-  detail::FileHandle f;
+// open_asset_file, then the JSON into `head`: the file is left at its blob.
+Status read_asset_head(const std::string& path, detail::FileHandle& f, AssetHead& head) {
   Header h{};
   if (Status s = open_asset_file(path, f, h); !s) return s;
+  std::memcpy(head.type, h.type, 4);
+  head.version = h.version;
+  head.json.resize(h.json_length);
+  head.blob_length = h.blob_length;
+  return detail::read_exact(f, head.json.data(), h.json_length, path, "metadata");
+}
+
+Status load_binaryfile_throwing(const std::string& path, AssetFile& out) {
+  detail::FileHandle f;
+  AssetHead head;
+  if (Status s = read_asset_head(path, f, head); !s) return s;
   AssetFile file;
-  std::memcpy(file.type, h.type, 4);
-  file.version = h.version;
-  file.json.resize(h.json_length);
-  file.blob.resize(h.blob_length);
-  if (Status s = detail::read_exact(f, file.json.data(), h.json_length, path, "metadata"); !s)
+  std::memcpy(file.type, head.type, 4);
+  file.version = head.version;
+  file.json = std::move(head.json);
+  file.blob.resize(head.blob_length);
+  if (Status s = detail::read_exact(f, file.blob.data(), file.blob.size(), path, "blob"); !s)
     return s;
-  if (Status s = detail::read_exact(f, file.blob.data(), h.blob_length, path, "blob"); !s) return s;
   out = std::move(file);
   return {};
 }
 
 Status load_asset_head_throwing(const std::string& path, AssetHead& out) {
   detail::FileHandle f;
-  Header h{};
-  if (Status s = open_asset_file(path, f, h); !s) return s;
   AssetHead head;
-  std::memcpy(head.type, h.type, 4);
-  head.version = h.version;
-  head.json.resize(h.json_length);
-  head.blob_length = h.blob_length;
-  if (Status s = detail::read_exact(f, head.json.data(), h.json_length, path, "metadata"); !s)
-    return s;
+  if (Status s = read_asset_head(path, f, head); !s) return s;
   out = std::move(head);
   return {};
 }
@@ -141,16 +144,18 @@ Status load_blob_range_throwing(const std::string& path, const AssetHead& head, 
                              std::to_string(head.blob_length) + "-byte blob");
   }
   detail::FileHandle f;
-  Header h{};
-  if (Status s = open_asset_file(path, f, h); !s) return s;
-  // The file must still be the one the head was read from, at least in its layout.
-  if (h.json_length != head.json.size() || h.blob_length != head.blob_length) {
+  uint64_t file_size = 0;
+  if (Status s = detail::open_regular_file(path, f, file_size); !s) return s;
+  // The head was checked against the file when it was read: only its size need still agree (one
+  // pread then, not a second header read).
+  const uint64_t blob_start = kHeaderSize + head.json.size();
+  if (file_size != blob_start + head.blob_length) {
     return Status::error(ErrorCode::LengthMismatch,
                          path + ": the file changed since its head was read");
   }
   std::vector<std::byte> bytes(size);
-  if (Status s = detail::read_exact_at(f, kHeaderSize + h.json_length + offset, bytes.data(), size,
-                                       path, "blob range");
+  if (Status s =
+          detail::read_exact_at(f, blob_start + offset, bytes.data(), size, path, "blob range");
       !s) {
     return s;
   }

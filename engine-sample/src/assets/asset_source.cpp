@@ -67,10 +67,24 @@ void check_file_size(const fs::path& path, const assetlib::ManifestEntry& entry,
   }
 }
 
+// The levels kept of a texture whose bytes are all at hand: `blob` is a part of view.blob.
+TextureLevels levels_in_view(const assetlib::AssetView& view, const std::string& where,
+                             uint32_t skip_mips) {
+  TextureLevels out;
+  if (assetlib::Status s = assetlib::read_texture_info(view, out.info); !s) fail(where, s.message);
+  assetlib::BlobRange range;
+  find_levels(where, skip_mips, out, range);
+  out.blob = view.blob.subspan(static_cast<size_t>(range.offset), static_cast<size_t>(range.size));
+  out.bytes_read = assetlib::kHeaderSize + view.json.size() + range.size;
+  return out;
+}
+
 }  // namespace
 
 TextureLevels FolderSource::read_texture_levels(const assetlib::ManifestEntry& entry,
                                                 uint32_t skip_mips) {
+  // Every level wanted: one read of the whole file, as for any other asset.
+  if (skip_mips == 0) return levels_in_view(read(entry), where(entry), 0);
   const fs::path path = folder_ / entry.path;
   TextureLevels out;
   assetlib::AssetHead head;
@@ -93,17 +107,8 @@ TextureLevels FolderSource::read_texture_levels(const assetlib::ManifestEntry& e
 
 TextureLevels PackSource::read_texture_levels(const assetlib::ManifestEntry& entry,
                                               uint32_t skip_mips) {
-  assetlib::AssetView view = read(entry);
-  TextureLevels out;
-  if (assetlib::Status s = assetlib::read_texture_info(view, out.info); !s) {
-    fail(where(entry), s.message);
-  }
-  assetlib::BlobRange range;
-  find_levels(where(entry), skip_mips, out, range);
-  // Only these pages of the mapping are touched.
-  out.blob = view.blob.subspan(static_cast<size_t>(range.offset), static_cast<size_t>(range.size));
-  out.bytes_read = assetlib::kHeaderSize + view.json.size() + range.size;
-  return out;
+  // Only the pages of the levels kept are touched in the mapping.
+  return levels_in_view(read(entry), where(entry), skip_mips);
 }
 
 assetlib::AssetView FolderSource::read(const assetlib::ManifestEntry& entry) {
