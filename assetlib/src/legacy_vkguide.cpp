@@ -147,14 +147,8 @@ void read_texture(JsonReader& reader, JsonValue meta, TextureInfo& out) {
 static void read_bounds(JsonReader& reader, JsonValue meta, MeshBounds& bounds) {
   if (!reader.ok() || !has_key(meta, "bounds")) return;
   float v[7];
-  reader.f32_array(meta, "bounds", v, 7);
+  reader.f32_array(meta, "bounds", v, 7);  // every number finite as a float
   if (!reader.ok()) return;
-  for (float x : v) {
-    if (std::fabs(x) > 3.0e38f) {
-      reader.fail(ErrorCode::InvalidValue, "key 'bounds' holds a number beyond the float range");
-      return;
-    }
-  }
   std::memcpy(bounds.origin, v, sizeof bounds.origin);
   bounds.radius = v[3];
   std::memcpy(bounds.extents, v + 4, sizeof bounds.extents);
@@ -396,7 +390,7 @@ static void read_matrix(JsonReader& reader, std::span<const std::byte> blob, uin
     uint32_t bits =
         uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
     float v = std::bit_cast<float>(bits);
-    if (!std::isfinite(v) || std::fabs(v) > 3.0e38f) {
+    if (!is_finite_float(v)) {
       return reader.fail(ErrorCode::InvalidValue,
                          "matrix " + std::to_string(index) + " holds a non-finite number");
     }

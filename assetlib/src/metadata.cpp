@@ -272,7 +272,7 @@ float JsonReader::f32(JsonValue obj, std::string_view key) {
   double value = 0;
   if (!find(obj, key, Kind::Number, v) || !get_double(v, value)) return 0;
   // simdjson refuses numbers beyond the double range, so only the float range can be exceeded.
-  if (!std::isfinite(value) || std::fabs(value) > 3.0e38) {
+  if (!is_finite_float(value)) {
     fail(ErrorCode::InvalidValue, key_message(key, " is not a finite float"));
     return 0;
   }
@@ -313,7 +313,7 @@ void JsonReader::f32_array(JsonValue obj, std::string_view key, float* out, size
       fail(ErrorCode::WrongKeyType, key_message(key, " must hold numbers"));
       return;
     }
-    if (!std::isfinite(value)) {
+    if (!is_finite_float(value)) {
       fail(ErrorCode::InvalidValue, key_message(key, " holds a non-finite number"));
       return;
     }

@@ -13,6 +13,7 @@
 #include <simdjson.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -59,6 +60,15 @@ class JsonArray {
 [[gnu::flatten]] inline bool get_i64(JsonValue v, int64_t& out) {
   return v.get_int64().get(out) == simdjson::SUCCESS;
 }
+// The largest magnitude a metadata float may have: beyond it a double no longer converts to a
+// finite float (and the conversion itself is undefined past FLT_MAX), and no writer produces one.
+inline constexpr double kMaxMetadataFloat = 3.0e38;
+
+// True when `value` is finite and converts to a finite float.
+inline bool is_finite_float(double value) {
+  return std::isfinite(value) && std::fabs(value) <= kMaxMetadataFloat;
+}
+
 [[gnu::flatten]] inline bool get_double(JsonValue v, double& out) {
   return v.get_double().get(out) == simdjson::SUCCESS;
 }

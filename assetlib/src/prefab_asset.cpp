@@ -87,7 +87,7 @@ void read_floats(detail::JsonReader& reader, detail::JsonArray values, float* ou
   size_t k = 0;
   for (detail::JsonValue v : values) {
     double value = 0;
-    if (!detail::get_double(v, value) || !std::isfinite(value) || std::fabs(value) > 3.0e38) {
+    if (!detail::get_double(v, value) || !detail::is_finite_float(value)) {
       reader.fail(ErrorCode::InvalidValue, std::string(what) + " must hold finite floats");
       return;
     }

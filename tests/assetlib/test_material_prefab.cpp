@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 using namespace assetlib;
 using nlohmann::json;
@@ -280,4 +281,58 @@ TEST_CASE("mesh materials carry the name of their material asset, absent in olde
   CHECK(r.materials[0].material.empty());
   AssetFile wrong = edited(file, [](json& m) { m["materials"][0]["material"] = 3; });
   CHECK(read_mesh_info(wrong, r).code == ErrorCode::WrongKeyType);
+}
+
+TEST_CASE("every reader refuses a float beyond the float range, and packs again what it accepts") {
+  // 1.01e39 is a finite double but no finite float (fuzz_asset found a material with it as a
+  // texture offset: read as infinity, then refused by pack_material).
+  const double too_big = 1.01e39;
+  AssetFile material;
+  REQUIRE(pack_material(sample_material(), material));
+  AssetFile prefab;
+  REQUIRE(pack_prefab(sample_prefab(), prefab));
+  test::GridMesh grid = test::grid_mesh(2);
+  AssetFile mesh;
+  REQUIRE(pack_mesh(test::grid_info(grid), grid.vertices.data(),
+                    grid.vertices.size() * sizeof(grid.vertices[0]), grid.indices.data(),
+                    grid.indices.size() * 4, mesh));
+
+  struct Case {
+    const char* what;
+    const AssetFile* file;
+    std::function<void(json&, double)> edit;
+  };
+  const Case cases[] = {
+      {"material texture offset", &material,
+       [](json& m, double v) { m["emissive_texture"]["offset"][0] = v; }},
+      {"material factor array", &material,
+       [](json& m, double v) { m["base_color_factor"][2] = v; }},
+      {"material factor", &material, [](json& m, double v) { m["roughness_factor"] = v; }},
+      {"prefab translation", &prefab,
+       [](json& m, double v) { m["nodes"][0]["translation"][1] = v; }},
+      {"mesh bounds", &mesh, [](json& m, double v) { m["bounds"]["origin"][0] = v; }},
+      {"mesh material colour", &mesh,
+       [](json& m, double v) { m["materials"][0]["base_color"][0] = v; }},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    AssetFile huge = edited(*c.file, [&](json& m) { c.edit(m, too_big); });
+    AssetFile largest = edited(*c.file, [&](json& m) { c.edit(m, 1.0e38); });
+    AssetFile out;
+    if (has_type(*c.file, "MATL")) {
+      MaterialInfo info;
+      CHECK(read_material_info(huge, info).code == ErrorCode::InvalidValue);
+      REQUIRE(read_material_info(largest, info));
+      CHECK(pack_material(info, out));
+    } else if (has_type(*c.file, "PRFB")) {
+      PrefabInfo info;
+      CHECK(read_prefab_info(huge, info).code == ErrorCode::InvalidValue);
+      REQUIRE(read_prefab_info(largest, info));
+      CHECK(pack_prefab(info, out));
+    } else {
+      MeshInfo info;
+      CHECK(read_mesh_info(huge, info).code == ErrorCode::InvalidValue);
+      CHECK(read_mesh_info(largest, info));
+    }
+  }
 }

@@ -264,17 +264,15 @@ MeshBounds compute_mesh_bounds(const void* vertices, uint32_t vertex_count, uint
 // arrays hold <= 2^20 entries and there are <= 32 LODs; submeshes tile LOD 0 in order and name
 // existing materials, their meshlet ranges tile the meshlets; every LOD has one range per submesh
 // inside the LOD part of the index buffer, so every draw range lies inside the index buffer;
-// every JSON number is finite (radius, LOD error and stats also as floats; other bounds and colour
-// values beyond the float range become +-inf). The buffer sizes follow from the counts, and the
-// chunks cover exactly the three sections and exactly `file.blob`, within what LZ4 can expand:
-// mesh_unpacked_size(info) < 256 x the file size.
-// Not checked: the unpacked bytes (index values, positions), meshlet contents (unpack_meshlets
-// checks them), the bounds against the vertices, material and texture names, stats.
-// Also reads vkguide's legacy meshes (metadata with "vertex_buffer_size" and no "vertex_count";
-// docs/format.md, "Legacy vkguide files"): PNCV_F32 or P32N8C8V16_VKGUIDE vertices, one "default"
-// material and one submesh, no LODs or meshlets, `legacy` set, compression None or LegacyLZ4 (then
-// one chunk holds both buffers and its packed size may exceed its raw size); the guarantees above
-// hold otherwise.
+// every JSON float is finite and within +-3e38, so it converts to a finite float. The buffer sizes
+// follow from the counts, and the chunks cover exactly the three sections and exactly `file.blob`,
+// within what LZ4 can expand: mesh_unpacked_size(info) < 256 x the file size. Not checked: the
+// unpacked bytes (index values, positions), meshlet contents (unpack_meshlets checks them), the
+// bounds against the vertices, material and texture names, stats. Also reads vkguide's legacy
+// meshes (metadata with "vertex_buffer_size" and no "vertex_count"; docs/format.md, "Legacy vkguide
+// files"): PNCV_F32 or P32N8C8V16_VKGUIDE vertices, one "default" material and one submesh, no LODs
+// or meshlets, `legacy` set, compression None or LegacyLZ4 (then one chunk holds both buffers and
+// its packed size may exceed its raw size); the guarantees above hold otherwise.
 Status read_mesh_info(const AssetView& file, MeshInfo& info);
 
 // Packs vertices and indices (LOD 0, then every LOD's ranges) into `out`. `info` gives the vertex
