@@ -69,6 +69,11 @@ TEST_CASE("paths: absolute references and drive letters are refused", "[paths]")
   CHECK(refused("models", "D:a.png"));
   CHECK(refused("models", "\\\\server\\share\\a.png"));
   CHECK(refused("models", "//server/share/a.png"));
+  // A drive letter reached by climbing (fuzz_obj_import: "mtllib ../e:" from a subfolder).
+  CHECK(resolved("models", "../e:").find("refused") != std::string::npos);
+  CHECK(refused("a/b", "../../C:/x.mtl"));
+  CHECK(refused("models", "../e:x"));
+  CHECK(resolved("models", "../ex:") == "ex:");  // a colon elsewhere is no drive letter
 }
 
 TEST_CASE("paths: an empty reference is refused, with or without a reason asked for", "[paths]") {

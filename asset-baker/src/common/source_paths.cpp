@@ -1,5 +1,7 @@
 #include "common/source_paths.h"
 
+#include <assetlib/manifest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -48,6 +50,16 @@ std::optional<std::string> resolve_reference(std::string_view base_dir, std::str
   }
   std::string out;
   for (const std::string& part : parts) out += (out.empty() ? "" : "/") + part;
+  // The result, not only the reference, must pass the rule every root-relative path does: "../e:"
+  // from "models" climbs back to "e:", which reads as a drive letter.
+  if (!assetlib::is_safe_relative_path(out)) {
+    if (why) {
+      *why = "path '" + ref + "' resolves to '";
+      *why += out;
+      *why += "', not a safe relative path; refused";
+    }
+    return std::nullopt;
+  }
   return out;
 }
 

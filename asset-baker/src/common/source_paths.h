@@ -14,7 +14,8 @@ std::string parent_of(std::string_view relative);
 
 // Resolves `reference`, as written in a source (an .mtl name, a texture path), against the
 // root-relative folder `base_dir`. Backslashes count as separators. Returns the root-relative path,
-// or nullopt with `why` set when the reference is absolute, empty or climbs out of the root.
+// or nullopt with `why` set when the reference is absolute, empty or climbs out of the root, or
+// when the result is no assetlib::is_safe_relative_path (a drive letter reached by climbing).
 std::optional<std::string> resolve_reference(std::string_view base_dir, std::string_view reference,
                                              std::string* why);
 
