@@ -1,7 +1,9 @@
 // Fuzz target 1: an asset file from memory, as a game loads it from a mod or a download.
-// parse_binaryfile -> read_texture_info / read_mesh_info -> unpack into buffers of exactly the
-// promised size (so AddressSanitizer sees any write past them), by every unpack entry point;
-// read_material_info and read_prefab_info, whose output must pack again.
+// parse_binaryfile -> read_texture_info / read_mesh_info / read_clip_info -> unpack into buffers
+// of exactly the promised size (so AddressSanitizer sees any write past them), by every unpack
+// entry point (the skin stream, the clip keys too), sample_clip over what unpack_clip accepted;
+// read_material_info, read_prefab_info and read_skeleton_info, whose output must pack again, and
+// skeleton_joint_matrices over an accepted skeleton.
 //
 // Each input is tried twice: as is (the container checks), and with its header lengths and
 // version repaired to match the input size, so mutations inside the JSON and the blob reach the
@@ -11,6 +13,7 @@
 #include <assetlib/assetlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -116,6 +119,41 @@ void exercise_texture(const AssetView& view) {
   }
 }
 
+// The skin stream: every joint index of an accepted stream is below the skeleton's joint count.
+template <typename Record>
+void check_skin_joints(const std::byte* skin, const MeshInfo& info) {
+  for (uint32_t v = 0; v < info.vertex_count; ++v) {
+    Record r;
+    std::memcpy(&r, skin + size_t(v) * sizeof(Record), sizeof r);
+    for (auto j : r.joints) FUZZ_CHECK(j < info.skin_joint_count, "skin joints in range");
+  }
+}
+
+void exercise_mesh_skin(const AssetView& view, const MeshInfo& info) {
+  auto skin = exact_buffer(info.skin_buffer_size);
+  Status s =
+      unpack_mesh_skin(info, view.blob.data(), view.blob.size(), skin.get(), info.skin_buffer_size);
+  if (info.skin_format == SkinFormat::None) {
+    FUZZ_CHECK(s.code == ErrorCode::InvalidArgument, "a rigid mesh has no skin to unpack");
+    return;
+  }
+  FUZZ_CHECK(info.skin_joint_count >= 1 &&
+                 info.skin_joint_count <= (info.skin_format == SkinFormat::J8W8 ? 256 : kMaxJoints),
+             "skin joint count");
+  if (!s) return;
+  if (info.skin_format == SkinFormat::J8W8) {
+    check_skin_joints<Skin_J8W8>(skin.get(), info);
+  } else {
+    check_skin_joints<Skin_J16W16>(skin.get(), info);
+  }
+  if (info.skin_buffer_size > 0) {
+    FUZZ_CHECK(unpack_mesh_skin(info, view.blob.data(), view.blob.size(), skin.get(),
+                                info.skin_buffer_size - 1)
+                       .code == ErrorCode::DestinationTooSmall,
+               "a short skin destination is refused");
+  }
+}
+
 void exercise_mesh(const AssetView& view) {
   MeshInfo info;
   Status s = read_mesh_info(view, info);
@@ -123,8 +161,11 @@ void exercise_mesh(const AssetView& view) {
     FUZZ_CHECK(!s.message.empty(), "errors carry a message");
     return;
   }
-  uint64_t total = info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size;
+  uint64_t total = mesh_unpacked_size(info);
   FUZZ_CHECK(total <= kMaxExpansion * view.blob.size(), "unpacked size justified by the blob");
+  FUZZ_CHECK(info.skin_buffer_size == uint64_t(info.vertex_count) * info.skin_stride &&
+                 info.skin_stride == skin_format_stride(info.skin_format),
+             "skin size");
   FUZZ_CHECK(info.vertex_buffer_size == uint64_t(info.vertex_count) * info.vertex_stride,
              "vertex size");
   FUZZ_CHECK(info.vertex_stride == vertex_format_stride(info.vertex_format), "stride");
@@ -164,6 +205,7 @@ void exercise_mesh(const AssetView& view) {
     }
     (void)sum;
   }
+  exercise_mesh_skin(view, info);
 }
 
 // Metadata-only assets: whatever is accepted has a consistent structure and packs again to the
@@ -202,6 +244,62 @@ void exercise_prefab(const AssetView& view) {
   FUZZ_CHECK(pack_prefab(info, again).ok(), "an accepted prefab packs again");
 }
 
+void exercise_skeleton(const AssetView& view) {
+  SkeletonInfo info;
+  Status s = read_skeleton_info(view, info);
+  if (!s) {
+    FUZZ_CHECK(!s.message.empty(), "errors carry a message");
+    return;
+  }
+  FUZZ_CHECK(!info.joints.empty() && info.joints.size() <= kMaxJoints, "joint count");
+  std::vector<NodePose> poses;
+  for (size_t i = 0; i < info.joints.size(); ++i) {
+    const SkeletonJoint& j = info.joints[i];
+    FUZZ_CHECK(j.parent >= -1 && j.parent < int32_t(i) && j.node >= -1, "parents first");
+    poses.push_back(j.rest);
+  }
+  std::vector<float> matrices(16 * info.joints.size());
+  FUZZ_CHECK(skeleton_joint_matrices(info, poses, matrices), "joint matrices of the rest pose");
+  AssetFile again;
+  FUZZ_CHECK(pack_skeleton(info, again).ok(), "an accepted skeleton packs again");
+}
+
+// An accepted clip unpacks into exactly its key floats; what unpack_clip accepts samples, at any
+// time, into poses of the nodes it names (those past the poses are skipped) with unit rotations.
+void exercise_clip(const AssetView& view) {
+  ClipInfo info;
+  Status s = read_clip_info(view, info);
+  if (!s) {
+    FUZZ_CHECK(!s.message.empty(), "errors carry a message");
+    return;
+  }
+  uint64_t bytes = clip_unpacked_size(info);
+  FUZZ_CHECK(bytes <= kMaxExpansion * view.blob.size(), "unpacked size justified by the blob");
+  FUZZ_CHECK(info.duration >= 0 && std::isfinite(info.duration), "duration");
+  check_chunks(info.chunks, info.compression, bytes, view.blob.size());
+  std::vector<float> keys(size_t(info.key_float_count));
+  Status u = unpack_clip(info, view.blob.data(), view.blob.size(), keys.data(), keys.size());
+  if (info.key_float_count > 0) {
+    FUZZ_CHECK(
+        unpack_clip(info, view.blob.data(), view.blob.size(), keys.data(), keys.size() - 1).code ==
+            ErrorCode::DestinationTooSmall,
+        "a short key destination is refused");
+  }
+  if (!u) return;
+  uint32_t nodes = 0;
+  for (const ClipChannel& c : info.channels) nodes = std::max(nodes, std::min(c.node, 4095u) + 1);
+  std::vector<NodePose> poses(nodes);
+  for (float t : {-1.0f, 0.0f, info.duration * 0.37f, info.duration, info.duration + 1,
+                  std::nanf(""), INFINITY}) {
+    sample_clip(info, keys.data(), t, poses);
+    for (const NodePose& p : poses) {
+      float q = p.rotation[0] * p.rotation[0] + p.rotation[1] * p.rotation[1] +
+                p.rotation[2] * p.rotation[2] + p.rotation[3] * p.rotation[3];
+      FUZZ_CHECK(std::fabs(q - 1) < 1e-5f, "sampled rotations are unit");
+    }
+  }
+}
+
 void exercise(std::span<const std::byte> bytes) {
   AssetView view;
   Status s = parse_binaryfile(bytes, view, "fuzz.bin");
@@ -220,6 +318,8 @@ void exercise(std::span<const std::byte> bytes) {
   exercise_mesh(view);
   exercise_material(view);
   exercise_prefab(view);
+  exercise_skeleton(view);
+  exercise_clip(view);
 }
 
 uint32_t get_u32(const std::byte* p) {

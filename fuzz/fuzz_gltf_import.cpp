@@ -1,12 +1,15 @@
 // Fuzz target 5: the baker's glTF import (container, JSON, buffers, accessors, EXT_meshopt and
-// Draco decoding, materials, scene -> meshes, materials, embedded textures, prefab), in memory.
+// Draco decoding, materials, skins, animations, scene -> meshes, materials, embedded textures,
+// skeletons, clips, prefab), in memory.
 //
 // Input: a .gltf or .glb, optionally followed by kSeparator and the bytes of an external buffer;
 // ImportInputs.read_file returns that part for any path the importer asks for, and texture_name
 // answers from a hash of the path. Both callbacks check that they are only asked for root-relative
 // paths inside the root. Whatever the importer accepts must read back with the loader: every mesh
-// unpacks with indices below its vertex count, every material and prefab reads, every prefab
-// reference names an asset of the bake; whatever it refuses names the file and a reason.
+// unpacks with indices below its vertex count (and a skinned one its skin stream), every material,
+// skeleton and prefab reads, every clip unpacks, every prefab, mesh, skeleton and clip reference
+// names an asset of the bake or a node of the prefab; whatever it refuses names the file and a
+// reason.
 #include "fuzz_common.h"
 
 #include "bake/bake_gltf.h"
@@ -25,9 +28,18 @@ using namespace assetlib;
 
 constexpr std::string_view kSeparator = "\n%%BIN%%\n";
 
-void check_mesh(const AssetFile& file) {
+void check_mesh(const AssetFile& file, const std::map<std::string, std::string>& types) {
   MeshInfo info;
   FUZZ_CHECK(read_mesh_info(file, info).ok(), "the baker writes meshes the loader reads");
+  if (info.skin_format != SkinFormat::None) {
+    std::vector<std::byte> skin(info.skin_buffer_size);
+    FUZZ_CHECK(
+        unpack_mesh_skin(info, file.blob.data(), file.blob.size(), skin.data(), skin.size()).ok(),
+        "the baker writes skin streams that unpack");
+    auto skeleton = types.find(info.skeleton);
+    FUZZ_CHECK(skeleton != types.end() && skeleton->second == "SKEL",
+               "a skinned mesh names a baked skeleton");
+  }
   std::vector<std::byte> vertices(info.vertex_buffer_size), indices(info.index_buffer_size);
   FUZZ_CHECK(unpack_mesh(info, file.blob.data(), file.blob.size(), vertices.data(), vertices.size(),
                          indices.data(), indices.size())
@@ -38,6 +50,24 @@ void check_mesh(const AssetFile& file) {
                  ? fuzz::indices_below<uint16_t>(indices.data(), count, info.vertex_count)
                  : fuzz::indices_below<uint32_t>(indices.data(), count, info.vertex_count),
              "every index names a vertex");
+}
+
+// Skeletons read back and name prefab nodes; clips unpack and move prefab nodes.
+void check_motion(const AssetFile& file, size_t nodes) {
+  if (has_type(file, "SKEL")) {
+    SkeletonInfo skeleton;
+    FUZZ_CHECK(read_skeleton_info(file, skeleton).ok(), "skeletons read back");
+    for (const SkeletonJoint& j : skeleton.joints)
+      FUZZ_CHECK(j.node >= -1 && j.node < int64_t(nodes), "joints name prefab nodes");
+  }
+  if (has_type(file, "CLIP")) {
+    ClipInfo clip;
+    FUZZ_CHECK(read_clip_info(file, clip).ok(), "clips read back");
+    std::vector<float> keys(clip.key_float_count);
+    FUZZ_CHECK(unpack_clip(clip, file.blob.data(), file.blob.size(), keys.data(), keys.size()).ok(),
+               "clips unpack");
+    for (const ClipChannel& c : clip.channels) FUZZ_CHECK(c.node < nodes, "channels move nodes");
+  }
 }
 
 }  // namespace
@@ -89,7 +119,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const baker::BakedAsset& a : baked) {
     FUZZ_CHECK(is_safe_relative_path(a.path), "outputs stay inside the output folder");
     FUZZ_CHECK(types.emplace(a.name, std::string(a.file.type, 4)).second, "names are unique");
-    if (has_type(a.file, "MESH")) check_mesh(a.file);
     MaterialInfo material;
     if (has_type(a.file, "MATL"))
       FUZZ_CHECK(read_material_info(a.file, material).ok(), "materials read back");
@@ -97,12 +126,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (has_type(a.file, "TEXI"))
       FUZZ_CHECK(read_texture_info(a.file, texture).ok(), "textures read back");
   }
+  // Meshes once every name is known: a skinned one names a skeleton baked after it.
+  for (const baker::BakedAsset& a : baked) {
+    if (has_type(a.file, "MESH")) check_mesh(a.file, types);
+  }
   PrefabInfo prefab;
   FUZZ_CHECK(read_prefab_info(baked.back().file, prefab).ok(), "the prefab reads back");
   for (const PrefabNode& n : prefab.nodes) {
     FUZZ_CHECK(n.mesh.empty() || types[n.mesh] == "MESH", "nodes name baked meshes");
     for (const std::string& m : n.materials)
       FUZZ_CHECK(types[m] == "MATL", "nodes name baked materials");
+    FUZZ_CHECK(n.skin.empty() || types[n.skin] == "SKEL", "nodes name baked skeletons");
   }
+  for (const std::string& c : prefab.clips) FUZZ_CHECK(types[c] == "CLIP", "clips are baked");
+  for (const baker::BakedAsset& a : baked) check_motion(a.file, prefab.nodes.size());
   return 0;
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the seed corpora of the fuzz targets from real files, into <out-dir>/<target>/.
 #
-#   fuzz_asset         .tx/.mesh files baked from assets/ (and small corpus models) by this build's
-#                      asset-baker under three settings (LZ4 + BCn; None + RGBA8 + 1 KiB chunks;
+#   fuzz_asset         the assets baked from assets/ (and small corpus models, a skinned and
+#                      animated one among them) by this build's asset-baker under three settings (LZ4 + BCn; None + RGBA8 + 1 KiB chunks;
 #                      LZ4-HC + meshlets + LODs + compact vertices)
 #   fuzz_manifest      the manifest.json of each of those bakes
 #   fuzz_image_import  small corpus images (PngSuite, libpng test PNGs incl. broken ones, JPEG, GIF),
@@ -49,6 +49,10 @@ mkdir -p "$tmp/src/corpus-models"
 for f in "$corpus"/tinyobjloader/models/{cube,cornell_box,issue-138,smoothing-group-two-squares,catmark_torus_creases0}.{obj,mtl}; do
   [ -f "$f" ] && cp "$f" "$tmp/src/corpus-models/"
 done
+# Skinned and animated models: skeletons, clips and skinned meshes.
+for f in "$corpus"/bevy/assets/models/SimpleSkin/SimpleSkin.gltf "$corpus"/bevy/assets/models/animated/Fox.glb; do
+  [ -f "$f" ] && cp "$f" "$tmp/src/corpus-models/"
+done
 cat >"$tmp/a.json" <<'JSON'
 { "settings": { "max_size": 32 } }
 JSON
@@ -71,7 +75,7 @@ for config in a b c; do
   while IFS= read -r -d '' f; do
     rel=${f#"$tmp/out-$config"/}
     [ "$(stat -c %s "$f")" -le "$max_seed" ] && cp "$f" "$out/fuzz_asset/$config-${rel//\//_}"
-  done < <(find "$tmp/out-$config" -type f \( -name '*.tx' -o -name '*.mesh' -o -name '*.mat' -o -name '*.prefab' \) -print0)
+  done < <(find "$tmp/out-$config" -type f \( -name '*.tx' -o -name '*.mesh' -o -name '*.mat' -o -name '*.prefab' -o -name '*.skel' -o -name '*.clip' \) -print0)
   [ -f "$tmp/out-$config/manifest.json" ] && cp "$tmp/out-$config/manifest.json" "$out/fuzz_manifest/$config-manifest.json"
   if "$baker" pack "$tmp/out-$config" -o "$tmp/$config.pack" -q 2>>"$tmp/log-$config"; then
     keep "$tmp/$config.pack" "$out/fuzz_pack" "$tmp"

@@ -1,5 +1,6 @@
 #include "legacy_vkguide.h"
 #include "metadata.h"
+#include "name_table.h"
 #include "no_throw.h"
 
 #include <assetlib/material_asset.h>
@@ -188,33 +189,15 @@ Status read_material_info_throwing(const AssetView& file, MaterialInfo& info) {
 
 }  // namespace
 
-const char* alpha_mode_name(AlphaMode mode) {
-  for (const auto& [value, name] : kAlphaModes) {
-    if (value == mode) return name;
-  }
-  return "Unknown";
-}
+const char* alpha_mode_name(AlphaMode mode) { return detail::name_of(kAlphaModes, mode); }
 
 AlphaMode alpha_mode_from_name(std::string_view name) {
-  for (const auto& [value, text] : kAlphaModes) {
-    if (name == text) return value;
-  }
-  return AlphaMode::Unknown;
+  return detail::value_of(kAlphaModes, name);
 }
 
-const char* texture_wrap_name(TextureWrap wrap) {
-  for (const auto& [value, name] : kWraps) {
-    if (value == wrap) return name;
-  }
-  return "Unknown";
-}
+const char* texture_wrap_name(TextureWrap wrap) { return detail::name_of(kWraps, wrap); }
 
-TextureWrap texture_wrap_from_name(std::string_view name) {
-  for (const auto& [value, text] : kWraps) {
-    if (name == text) return value;
-  }
-  return TextureWrap::Unknown;
-}
+TextureWrap texture_wrap_from_name(std::string_view name) { return detail::value_of(kWraps, name); }
 
 Status pack_material(const MaterialInfo& info, AssetFile& out) {
   return detail::no_throw("pack_material", [&] { return pack_material_throwing(info, out); });

@@ -1,6 +1,7 @@
 // Mesh assets: layout and consistency of MeshInfo, and packing/unpacking of the blob sections
-// (vertices, indices of every LOD, meshlet data).
+// (vertices, indices of every LOD, meshlet data, skin stream).
 #include <assetlib/mesh_asset.h>
+#include <assetlib/skeleton_asset.h>
 
 #include "chunked_blob.h"
 #include "legacy_vkguide.h"
@@ -28,6 +29,30 @@ Status invalid(const char* context, const std::string& what) {
 
 uint64_t align4(uint64_t n) { return (n + 3) & ~uint64_t(3); }
 
+// J8W8 indexes at most 256 joints; J16W16 a whole skeleton.
+uint32_t max_skin_joints(SkinFormat format) {
+  return format == SkinFormat::J8W8 ? 256 : format == SkinFormat::J16W16 ? kMaxJoints : 0;
+}
+
+// Derives the skin stream's stride and size; a rigid mesh has no joints and no skeleton.
+Status complete_skin_layout(MeshInfo& info, const char* context) {
+  info.skin_stride = skin_format_stride(info.skin_format);
+  info.skin_buffer_size = uint64_t(info.vertex_count) * info.skin_stride;
+  if (info.skin_format == SkinFormat::None) {
+    if (info.skin_joint_count != 0 || !info.skeleton.empty())
+      return invalid(context, "a mesh without a skin format has skin joints or a skeleton");
+    return {};
+  }
+  if (info.skin_stride == 0) return invalid(context, "unknown skin format");
+  uint32_t max = max_skin_joints(info.skin_format);
+  if (info.skin_joint_count == 0 || info.skin_joint_count > max) {
+    return invalid(context, std::string("skin joint_count ") +
+                                std::to_string(info.skin_joint_count) + " is outside 1.." +
+                                std::to_string(max) + " for " + skin_format_name(info.skin_format));
+  }
+  return {};
+}
+
 // Derives stride and section sizes from format and counts, and checks them.
 Status complete_layout(MeshInfo& info, const char* context) {
   info.vertex_stride = vertex_format_stride(info.vertex_format);
@@ -51,7 +76,7 @@ Status complete_layout(MeshInfo& info, const char* context) {
   info.meshlet_data_size = uint64_t(info.meshlet_count) * sizeof(Meshlet) +
                            uint64_t(info.meshlet_vertex_count) * sizeof(uint32_t) +
                            align4(uint64_t(info.meshlet_triangle_count) * 3);
-  return {};
+  return complete_skin_layout(info, context);
 }
 
 // [first, first + count) lies within [begin, end), without overflow.
@@ -100,6 +125,26 @@ bool indices_below(const void* indices, uint64_t count, uint32_t limit) {
   return std::all_of(p, p + count, [&](Index i) { return i < limit; });
 }
 
+// Every joint index of the skin stream (vertex_count records) is below skin_joint_count.
+template <typename Record>
+bool skin_joints_below(const std::byte* skin, uint32_t vertex_count, uint32_t limit) {
+  for (uint32_t v = 0; v < vertex_count; ++v) {
+    Record r;
+    std::memcpy(&r, skin + size_t(v) * sizeof(Record), sizeof r);
+    for (auto j : r.joints) {
+      if (j >= limit) return false;
+    }
+  }
+  return true;
+}
+
+bool skin_joints_in_range(const MeshInfo& info, const void* skin) {
+  auto bytes = static_cast<const std::byte*>(skin);
+  return info.skin_format == SkinFormat::J8W8
+             ? skin_joints_below<Skin_J8W8>(bytes, info.vertex_count, info.skin_joint_count)
+             : skin_joints_below<Skin_J16W16>(bytes, info.vertex_count, info.skin_joint_count);
+}
+
 bool indices_in_range(const MeshInfo& info, const void* indices) {
   uint64_t count = uint64_t(info.index_count) + info.lod_index_count;
   return info.index_size == 2 ? indices_below<uint16_t>(indices, count, info.vertex_count)
@@ -135,6 +180,21 @@ std::vector<std::byte> meshlet_section(const MeshInfo& info, const MeshletData& 
   put(data.vertices.data(), data.vertices.size() * sizeof(uint32_t));
   put(data.triangles.data(), data.triangles.size());
   return bytes;
+}
+
+// The skin stream matches the skin layout and indexes only the skeleton's joints.
+Status check_pack_skin(const MeshInfo& info, const void* skin, size_t skin_size) {
+  if (skin_size != info.skin_buffer_size || (skin_size > 0 && !skin)) {
+    return Status::error(ErrorCode::InvalidArgument,
+                         "pack_mesh: skin data holds " + std::to_string(skin_size) + " bytes, " +
+                             std::to_string(info.skin_buffer_size) + " expected");
+  }
+  if (info.skin_format != SkinFormat::None && !skin_joints_in_range(info, skin)) {
+    return Status::error(ErrorCode::InvalidArgument,
+                         "pack_mesh: a skin joint index is >= skin_joint_count " +
+                             std::to_string(info.skin_joint_count));
+  }
+  return {};
 }
 
 Status check_pack_inputs(const MeshInfo& info, const void* vertices, size_t vertices_size,
@@ -173,9 +233,11 @@ void reset_keeping_memory(MeshInfo& info) {
   fresh.submeshes.swap(info.submeshes);
   fresh.chunks.swap(info.chunks);
   fresh.original_file.swap(info.original_file);
+  fresh.skeleton.swap(info.skeleton);
   fresh.submeshes.clear();
   fresh.chunks.clear();
   fresh.original_file.clear();
+  fresh.skeleton.clear();
   info = std::move(fresh);
 }
 
@@ -183,7 +245,7 @@ size_t bytes_held(const MeshInfo& info) {
   size_t bytes = info.materials.capacity() * sizeof(MeshMaterial) +
                  info.submeshes.capacity() * sizeof(Submesh) +
                  info.lods.capacity() * sizeof(MeshLod) + info.chunks.capacity() * sizeof(Chunk) +
-                 info.original_file.capacity();
+                 info.original_file.capacity() + info.skeleton.capacity();
   if (bytes > detail::kReusedInfoBytes) return bytes;  // too much already: no need to walk
   for (const MeshMaterial& m : info.materials) {
     bytes += m.name.capacity() + m.base_color_texture.capacity() + m.normal_texture.capacity() +
@@ -204,7 +266,7 @@ Status read_mesh(detail::JsonValue meta, uint64_t blob_size, MeshInfo& out) {
     detail::mesh_from_json(reader, meta, out);
   }
   if (!reader.ok()) return reader.status();
-  uint32_t stride = out.vertex_stride;
+  uint32_t stride = out.vertex_stride, skin_stride = out.skin_stride;
   if (Status s = complete_layout(out, "MESH metadata"); !s) return s;
   // What the caller will allocate to unpack it: checked before the chunk table is even read.
   if (Status s = detail::check_unpacked_size(mesh_unpacked_size(out), "MESH metadata"); !s)
@@ -213,6 +275,11 @@ Status read_mesh(detail::JsonValue meta, uint64_t blob_size, MeshInfo& out) {
     return invalid("MESH metadata", "vertex_stride " + std::to_string(stride) + " but " +
                                         vertex_format_name(out.vertex_format) + " vertices are " +
                                         std::to_string(out.vertex_stride) + " bytes");
+  }
+  if (skin_stride != out.skin_stride) {
+    return invalid("MESH metadata", "skin stride " + std::to_string(skin_stride) + " but " +
+                                        skin_format_name(out.skin_format) + " records are " +
+                                        std::to_string(out.skin_stride) + " bytes");
   }
   if (Status s = check_ranges(out, "MESH metadata"); !s) return s;
   if (legacy) {
@@ -237,7 +304,8 @@ Status read_mesh_info_throwing(const AssetView& file, MeshInfo& info) {
 
 Status pack_mesh_throwing(const MeshInfo& info_in, const void* vertices, size_t vertices_size,
                           const void* indices, size_t indices_size, AssetFile& out,
-                          const PackOptions& options, const MeshletData* meshlets) {
+                          const PackOptions& options, const MeshletData* meshlets, const void* skin,
+                          size_t skin_size) {
   MeshInfo info = info_in;
   if (info.vertex_format == VertexFormat::P32N8C8V16_VKGUIDE) {
     return invalid("pack_mesh", "P32N8C8V16_VKGUIDE is a read-only legacy vertex format");
@@ -247,6 +315,7 @@ Status pack_mesh_throwing(const MeshInfo& info_in, const void* vertices, size_t 
   if (Status s = check_pack_inputs(info, vertices, vertices_size, indices, indices_size, meshlets);
       !s)
     return s;
+  if (Status s = check_pack_skin(info, skin, skin_size); !s) return s;
   if (info.materials.empty()) {
     info.materials.emplace_back();
     info.materials.back().name = "default";
@@ -275,7 +344,8 @@ Status pack_mesh_throwing(const MeshInfo& info_in, const void* vertices, size_t 
   const detail::RawSection sections[] = {
       {static_cast<const std::byte*>(vertices), info.vertex_buffer_size},
       {static_cast<const std::byte*>(indices), info.index_buffer_size},
-      {meshlet_bytes.data(), info.meshlet_data_size}};
+      {meshlet_bytes.data(), info.meshlet_data_size},
+      {static_cast<const std::byte*>(skin), info.skin_buffer_size}};
   std::vector<std::byte> blob;
   std::vector<Chunk> chunks;
   if (Status s = detail::pack_sections(sections, options, blob, chunks); !s) return s;
@@ -292,10 +362,11 @@ Status read_mesh_info(const AssetView& file, MeshInfo& info) {
 
 Status pack_mesh(const MeshInfo& info, const void* vertices, size_t vertices_size,
                  const void* indices, size_t indices_size, AssetFile& out,
-                 const PackOptions& options, const MeshletData* meshlets) {
+                 const PackOptions& options, const MeshletData* meshlets, const void* skin,
+                 size_t skin_size) {
   return detail::no_throw("pack_mesh", [&] {
     return pack_mesh_throwing(info, vertices, vertices_size, indices, indices_size, out, options,
-                              meshlets);
+                              meshlets, skin, skin_size);
   });
 }
 
@@ -337,6 +408,29 @@ Status unpack_meshlets(const MeshInfo& info, const void* src, size_t src_size, v
     if (!meshlets_valid(info, meshlet_view(info, dst))) {
       return Status::error(ErrorCode::InvalidValue,
                            "meshlet data: a meshlet lies outside its arrays or limits");
+    }
+    return Status{};
+  });
+}
+
+Status unpack_mesh_skin(const MeshInfo& info, const void* src, size_t src_size, void* dst,
+                        size_t dst_size) {
+  // Allocates nothing but error messages.
+  return detail::no_throw("unpack_mesh_skin", [&] {
+    if (info.skin_format == SkinFormat::None) {
+      return Status::error(ErrorCode::InvalidArgument, "unpack_mesh_skin: the mesh has no skin");
+    }
+    uint64_t begin = info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size;
+    if (Status s =
+            detail::unpack_range(info.compression, info.chunks, begin,
+                                 begin + info.skin_buffer_size, src, src_size, dst, dst_size);
+        !s) {
+      return s;
+    }
+    if (!skin_joints_in_range(info, dst)) {
+      return Status::error(ErrorCode::InvalidValue,
+                           "skin data: a joint index is >= the skeleton's " +
+                               std::to_string(info.skin_joint_count) + " joints");
     }
     return Status{};
   });

@@ -110,6 +110,20 @@ void read_lods(JsonReader& reader, JsonValue meta, std::vector<MeshLod>& out) {
   out.resize(count);
 }
 
+// The optional "skin" key (absent: a rigid mesh). Consistency is checked by mesh_asset.cpp.
+void read_skin(JsonReader& reader, JsonValue meta, MeshInfo& info) {
+  info.skin_format = SkinFormat::None;
+  info.skin_stride = 0;
+  info.skin_joint_count = 0;
+  info.skeleton.clear();
+  if (!reader.ok() || !has_key(meta, "skin")) return;
+  JsonValue skin = reader.object(meta, "skin");
+  info.skin_format = reader.named(skin, "format", skin_format_from_name);
+  info.skin_stride = reader.u32(skin, "stride");
+  info.skin_joint_count = reader.u32(skin, "joint_count");
+  info.skeleton = reader.string(skin, "skeleton");
+}
+
 }  // namespace
 
 json mesh_to_json(const MeshInfo& info) {
@@ -137,6 +151,12 @@ json mesh_to_json(const MeshInfo& info) {
                    {"acmr_after", st.acmr_after},
                    {"atvr_before", st.atvr_before},
                    {"atvr_after", st.atvr_after}};
+  if (info.skin_format != SkinFormat::None) {
+    meta["skin"] = {{"format", skin_format_name(info.skin_format)},
+                    {"stride", info.skin_stride},
+                    {"joint_count", info.skin_joint_count},
+                    {"skeleton", info.skeleton}};
+  }
   return meta;
 }
 
@@ -161,6 +181,7 @@ void mesh_from_json(JsonReader& reader, JsonValue meta, MeshInfo& info) {
   info.stats.acmr_after = reader.f32(stats, "acmr_after");
   info.stats.atvr_before = reader.f32(stats, "atvr_before");
   info.stats.atvr_after = reader.f32(stats, "atvr_after");
+  read_skin(reader, meta, info);
 }
 
 }  // namespace assetlib::detail

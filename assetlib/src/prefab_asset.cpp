@@ -1,8 +1,10 @@
 #include "legacy_vkguide.h"
 #include "metadata.h"
+#include "name_table.h"
 #include "no_throw.h"
 
 #include <assetlib/prefab_asset.h>
+#include <assetlib/skeleton_asset.h>
 
 #include <array>
 #include <cmath>
@@ -18,22 +20,6 @@ constexpr std::array kCameraTypes = {std::pair{CameraType::Perspective, "perspec
 constexpr std::array kLightTypes = {std::pair{LightType::Directional, "directional"},
                                     std::pair{LightType::Point, "point"},
                                     std::pair{LightType::Spot, "spot"}};
-
-template <typename Enum, size_t N>
-const char* name_of(const std::array<std::pair<Enum, const char*>, N>& table, Enum value) {
-  for (const auto& [v, name] : table) {
-    if (v == value) return name;
-  }
-  return "Unknown";
-}
-
-template <typename Enum, size_t N>
-Enum value_of(const std::array<std::pair<Enum, const char*>, N>& table, std::string_view name) {
-  for (const auto& [v, text] : table) {
-    if (name == text) return v;
-  }
-  return Enum::Unknown;
-}
 
 json floats(const float* v, size_t n) { return json(std::vector<float>(v, v + n)); }
 
@@ -53,6 +39,7 @@ json node_to_json(const PrefabNode& n) {
           {"scale", floats(n.scale, 3)},
           {"mesh", n.mesh},
           {"materials", n.materials},
+          {"skin", n.skin},
           {"camera", n.camera},
           {"light", n.light},
           {"instances", instances}};
@@ -113,6 +100,8 @@ void read_node(detail::JsonReader& reader, detail::JsonValue j, int32_t index, i
       return reader.fail(ErrorCode::WrongKeyType, "materials must be strings");
     n.materials.emplace_back(material);
   }
+  // Optional: prefabs baked before skins have no "skin".
+  n.skin = reader.optional_string(j, "skin", "");
   n.camera = reader.i32(j, "camera", -1, cameras - 1);
   n.light = reader.i32(j, "light", -1, lights - 1);
   for (detail::JsonValue i : reader.entries(j, "instances")) {
@@ -148,6 +137,18 @@ void read_light(detail::JsonReader& reader, detail::JsonValue j, PrefabLight& l)
   l.outer_cone_angle = reader.f32(j, "outer_cone_angle");
 }
 
+// "clips": optional (prefabs baked before clips have none), an array of strings.
+void read_clip_names(detail::JsonReader& reader, detail::JsonValue meta,
+                     std::vector<std::string>& clips) {
+  if (!reader.ok() || !detail::has_key(meta, "clips")) return;
+  for (detail::JsonValue c : reader.entries(meta, "clips")) {
+    std::string_view name;
+    if (!detail::get_string(c, name))
+      return reader.fail(ErrorCode::WrongKeyType, "clips must be strings");
+    clips.emplace_back(name);
+  }
+}
+
 // Prefabs are read once per scene, not per asset: built in a PrefabInfo of their own (allocating),
 // then moved into `info`.
 Status read_prefab_info_throwing(const AssetView& file, PrefabInfo& info) {
@@ -171,6 +172,7 @@ Status read_prefab_info_throwing(const AssetView& file, PrefabInfo& info) {
     if (!reader.ok()) break;
     read_light(reader, l, p.lights.emplace_back());
   }
+  read_clip_names(reader, meta, p.clips);
   int32_t index = 0;
   for (detail::JsonValue node : reader.entries(meta, "nodes")) {
     if (!reader.ok()) break;
@@ -189,8 +191,8 @@ Status check_prefab(const PrefabInfo& p) {
     return Status::error(ErrorCode::InvalidArgument, "pack_prefab: " + what);
   };
   if (p.nodes.size() > detail::kMaxArrayEntries || p.cameras.size() > detail::kMaxArrayEntries ||
-      p.lights.size() > detail::kMaxArrayEntries) {
-    return invalid("more than 2^20 nodes, cameras or lights");
+      p.lights.size() > detail::kMaxArrayEntries || p.clips.size() > detail::kMaxArrayEntries) {
+    return invalid("more than 2^20 nodes, cameras, lights or clips");
   }
   for (size_t i = 0; i < p.nodes.size(); ++i) {
     const PrefabNode& n = p.nodes[i];
@@ -219,6 +221,7 @@ Status pack_prefab_throwing(const PrefabInfo& p, AssetFile& out) {
   json meta = {{"nodes", std::move(nodes)},
                {"cameras", std::move(cameras)},
                {"lights", std::move(lights)},
+               {"clips", p.clips},
                {"original_file", p.original_file}};
   // Finiteness, as the reader checks it: a round trip through the reader's own code.
   AssetFile candidate;
@@ -234,29 +237,25 @@ Status pack_prefab_throwing(const PrefabInfo& p, AssetFile& out) {
 
 }  // namespace
 
-const char* camera_type_name(CameraType type) { return name_of(kCameraTypes, type); }
-CameraType camera_type_from_name(std::string_view name) { return value_of(kCameraTypes, name); }
-const char* light_type_name(LightType type) { return name_of(kLightTypes, type); }
-LightType light_type_from_name(std::string_view name) { return value_of(kLightTypes, name); }
+const char* camera_type_name(CameraType type) { return detail::name_of(kCameraTypes, type); }
+CameraType camera_type_from_name(std::string_view name) {
+  return detail::value_of(kCameraTypes, name);
+}
+const char* light_type_name(LightType type) { return detail::name_of(kLightTypes, type); }
+LightType light_type_from_name(std::string_view name) {
+  return detail::value_of(kLightTypes, name);
+}
 
 void prefab_local_matrix(const PrefabNode& n, float m[16]) {
   if (n.has_matrix) {
     std::memcpy(m, n.matrix, sizeof n.matrix);
     return;
   }
-  const float x = n.rotation[0], y = n.rotation[1], z = n.rotation[2], w = n.rotation[3];
-  // Columns of R(q) * S, then the translation.
-  const float r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w),     2 * (x * z - y * w),
-                      2 * (x * y - z * w),     1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-                      2 * (x * z + y * w),     2 * (y * z - x * w),     1 - 2 * (x * x + y * y)};
-  for (int c = 0; c < 3; ++c) {
-    for (int k = 0; k < 3; ++k) m[4 * c + k] = r[3 * c + k] * n.scale[c];
-    m[4 * c + 3] = 0;
-  }
-  m[12] = n.translation[0];
-  m[13] = n.translation[1];
-  m[14] = n.translation[2];
-  m[15] = 1;
+  NodePose pose;
+  std::memcpy(pose.translation, n.translation, sizeof pose.translation);
+  std::memcpy(pose.rotation, n.rotation, sizeof pose.rotation);
+  std::memcpy(pose.scale, n.scale, sizeof pose.scale);
+  node_pose_matrix(pose, m);
 }
 
 Status pack_prefab(const PrefabInfo& info, AssetFile& out) {

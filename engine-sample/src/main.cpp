@@ -43,10 +43,11 @@ constexpr const char* kUsage = R"(usage: engine-sample <baked-dir> [options]
        engine-sample --pack <file.pack> [options]
 
 Loads every asset that <baked-dir>/manifest.json lists, or that one pack file holds (textures and
-meshes onto the GPU: read, unpack straight into a mapped staging buffer, copy; materials and
-prefabs into memory), renders the prefabs with their node transforms and PBR materials, and every
-mesh no prefab uses on its own, offscreen, and prints per-asset sizes and timings. Headless unless
---window: no window, no surface, no display needed.
+meshes onto the GPU: read, unpack straight into a mapped staging buffer, copy; materials, prefabs,
+skeletons and clips into memory), renders the prefabs with their node transforms and PBR materials
+(skinned meshes skinned on the GPU), and every mesh no prefab uses on its own, offscreen, and
+prints per-asset sizes and timings. Headless unless --window: no window, no surface, no display
+needed.
 
 options:
   --pack <file.pack>      load from a pack file (asset-baker pack) instead of a baked folder:
@@ -65,6 +66,13 @@ options:
                           its own (default); authored: everything where it was authored
   --camera <node>         look through the prefab camera node of that name (default: a camera
                           that frames everything drawn); the choice is printed
+  --animate <clip>        pose the prefabs with the clip of that name (its name in the source,
+                          e.g. Walk, or its logical name, e.g. Fox.glb#clip/1): every prefab that
+                          lists such a clip plays it, skinned meshes follow their joints; an
+                          error lists the clips there are. Default: every prefab at rest (its
+                          nodes' own transforms; skinned meshes posed by them too)
+  --time <s>              seconds into the --animate clip (default 0); clips loop, so a time
+                          past the end wraps around
   --lod auto|full         auto: each submesh at the coarsest baked LOD whose error projects to
                           at most --lod-pixels (default); full: always the full detail
   --lod-pixels <n>        the error, in pixels, that auto LODs may show (default 1)
@@ -107,6 +115,7 @@ struct Options {
   std::string json;
   std::optional<uint32_t> frames;     // headless default 1; a window without it runs until closed
   std::optional<double> reload_wait;  // seconds
+  std::optional<float> time;          // --time; needs --animate
   sample::RenderOptions render;
   sample::LoaderOptions loader;
 };
@@ -133,6 +142,23 @@ sample::SceneLayout parse_layout(std::string_view text) {
   if (text == "grid") return sample::SceneLayout::Grid;
   if (text == "authored") return sample::SceneLayout::AsAuthored;
   throw UsageError{"--layout: expected grid or authored, got '" + std::string(text) + "'"};
+}
+
+std::string parse_clip_name(std::string_view text) {
+  if (text.empty()) throw UsageError{"--animate: the clip name is empty"};
+  return std::string(text);
+}
+
+// --time: seconds, zero included.
+float parse_seconds(std::string_view option, std::string_view text) {
+  float value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !(value >= 0) ||
+      !std::isfinite(value)) {
+    throw UsageError{std::string(option) + ": '" + std::string(text) +
+                     "' is not a number of seconds >= 0"};
+  }
+  return value;
 }
 
 template <typename Number>
@@ -193,6 +219,10 @@ Options parse_options(int argc, char** argv) {
       options.render.layout = parse_layout(value());
     else if (arg == "--camera")
       options.render.camera = value();
+    else if (arg == "--animate")
+      options.render.animation.clip = parse_clip_name(value());
+    else if (arg == "--time")
+      options.time = parse_seconds(arg, value());
     else if (arg == "--lod")
       options.render.draw.lods = parse_lod(value());
     else if (arg == "--meshlets")
@@ -229,6 +259,10 @@ Options parse_options(int argc, char** argv) {
         "--window: this engine-sample was built without GLFW (install libglfw3-dev "
         "and reconfigure); it can only render headless"};
   }
+  if (options.time && options.render.animation.clip.empty()) {
+    throw UsageError{"--time needs --animate <clip>: the time is into that clip"};
+  }
+  options.render.animation.time = options.time.value_or(0.0f);
   if (options.window && !options.render.camera.empty()) {
     throw UsageError{"--camera is for headless runs; --window starts from the framing camera"};
   }
@@ -313,6 +347,8 @@ sample::RunSummary run_headless(const Options& options, sample::ValidationCounte
 
   sample::OffscreenRenderer renderer(ctx, scene, options.render);
   std::printf("camera: %s\n", renderer.camera_description().c_str());
+  if (!renderer.pose_description().empty())
+    std::printf("animation: %s\n", renderer.pose_description().c_str());
   summary.frames = render_and_save(renderer, options, options.screenshot);
   summary.screenshot = options.screenshot;
   if (options.reload_wait)
@@ -322,8 +358,8 @@ sample::RunSummary run_headless(const Options& options, sample::ValidationCounte
 
 #if ENGINE_SAMPLE_HAS_WINDOW
 sample::WindowOptions window_options(const Options& options, sample::HotReload* hot_reload) {
-  sample::WindowOptions window{options.render.layout, options.render.draw, options.frames,
-                               hot_reload, std::nullopt};
+  sample::WindowOptions window{options.render.layout, options.render.draw, options.render.animation,
+                               options.frames,        hot_reload,          std::nullopt};
   if (options.reload_wait) {
     window.reload_wait = std::chrono::duration<double>(*options.reload_wait);
     print_reload_wait(options);

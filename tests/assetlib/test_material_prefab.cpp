@@ -189,6 +189,32 @@ TEST_CASE("prefabs round-trip nodes, cameras, lights and instances") {
   CHECK(r.original_file == "scenes/room.gltf");
 }
 
+TEST_CASE("prefabs carry node skins and clips, both absent in older files") {
+  PrefabInfo p = sample_prefab();
+  p.nodes[1].skin = "scenes/room.gltf#skin/0";
+  p.clips = {"scenes/room.gltf#clip/0", "scenes/room.gltf#clip/1"};
+  AssetFile file;
+  REQUIRE(pack_prefab(p, file));
+  PrefabInfo r;
+  REQUIRE(read_prefab_info(file, r));
+  CHECK(r.nodes[0].skin.empty());
+  CHECK(r.nodes[1].skin == "scenes/room.gltf#skin/0");
+  CHECK(r.clips == p.clips);
+  AssetFile older = edited(file, [](json& m) {
+    m.erase("clips");
+    for (json& n : m["nodes"]) n.erase("skin");
+  });
+  REQUIRE(read_prefab_info(older, r));
+  CHECK(r.clips.empty());
+  CHECK(r.nodes[1].skin.empty());
+  CHECK(read_prefab_info(edited(file, [](json& m) { m["clips"] = {1}; }), r).code ==
+        ErrorCode::WrongKeyType);
+  CHECK(read_prefab_info(edited(file, [](json& m) { m["clips"] = "a"; }), r).code ==
+        ErrorCode::WrongKeyType);
+  CHECK(read_prefab_info(edited(file, [](json& m) { m["nodes"][1]["skin"] = 0; }), r).code ==
+        ErrorCode::WrongKeyType);
+}
+
 TEST_CASE("prefab readers and writers refuse broken structure") {
   AssetFile file;
   REQUIRE(pack_prefab(sample_prefab(), file).ok());

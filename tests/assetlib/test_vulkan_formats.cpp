@@ -5,6 +5,7 @@
 #include <vulkan/vulkan_core.h>
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cstddef>
 
 using namespace assetlib;
@@ -95,5 +96,21 @@ TEST_CASE("every texture format's VkFormat is Vulkan's") {
   for (const auto& [format, vk] : table) {
     INFO(texture_format_name(format));
     CHECK(texture_format_vk(format) == uint32_t(vk));
+  }
+}
+
+TEST_CASE("every skin attribute's VkFormat is the one its layout needs") {
+  const std::pair<SkinFormat, std::array<VkFormat, 2>> table[] = {
+      {SkinFormat::J8W8, {VK_FORMAT_R8G8B8A8_UINT, VK_FORMAT_R8G8B8A8_UNORM}},
+      {SkinFormat::J16W16, {VK_FORMAT_R16G16B16A16_UINT, VK_FORMAT_R16G16B16A16_UNORM}},
+  };
+  for (const auto& [format, vk] : table) {
+    INFO(skin_format_name(format));
+    VertexAttribute got[2];
+    REQUIRE(skin_format_attributes(format, got) == 2);
+    CHECK(got[0].vk_format == uint32_t(vk[0]));
+    CHECK(got[1].vk_format == uint32_t(vk[1]));
+    CHECK(got[0].offset == 0);
+    CHECK(got[1].offset == skin_format_stride(format) / 2);
   }
 }

@@ -173,7 +173,8 @@ tables = re.findall(r"((?:^\|.*\n)+)", section, re.M)
 def keys(table):
     return {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| ([^|]+) \|", table, re.M)}
 top, per_file = keys(tables[0]), keys(tables[1])
-types = {"number": (int, float), "string": str, "array": list, "array of strings": list}
+types = {"number": (int, float), "string": str, "array": list, "array of strings": list,
+         "boolean": bool}
 assert set(report) == set(top), (set(report) ^ set(top))
 for k, t in top.items():
     assert isinstance(report[k], types[t.strip()]), (k, t)
@@ -508,6 +509,52 @@ PY
   expect_line "$work/log" "baked 2, up to date"
   [ ! -e "$work/out/scene/tex.normal.tx" ] || fail "the unused normal-map texture was kept"
   "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check failed after the edit"; }
+  bake -j2
+  expect_line "$work/log" "baked 0, up to date"
+  ;;
+skins_and_clips)
+  # The corpus' skinned and animated models: they bake (with --verify), check, and info lists each
+  # skeleton's joints and each clip's name, duration and channels.
+  mkdir -p "$work/src"
+  cp "$corpus/bevy/assets/models/animated/Fox.glb" "$corpus/bevy/assets/models/SimpleSkin/SimpleSkin.gltf" \
+     "$corpus/draco-testdata/simple_skin.gltf" "$corpus/tinygltf/models/regression/unassigned-skeleton.gltf" "$work/src/"
+  for d in draco-testdata/Fox/glTF draco-testdata/CesiumMan/glTF intellij-gltf-viewer-plugin/models/BrainStem/gLTF \
+           draco-testdata/InterpolationTest/glTF; do
+    mkdir -p "$work/src/$d" && cp "$corpus/$d"/* "$work/src/$d/"
+  done
+  bake -j2 --verify
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc"; }
+  if grep -qE "skins? not baked|animations?\(s\) not baked" "$work/log"; then cat "$work/log"; fail "skins or animations left out"; fi
+  "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check failed"; }
+  "$baker" info "$work/out" >"$work/info"
+  expect_line "$work/info" "^  skeleton, 24 joints \(1 roots\): _rootJoint, b_Root_00, b_Hip_01, "
+  expect_line "$work/info" "^  clip 'Walk', 0\.708 s, 21 channels \(rotation 20, translation 1; linear 21\), "
+  expect_line "$work/info" "^  skin J8W8, 24 joints, skeleton Fox.glb#skin/0$"
+  expect_line "$work/info" "^  1 skins, 3 clips: Fox.glb#clip/0, Fox.glb#clip/1, Fox.glb#clip/2$"
+  expect_line "$work/info" "^  clip 'CubicSpline Rotation', [0-9.]+ s, 1 channels \(rotation 1; cubicspline 1\)"
+  "$baker" info "$work/out" --json >"$work/info.json"
+  python3 - "$work/info.json" "$work/out/manifest.json" <<'PY'
+import json, sys
+files = json.load(open(sys.argv[1]))["files"]
+manifest = {a["path"]: a for a in json.load(open(sys.argv[2]))["assets"]}
+skels = [f for f in files if f["type"] == "SKEL"]
+clips = [f for f in files if f["type"] == "CLIP"]
+assert len(skels) == 7, len(skels)  # Fox x2, CesiumMan, BrainStem, SimpleSkin, simple_skin, unassigned
+assert len(clips) == 3 + 3 + 1 + 1 + 1 + 1 + 1 + 9, len(clips)
+for f in skels:
+    k = f["skeleton"]
+    assert k["joint_count"] == len(k["joints"]) >= 2, f
+    assert all(j["parent"] < i for i, j in enumerate(k["joints"])), f
+for f in clips:
+    c = f["clip"]
+    assert c["duration"] > 0 and c["channel_count"] > 0 and c["keys"] > 0, f
+    rel = f["file"].split("/out/", 1)[1]
+    assert manifest[rel]["raw_size"] == f["unpacked_bytes"] > 0, (manifest[rel], f["unpacked_bytes"])
+meshes = [f for f in files if f["type"] == "MESH" and f["mesh"]["skin"]]
+assert len(meshes) == 7, len(meshes)
+PY
+  "$baker" pack "$work/out" -o "$work/all.pack" -q || fail "pack"
+  "$baker" check "$work/all.pack" -q || fail "check of the pack"
   bake -j2
   expect_line "$work/log" "baked 0, up to date"
   ;;

@@ -69,6 +69,8 @@ TEST_CASE("kinds: only the lower-case baked extensions are output extensions", "
   CHECK(baker::is_output_extension(".mesh"));
   CHECK(baker::is_output_extension(".mat"));
   CHECK(baker::is_output_extension(".prefab"));
+  CHECK(baker::is_output_extension(".skel"));
+  CHECK(baker::is_output_extension(".clip"));
   CHECK_FALSE(baker::is_output_extension(".TX"));  // callers pass lower_extension's result
   CHECK_FALSE(baker::is_output_extension("tx"));
   CHECK_FALSE(baker::is_output_extension(".png"));

@@ -90,12 +90,12 @@ std::map<VertexKey, std::array<float, 3>> tangents_of(const test::BakedScene& ba
     if (a.name.find("#mesh/") == std::string::npos) continue;
     assetlib::MeshInfo info = baked.mesh(a.name);
     REQUIRE(info.vertex_format == assetlib::VertexFormat::PNCVVT_F32);
-    std::vector<MeshVertex> v(info.vertex_count);
+    std::vector<assetlib::Vertex_PNCVVT_F32> v(info.vertex_count);
     std::vector<std::byte> idx(info.index_buffer_size);
     REQUIRE(assetlib::unpack_mesh(info, a.file.blob.data(), a.file.blob.size(), v.data(),
                                   info.vertex_buffer_size, idx.data(), idx.size())
                 .ok());
-    for (const MeshVertex& m : v) {
+    for (const assetlib::Vertex_PNCVVT_F32& m : v) {
       VertexKey key{{m.position[0], m.position[1], m.position[2]},
                     {m.normal[0], m.normal[1], m.normal[2]},
                     {m.uv[0], m.uv[1]},

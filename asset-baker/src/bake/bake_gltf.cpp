@@ -54,6 +54,35 @@ BakeStatus bake_materials(const GltfImport& scene, const std::string& source, Ba
   return {};
 }
 
+// Skeletons and clips are metadata and key floats, packed as they were imported.
+BakeStatus bake_motion(const GltfImport& scene, const std::string& source,
+                       const BakeSettings& settings, BakedAssets& out) {
+  for (size_t s = 0; s < scene.skeletons.size(); ++s) {
+    BakedAsset& asset = out.emplace_back();
+    asset.name = part_name(source, PartKind::Skin, s);
+    asset.path = part_path(source, PartKind::Skin, s);
+    assetlib::SkeletonInfo skeleton = scene.skeletons[s];
+    skeleton.original_file = source;
+    if (BakeStatus st = BakeStatus::from_memory_call(assetlib::pack_skeleton(skeleton, asset.file),
+                                                     BakeError::InvalidSource, source);
+        !st)
+      return st;
+  }
+  for (size_t c = 0; c < scene.clips.size(); ++c) {
+    BakedAsset& asset = out.emplace_back();
+    asset.name = part_name(source, PartKind::Clip, c);
+    asset.path = part_path(source, PartKind::Clip, c);
+    const GltfClip& clip = scene.clips[c];
+    if (BakeStatus st = BakeStatus::from_memory_call(
+            assetlib::pack_clip(clip.info, clip.keys.data(), clip.keys.size(), asset.file,
+                                settings.pack),
+            BakeError::InvalidSource, source);
+        !st)
+      return st;
+  }
+  return {};
+}
+
 BakeStatus bake_images(const GltfImport& scene, const std::string& source,
                        const BakeSettings& settings, unsigned threads, BakedAssets& out,
                        std::vector<std::string>& warnings) {
@@ -86,6 +115,7 @@ BakeStatus bake_gltf(std::span<const std::byte> bytes, const std::string& relati
   if (BakeStatus s = bake_materials(scene, relative_path, baked); !s) return s;
   if (BakeStatus s = bake_meshes(scene, relative_path, settings, threads, baked, warnings); !s)
     return s;
+  if (BakeStatus s = bake_motion(scene, relative_path, settings, baked); !s) return s;
   BakedAsset& prefab = baked.emplace_back();
   prefab.name = relative_path;
   prefab.path = with_extension(relative_path, ".prefab");

@@ -1,6 +1,7 @@
 // A glTF 2.0 file -> a "PRFB" prefab named after the file, and as parts (asset_names.h) one
-// "MESH" per mesh with triangles, one "MATL" per material, and the "TEXI" textures of the images
-// it embeds, one per role its materials use them in (docs/baker.md, "glTF").
+// "MESH" per mesh with triangles, one "MATL" per material, the "TEXI" textures of the images it
+// embeds (one per role its materials use them in), one "SKEL" per skin and one "CLIP" per
+// animation (docs/baker.md, "glTF"). The prefab comes last in `out`.
 #pragma once
 
 #include "bake/baked_asset.h"

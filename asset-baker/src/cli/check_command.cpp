@@ -13,6 +13,7 @@
 #include <assetlib/texture_asset.h>
 
 #include <cstdio>
+#include <map>
 #include <new>
 #include <set>
 #include <stdexcept>
@@ -24,9 +25,39 @@ namespace {
 namespace fs = std::filesystem;
 using assetlib::Status;
 
+// Skinned meshes index their skeleton's joints: each must have the joint count its meshes' skin
+// streams were checked against (the palette an engine sizes by the skeleton). Checked once every
+// asset is read.
+struct JointCounts {
+  std::map<std::string, uint32_t> skeletons;  // name -> joints
+  struct Need {
+    std::string who, skeleton;
+    uint32_t joints;
+  };
+  std::vector<Need> needs;
+
+  void add(const std::string& who, const std::string& name, const UnpackedAsset& asset) {
+    if (asset.type == "SKEL") skeletons[name] = asset.joint_count;
+    for (const AssetReference& ref : asset.references) {
+      if (ref.joint_count > 0) needs.push_back({who, ref.name, ref.joint_count});
+    }
+  }
+  void check(std::vector<std::string>& problems) const {
+    for (const Need& n : needs) {
+      auto it = skeletons.find(n.skeleton);
+      if (it != skeletons.end() && it->second != n.joints) {
+        problems.push_back(n.who + ": its skin indexes " + std::to_string(n.joints) +
+                           " joints, skeleton '" + n.skeleton + "' has " +
+                           std::to_string(it->second));
+      }
+    }
+  }
+};
+
 // Checks one manifest entry, adding what is wrong to `problems`.
 void check_entry(const fs::path& baked_dir, const assetlib::Manifest& manifest,
-                 const assetlib::ManifestEntry& e, std::vector<std::string>& problems) {
+                 const assetlib::ManifestEntry& e, std::vector<std::string>& problems,
+                 JointCounts& joints) {
   std::string path = (baked_dir / e.path).string();
   std::error_code ec;
   fs::file_status status = fs::status(path, ec);
@@ -53,6 +84,7 @@ void check_entry(const fs::path& baked_dir, const assetlib::Manifest& manifest,
     problems.push_back(path + ": type " + asset.type + ", manifest says " + e.type);
   if (asset.raw_size != e.raw_size)
     problems.push_back(path + ": unpacked size differs from the manifest");
+  joints.add(path, e.name, asset);
   for (const AssetReference& ref : asset.references) {
     const assetlib::ManifestEntry* target = assetlib::find_asset(manifest, ref.name);
     if (!target || target->type != ref.type) {
@@ -80,7 +112,7 @@ void check_guarded(const std::string& label, std::vector<std::string>& problems,
 // Checks pack entry `index` as check_entry checks a file: its hash, type, unpacked size and
 // references against the table.
 void check_pack_entry(const std::string& pack_name, const assetlib::PackView& pack, size_t index,
-                      std::vector<std::string>& problems) {
+                      std::vector<std::string>& problems, JointCounts& joints) {
   assetlib::PackEntry e = assetlib::pack_entry(pack, index);
   std::string label = pack_name + ": " + std::string(e.name);
   // open_pack checked the range: the bytes are there.
@@ -101,6 +133,7 @@ void check_pack_entry(const std::string& pack_name, const assetlib::PackView& pa
   }
   if (asset.raw_size != e.raw_size)
     problems.push_back(label + ": unpacked size differs from the pack's table");
+  joints.add(label, std::string(e.name), asset);
   for (const AssetReference& ref : asset.references) {
     std::optional<assetlib::PackEntry> target = assetlib::find_pack_entry(pack, ref.name);
     if (!target || std::string_view(target->type, 4) != ref.type) {
@@ -132,10 +165,13 @@ int check_pack(const fs::path& path, bool quiet) {
     return 1;
   }
   std::vector<std::string> problems;
+  JointCounts joints;
   for (size_t i = 0; i < pack.entry_count; ++i) {
     std::string label = path.string() + ": " + std::string(assetlib::pack_entry(pack, i).name);
-    check_guarded(label, problems, [&] { check_pack_entry(path.string(), pack, i, problems); });
+    check_guarded(label, problems,
+                  [&] { check_pack_entry(path.string(), pack, i, problems, joints); });
   }
+  joints.check(problems);
   return report(problems, pack.entry_count, path.string(), quiet);
 }
 
@@ -151,12 +187,14 @@ int run_check(const fs::path& baked_dir, bool quiet) {
     return 1;
   }
   std::set<std::string> listed;
+  JointCounts joints;
   for (const assetlib::ManifestEntry& e : manifest.assets) {
     listed.insert(e.path);
     // Out of memory on one file is that file's problem; the others are still checked.
     check_guarded((baked_dir / e.path).string(), problems,
-                  [&] { check_entry(baked_dir, manifest, e, problems); });
+                  [&] { check_entry(baked_dir, manifest, e, problems, joints); });
   }
+  joints.check(problems);
   std::error_code ec;
   for (fs::recursive_directory_iterator it(baked_dir, ec), end; !ec && it != end;
        it.increment(ec)) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace baker {
 
@@ -51,6 +52,61 @@ std::string starter_config();
 // (or `config_path`) and each preset's output, settings and rule count. Exit 2 when it is invalid.
 int run_list_presets(const std::filesystem::path& input,
                      const std::optional<std::filesystem::path>& config_path);
+
+// `asset-baker bake-one <source> --root DIR -o OUT`: bakes one source as a build system's edge
+// runs it (one process per source, many at once in one output folder). It takes the output
+// folder's lock shared (a whole-folder bake, which takes it exclusively, waits for none of them and
+// none of them for each other), writes only its source's outputs and its record
+// (pipeline/source_record.h), never the cache file or the manifest: `collect` does, after all of
+// them. Texture roles and output claims come from `plan_dir` (pipeline/source_plan.h), else from
+// the whole root (slow for big trees). `depfile` gets every file the bake read (the source, .mtl
+// and .bin files, baker.json, its plan file; for a file looked for and missing, its nearest
+// existing folder, whose time changes when it appears) for `depfile_target` (default: `stamp`:
+// the name the build system gives the edge's output); `stamp` is written when it succeeded.
+// Exit 0, 1 when the source failed, 2 on a usage or configuration error or a held lock.
+struct BakeOneOptions {
+  std::filesystem::path source, root, output;
+  std::optional<std::filesystem::path> config, plan_dir, depfile, stamp, cache_dir;
+  std::optional<std::string> depfile_target;
+  std::string preset;
+  bool no_cache = false, force = false, verify = false, quiet = false;
+  uint64_t cache_limit = 0;
+};
+int run_bake_one(const BakeOneOptions& options);
+
+// `asset-baker plan <root> --plan-dir DIR`: the plan file of every source under `root` (texture
+// roles and output claims of the whole tree, pipeline/source_plan.h), rewriting only those that
+// change. `output` (an output folder inside the root) is left out of the walk. `depfile` names
+// every model and material library read, and baker.json; `stamp` is written last.
+struct PlanOptions {
+  std::filesystem::path root, plan_dir;
+  std::optional<std::filesystem::path> output, config, depfile, stamp;
+  std::optional<std::string> depfile_target;  // as for bake-one
+  std::string preset;
+  bool quiet = false;
+};
+int run_plan(const PlanOptions& options);
+
+// `asset-baker collect <root> -o OUT`: after bake-one runs, writes the output folder's cache and
+// manifest from their records (and, for sources not baked since, the previous cache), each entry
+// checked against the files; deletes outputs nothing lists any more; trims the shared cache.
+// Holds the output folder's lock exclusively. Exit 1 when an entry had to be left out, or a source
+// was never baked into the folder (its stamps outlived a deleted output folder).
+struct CollectOptions {
+  std::filesystem::path root, output;
+  std::optional<std::filesystem::path> cache_dir;
+  bool no_cache = false, quiet = false;
+  uint64_t cache_limit = 0;
+};
+int run_collect(const CollectOptions& options);
+
+// `asset-baker merge <shard-dir>... -o OUT`: joins the output folders of `--shard K/N` bakes into
+// one, equal file for file to a bake of the whole tree on one machine: every output each shard's
+// cache lists is copied (hard-linked where it can) and verified against its recorded hash, then the
+// cache and manifest are written from all their entries. A source or an output in two shards with
+// different contents, or a damaged file, is an error (exit 1); what merged is still indexed.
+int run_merge(const std::vector<std::filesystem::path>& shards, const std::filesystem::path& output,
+              bool quiet);
 
 // `asset-baker --version`: the baker's version, the asset format and cache versions it writes, and
 // the versions of the decoders and libraries it was built with.

@@ -10,11 +10,13 @@
 
 #include "texture/texture_quality.h"
 
+#include <assetlib/clip_asset.h>
 #include <assetlib/manifest.h>
 #include <assetlib/material_asset.h>
 #include <assetlib/mesh_asset.h>
 #include <assetlib/pack_file.h>
 #include <assetlib/prefab_asset.h>
+#include <assetlib/skeleton_asset.h>
 #include <assetlib/texture_asset.h>
 
 #include <nlohmann/json.hpp>
@@ -90,6 +92,44 @@ json mesh_json(const assetlib::MeshInfo& info) {
            {{"origin", {b.origin[0], b.origin[1], b.origin[2]}},
             {"extents", {b.extents[0], b.extents[1], b.extents[2]}},
             {"radius", b.radius}}},
+          {"skin", info.skin_format == assetlib::SkinFormat::None
+                       ? json(nullptr)
+                       : json{{"format", assetlib::skin_format_name(info.skin_format)},
+                              {"joint_count", info.skin_joint_count},
+                              {"skeleton", info.skeleton}}},
+          {"original_file", info.original_file}};
+}
+
+// The joints are listed by name, parents first (their index is the mesh's joint index).
+json skeleton_json(const assetlib::SkeletonInfo& info) {
+  json joints = json::array();
+  size_t roots = 0;
+  for (const assetlib::SkeletonJoint& j : info.joints) {
+    joints.push_back({{"name", j.name}, {"parent", j.parent}, {"node", j.node}});
+    roots += j.parent < 0;
+  }
+  return {{"joint_count", info.joints.size()},
+          {"roots", roots},
+          {"joints", joints},
+          {"original_file", info.original_file}};
+}
+
+json clip_json(const assetlib::ClipInfo& info) {
+  json paths = json::object(), interpolations = json::object();
+  uint64_t keys = 0;
+  for (const assetlib::ClipChannel& c : info.channels) {
+    const char* path = assetlib::clip_path_name(c.path);
+    const char* interpolation = assetlib::clip_interpolation_name(c.interpolation);
+    paths[path] = paths.value(path, 0) + 1;
+    interpolations[interpolation] = interpolations.value(interpolation, 0) + 1;
+    keys += c.key_count;
+  }
+  return {{"name", info.name},
+          {"duration", info.duration},
+          {"channel_count", info.channels.size()},
+          {"channels_by_path", paths},
+          {"channels_by_interpolation", interpolations},
+          {"keys", keys},
           {"original_file", info.original_file}};
 }
 
@@ -133,18 +173,25 @@ json material_json(const assetlib::MaterialInfo& m) {
 }
 
 json prefab_json(const assetlib::PrefabInfo& p) {
-  std::set<std::string> meshes, materials;
+  std::set<std::string> meshes, materials, skins;
   size_t roots = 0, instances = 0;
   for (const assetlib::PrefabNode& n : p.nodes) {
     if (!n.mesh.empty()) meshes.insert(n.mesh);
+    if (!n.skin.empty()) skins.insert(n.skin);
     materials.insert(n.materials.begin(), n.materials.end());
     roots += n.parent < 0;
     instances += n.instances.size();
   }
-  return {{"nodes", p.nodes.size()},     {"roots", roots},
-          {"meshes", meshes.size()},     {"materials", materials.size()},
-          {"cameras", p.cameras.size()}, {"lights", p.lights.size()},
-          {"instances", instances},      {"original_file", p.original_file}};
+  return {{"nodes", p.nodes.size()},
+          {"roots", roots},
+          {"meshes", meshes.size()},
+          {"materials", materials.size()},
+          {"cameras", p.cameras.size()},
+          {"lights", p.lights.size()},
+          {"instances", instances},
+          {"skins", skins.size()},
+          {"clips", p.clips},
+          {"original_file", p.original_file}};
 }
 
 const char* codec(assetlib::Compression c) {
@@ -180,6 +227,17 @@ assetlib::Status describe_asset(const assetlib::AssetView& file, const fs::path&
     out["prefab"] = prefab_json(info);
     out["compression"] = "None";
     out["legacy"] = info.legacy;
+  } else if (assetlib::has_type(file, "SKEL")) {
+    assetlib::SkeletonInfo info;
+    if (!(s = assetlib::read_skeleton_info(file, info))) return s;
+    out["skeleton"] = skeleton_json(info);
+    out["compression"] = "None";
+  } else if (assetlib::has_type(file, "CLIP")) {
+    assetlib::ClipInfo info;
+    if (!(s = assetlib::read_clip_info(file, info))) return s;
+    out["clip"] = clip_json(info);
+    out["compression"] = codec(info.compression);
+    raw = assetlib::clip_unpacked_size(info);
   } else {
     assetlib::MeshInfo info;
     if (!(s = assetlib::read_mesh_info(file, info))) return s;
@@ -275,6 +333,43 @@ std::string label_of(const json& d) {
   return label;
 }
 
+// "24 joints (1 root): _rootJoint, b_Root_00, b_Hip_01, ... (21 more)"; "#3" for an unnamed joint.
+void print_skeleton(const json& k) {
+  const json& joints = k["joints"];
+  std::string names;
+  const size_t shown = std::min<size_t>(joints.size(), 6);
+  for (size_t i = 0; i < shown; ++i) {
+    if (i > 0) names += ", ";
+    std::string name = joints[i]["name"].get<std::string>();
+    if (name.empty()) {  // an unnamed joint by its index (+=: GCC 12 warns falsely on "#" + ...)
+      names += "#";
+      name = std::to_string(i);
+    }
+    names += name;
+  }
+  if (joints.size() > shown) names += ", ... (" + std::to_string(joints.size() - shown) + " more)";
+  std::printf("  skeleton, %zu joints (%zu roots): %s; from %s\n", k["joint_count"].get<size_t>(),
+              k["roots"].get<size_t>(), names.c_str(),
+              k["original_file"].get<std::string>().c_str());
+}
+
+void print_clip(const json& c) {
+  std::string paths;
+  for (const auto& [path, count] : c["channels_by_path"].items())
+    paths += (paths.empty() ? "" : ", ") + path + " " + std::to_string(count.get<size_t>());
+  std::string interpolations;
+  for (const auto& [name, count] : c["channels_by_interpolation"].items()) {
+    interpolations +=
+        (interpolations.empty() ? "" : ", ") + name + " " + std::to_string(count.get<size_t>());
+  }
+  std::printf("  clip '%s', %.3f s, %zu channels (%s; %s), %llu keys, from %s\n",
+              c["name"].get<std::string>().c_str(), c["duration"].get<double>(),
+              c["channel_count"].get<size_t>(), paths.empty() ? "none" : paths.c_str(),
+              interpolations.empty() ? "-" : interpolations.c_str(),
+              (unsigned long long)c["keys"].get<uint64_t>(),
+              c["original_file"].get<std::string>().c_str());
+}
+
 void print_text(const json& d) {
   if (d.contains("error")) {
     std::fflush(stdout);  // in order with the files before it when both go to one place
@@ -324,6 +419,16 @@ void print_text(const json& d) {
         p["nodes"].get<size_t>(), p["roots"].get<size_t>(), p["meshes"].get<size_t>(),
         p["materials"].get<size_t>(), p["cameras"].get<size_t>(), p["lights"].get<size_t>(),
         p["instances"].get<size_t>(), p["original_file"].get<std::string>().c_str());
+    if (p["skins"].get<size_t>() > 0 || !p["clips"].empty()) {
+      std::string clips;
+      for (const json& c : p["clips"]) clips += (clips.empty() ? "" : ", ") + c.get<std::string>();
+      std::printf("  %zu skins, %zu clips%s%s\n", p["skins"].get<size_t>(), p["clips"].size(),
+                  clips.empty() ? "" : ": ", clips.c_str());
+    }
+  } else if (d.contains("skeleton")) {
+    print_skeleton(d["skeleton"]);
+  } else if (d.contains("clip")) {
+    print_clip(d["clip"]);
   } else {
     const json& m = d["mesh"];
     std::printf(
@@ -334,6 +439,12 @@ void print_text(const json& d) {
         m["triangles"].get<unsigned>(), m["index_size"].get<unsigned>() * 8, m["submeshes"].size(),
         m["lods"].size(), m["meshlets"].get<unsigned>(), m["bounds"]["radius"].get<double>(),
         m["original_file"].get<std::string>().c_str());
+    if (!m["skin"].is_null()) {
+      std::printf("  skin %s, %u joints, skeleton %s\n",
+                  m["skin"]["format"].get<std::string>().c_str(),
+                  m["skin"]["joint_count"].get<unsigned>(),
+                  m["skin"]["skeleton"].get<std::string>().c_str());
+    }
     std::printf("  ACMR %.3f -> %.3f, ATVR %.3f -> %.3f", m["acmr"]["before"].get<double>(),
                 m["acmr"]["after"].get<double>(), m["atvr"]["before"].get<double>(),
                 m["atvr"]["after"].get<double>());

@@ -85,6 +85,16 @@ int main(int argc, char** argv) {
   std::string bake_pack;
   app.add_option("--pack", bake_pack,
                  "After a bake without failures, pack its output folder into this file");
+  std::string cache_dir, shard;
+  double cache_size_mb = double(baker::kDefaultCacheLimit >> 20);
+  bool no_cache = false;
+  app.add_option("--cache-dir", cache_dir,
+                 "Shared cache folder of baked outputs (default: $ASSETLIB_CACHE_DIR, else none)");
+  app.add_flag("--no-cache", no_cache, "Use no shared cache");
+  app.add_option("--cache-size", cache_size_mb,
+                 "MiB the shared cache is trimmed to, least recently used first (0: no limit)")
+      ->check(CLI::Range(0.0, 1e9));
+  app.add_option("--shard", shard, "Bake only shard K of N (K/N), e.g. one CI job of a matrix");
 
   std::string init_dir = ".";
   CLI::App* init = app.add_subcommand("init", "Write a commented starter baker.json");
@@ -119,6 +129,68 @@ int main(int argc, char** argv) {
   pack->add_option("-o,--output", pack_out, "Pack file to write")->required();
   pack->add_flag("-q,--quiet", pack_quiet, "Print only problems");
 
+  baker::BakeOneOptions one;
+  std::string one_plan, one_depfile, one_stamp, one_config, one_cache;
+  CLI::App* bake_one = app.add_subcommand(
+      "bake-one", "Bake one source as a build edge: many at once in one output folder");
+  bake_one->add_option("source", one.source, "The source file")->required();
+  bake_one->add_option("--root", one.root, "The input folder its names are relative to")
+      ->required();
+  bake_one->add_option("-o,--output", one.output, "Output folder")->required();
+  bake_one->add_option("--plan-dir", one_plan,
+                       "Plan files written by `plan` (default: plan the "
+                       "whole root here)");
+  bake_one->add_option("--depfile", one_depfile, "Write the files the bake read here");
+  bake_one->add_option("--stamp", one_stamp, "Write this file when the bake succeeded");
+  std::string one_depfile_target, plan_depfile_target;
+  bake_one->add_option("--depfile-target", one_depfile_target,
+                       "The output the depfile names (default: the stamp)");
+  bake_one->add_option("--config", one_config, "baker.json to use");
+  bake_one->add_option("--preset", one.preset, "Preset from baker.json to apply");
+  bake_one->add_option("--cache-dir", one_cache, "Shared cache folder");
+  bake_one->add_flag("--no-cache", one.no_cache, "Use no shared cache");
+  bake_one->add_option("--cache-size", cache_size_mb, "MiB the shared cache is trimmed to")
+      ->check(CLI::Range(0.0, 1e9));
+  bake_one->add_flag("--force", one.force, "Bake even when up to date");
+  bake_one->add_flag("--verify", one.verify, "Re-read and unpack each output after writing it");
+  bake_one->add_flag("-q,--quiet", one.quiet, "Print only errors");
+
+  baker::PlanOptions plan;
+  std::string plan_output, plan_config, plan_depfile, plan_stamp;
+  CLI::App* planner = app.add_subcommand(
+      "plan", "Write every source's plan file (texture roles, output claims) for bake-one");
+  planner->add_option("root", plan.root, "The input folder")->required();
+  planner->add_option("--plan-dir", plan.plan_dir, "Where the plan files go")->required();
+  planner->add_option("-o,--output", plan_output, "The output folder (left out of the walk)");
+  planner->add_option("--config", plan_config, "baker.json to use");
+  planner->add_option("--preset", plan.preset, "Preset from baker.json to apply");
+  planner->add_option("--depfile", plan_depfile, "Write the files the plan read here");
+  planner->add_option("--stamp", plan_stamp, "Write this file when done");
+  planner->add_option("--depfile-target", plan_depfile_target,
+                      "The output the depfile names (default: the stamp)");
+  planner->add_flag("-q,--quiet", plan.quiet, "Print only errors");
+
+  baker::CollectOptions collect;
+  std::string collect_cache;
+  CLI::App* collector = app.add_subcommand(
+      "collect", "Write the cache and manifest of an output folder from its bake-one records");
+  collector->add_option("root", collect.root, "The input folder")->required();
+  collector->add_option("-o,--output", collect.output, "Output folder")->required();
+  collector->add_option("--cache-dir", collect_cache, "Shared cache folder to trim");
+  collector->add_flag("--no-cache", collect.no_cache, "Use no shared cache");
+  collector->add_option("--cache-size", cache_size_mb, "MiB the shared cache is trimmed to")
+      ->check(CLI::Range(0.0, 1e9));
+  collector->add_flag("-q,--quiet", collect.quiet, "Print only errors");
+
+  std::vector<std::filesystem::path> merge_shards;
+  std::string merge_out;
+  bool merge_quiet = false;
+  CLI::App* merger =
+      app.add_subcommand("merge", "Join the output folders of --shard bakes into one");
+  merger->add_option("shards", merge_shards, "Output folders of the shards")->required();
+  merger->add_option("-o,--output", merge_out, "The merged output folder")->required();
+  merger->add_flag("-q,--quiet", merge_quiet, "Print only problems");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -137,6 +209,36 @@ int main(int argc, char** argv) {
     return guarded(pack_dir, [&] { return baker::run_pack(pack_dir, pack_out, pack_quiet); });
   }
   if (init->parsed()) return guarded(init_dir, [&] { return baker::run_init(init_dir); });
+  auto optional_path = [](const std::string& text) {
+    return text.empty() ? std::nullopt : std::optional<std::filesystem::path>(text);
+  };
+  if (bake_one->parsed()) {
+    one.plan_dir = optional_path(one_plan);
+    one.depfile = optional_path(one_depfile);
+    one.stamp = optional_path(one_stamp);
+    one.config = optional_path(one_config);
+    one.cache_dir = optional_path(one_cache);
+    if (!one_depfile_target.empty()) one.depfile_target = one_depfile_target;
+    one.cache_limit = uint64_t(cache_size_mb * 1048576.0);
+    return guarded(one.source.string(), [&] { return baker::run_bake_one(one); });
+  }
+  if (planner->parsed()) {
+    plan.output = optional_path(plan_output);
+    plan.config = optional_path(plan_config);
+    plan.depfile = optional_path(plan_depfile);
+    plan.stamp = optional_path(plan_stamp);
+    if (!plan_depfile_target.empty()) plan.depfile_target = plan_depfile_target;
+    return guarded(plan.root.string(), [&] { return baker::run_plan(plan); });
+  }
+  if (collector->parsed()) {
+    collect.cache_dir = optional_path(collect_cache);
+    collect.cache_limit = uint64_t(cache_size_mb * 1048576.0);
+    return guarded(collect.output.string(), [&] { return baker::run_collect(collect); });
+  }
+  if (merger->parsed()) {
+    return guarded(merge_out,
+                   [&] { return baker::run_merge(merge_shards, merge_out, merge_quiet); });
+  }
   std::optional<std::filesystem::path> config_path;
   if (!config.empty()) config_path = config;
   if (list_presets)
@@ -152,6 +254,20 @@ int main(int argc, char** argv) {
   if (!output.empty()) bake.output = output;
   bake.config = config_path;
   if (!json_report.empty()) bake.json_report = json_report;
+  if (!cache_dir.empty()) bake.cache_dir = cache_dir;
+  bake.no_cache = no_cache;
+  bake.cache_limit = uint64_t(cache_size_mb * 1048576.0);
+  if (!shard.empty()) {
+    std::string why;
+    bake.shard = baker::parse_shard(shard, why);
+    std::error_code ec;
+    if (!bake.shard || !root.empty() || watch || !std::filesystem::is_directory(input, ec)) {
+      std::fprintf(stderr, "error: --shard %s: %s\nRun with --help for more information.\n",
+                   shard.c_str(),
+                   !bake.shard ? why.c_str() : "bakes a folder, not with one file or --watch");
+      return 2;
+    }
+  }
   if (watch && !bake_pack.empty()) {
     std::fputs(
         "error: --pack packs one bake; it cannot be combined with --watch\n"

@@ -25,7 +25,8 @@ constexpr std::array kSourceExtensions = {
     KindExtension{".glb", AssetKind::Scene},
 };
 
-constexpr std::array<std::string_view, 4> kOutputExtensions = {".tx", ".mesh", ".mat", ".prefab"};
+constexpr std::array<std::string_view, 6> kOutputExtensions = {".tx",     ".mesh", ".mat",
+                                                               ".prefab", ".skel", ".clip"};
 
 }  // namespace
 

@@ -11,7 +11,8 @@ namespace baker {
 enum class AssetKind {
   Texture,  // an image: textures (.tx)
   Mesh,     // a Wavefront OBJ: a mesh (.mesh) and its materials (.mat)
-  Scene,    // a glTF 2.0 file (.gltf, .glb): a prefab (.prefab), meshes, materials, textures
+  Scene,    // a glTF 2.0 file (.gltf, .glb): a prefab (.prefab), meshes, materials, textures,
+            // skeletons (.skel), clips (.clip)
 };
 
 // The kind a source file bakes to, by its extension (case-insensitive); nullopt for files the
@@ -24,7 +25,8 @@ const char* kind_name(AssetKind kind);
 // The extension of a kind's main output: ".tx", ".mesh" or ".prefab".
 const char* output_extension(AssetKind kind);
 
-// True for the extension of a file a bake writes (".tx", ".mesh", ".mat", ".prefab").
+// True for the extension of a file a bake writes (".tx", ".mesh", ".mat", ".prefab", ".skel",
+// ".clip").
 bool is_output_extension(std::string_view extension);
 
 }  // namespace baker

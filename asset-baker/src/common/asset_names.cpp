@@ -10,6 +10,8 @@ const char* kind_word(PartKind kind) {
     case PartKind::Mesh: return "mesh";
     case PartKind::Material: return "material";
     case PartKind::Image: return "image";
+    case PartKind::Skin: return "skin";
+    case PartKind::Clip: return "clip";
   }
   return "?";
 }
@@ -19,6 +21,8 @@ const char* kind_extension(PartKind kind) {
     case PartKind::Mesh: return ".mesh";
     case PartKind::Material: return ".mat";
     case PartKind::Image: return ".tx";
+    case PartKind::Skin: return ".skel";
+    case PartKind::Clip: return ".clip";
   }
   return "";
 }

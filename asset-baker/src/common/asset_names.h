@@ -12,6 +12,8 @@
 //     its mesh 2              scenes/c.gltf#mesh/2          scenes/c.gltf.parts/2.mesh
 //     its embedded image 1    scenes/c.gltf#image/1         scenes/c.gltf.parts/1.tx
 //       ... as a normal map   scenes/c.gltf#image/1#normal  scenes/c.gltf.parts/1.normal.tx
+//     its skin 0              scenes/c.gltf#skin/0          scenes/c.gltf.parts/0.skel
+//     its animation 2         scenes/c.gltf#clip/2          scenes/c.gltf.parts/2.clip
 #pragma once
 
 #include "common/bake_settings.h"
@@ -23,12 +25,12 @@
 namespace baker {
 
 // The parts a source bakes into besides its main asset.
-enum class PartKind { Mesh, Material, Image };
+enum class PartKind { Mesh, Material, Image, Skin, Clip };
 
 // "<source>#<kind>/<index>".
 std::string part_name(std::string_view source, PartKind kind, size_t index);
 
-// "<source>.parts/<index><extension of the kind>" (.mesh, .mat, .tx: one per kind).
+// "<source>.parts/<index><extension of the kind>" (.mesh, .mat, .tx, .skel, .clip: one per kind).
 std::string part_path(std::string_view source, PartKind kind, size_t index);
 
 // Every part of `source` lies under this folder: "<source>.parts/".

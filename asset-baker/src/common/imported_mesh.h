@@ -7,15 +7,32 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace baker {
 
-// Every attribute the baker keeps, in float: the layout of PNCVVT_F32 (position, normal, colour,
-// uv, second uv, tangent). vertex_encode.h turns it into the chosen vertex format.
-using MeshVertex = assetlib::Vertex_PNCVVT_F32;
+// Every attribute the baker keeps: the layout of PNCVVT_F32 (position, normal, colour, uv, second
+// uv, tangent, in float), then the skin. vertex_encode.h turns it into the chosen vertex format and
+// skin format. The skin is part of the vertex so that every stage that merges or reorders vertices
+// (indexing, cache and fetch optimisation) carries it along, and two corners bound differently
+// stay two vertices.
+struct MeshVertex {
+  float position[3];
+  float normal[3];
+  float color[3];
+  float uv[2];
+  float uv1[2];
+  float tangent[4];
+  // Up to four influences, final: indices into the mesh's skeleton and weights quantised to sum
+  // exactly the skin format's one (255 or 65535; skin_influences.h). All 0 in a rigid mesh.
+  uint16_t joints[4];
+  uint16_t weights[4];
+};
+static_assert(sizeof(MeshVertex) == sizeof(assetlib::Vertex_PNCVVT_F32) + 16);
+static_assert(offsetof(MeshVertex, tangent) == offsetof(assetlib::Vertex_PNCVVT_F32, tangent));
 
 struct ImportedSubmesh {
   uint32_t first_index = 0;  // the corners of triangles first_index / 3 ...
@@ -35,6 +52,11 @@ struct ImportedMesh {
   bool uses_uv1 = false;      // a material samples the second UV set: the format must keep it
   std::vector<ImportedSubmesh> submeshes;         // one per material used, in material order
   std::vector<assetlib::MeshMaterial> materials;  // each naming its MATL asset
+  // A skinned mesh: its vertices' joints and weights are set for this format (None: rigid), and
+  // index the skeleton `skeleton` (a SKEL logical name) of skin_joint_count joints.
+  assetlib::SkinFormat skin_format = assetlib::SkinFormat::None;
+  uint32_t skin_joint_count = 0;
+  std::string skeleton;
 };
 
 // Bounds, normals and meshlet cones square coordinates: beyond 1e18 a float overflows, and

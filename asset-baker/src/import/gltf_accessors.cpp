@@ -196,7 +196,8 @@ AccessorValues GltfData::raw(uint32_t index, const std::string& path,
     throw GltfError(path,
                     "accessor " + std::to_string(index) + " of type '" + type + "' cannot hold it");
   }
-  out.components = type_components(type);
+  // A 4x4 matrix needs no column padding whatever its component size (glTF 2.0, 3.6.2.4).
+  out.components = type == "MAT4" ? 16 : type_components(type);
   out.component_type = uint32_t(uint_or(a, where, "componentType", 0));
   out.normalized = bool_or(a, where, "normalized", false);
   uint32_t size = component_size(out.component_type);

@@ -39,7 +39,8 @@ class GltfData {
   // The bytes of bufferViews[index], `path` naming where it is used. Throws GltfError.
   std::span<const uint8_t> view(uint32_t index, const std::string& path);
 
-  // accessors[index] as floats, at `path`; `allowed` lists the accepted "type" values ("VEC3").
+  // accessors[index] as floats, at `path`; `allowed` lists the accepted "type" values ("VEC3";
+  // of the matrices, only "MAT4": 16 components).
   AccessorValues floats(uint32_t index, const std::string& path,
                         std::initializer_list<const char*> allowed);
   // accessors[index] as vertex indices (SCALAR, unsigned byte, short or int, not normalized).

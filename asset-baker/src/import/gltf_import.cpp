@@ -6,6 +6,8 @@
 #include "import/gltf_materials.h"
 #include "import/gltf_meshes.h"
 #include "import/gltf_scene.h"
+#include "import/gltf_skins.h"
+#include "import/gltf_transforms.h"
 
 #include <map>
 
@@ -43,8 +45,10 @@ std::string embedded_bytes(GltfData& data, uint32_t index) {
 
 void warn_mesh_notes(const GltfMeshNotes& notes, const std::string& source,
                      std::vector<std::string>& warnings) {
-  if (notes.skinned)
-    warnings.push_back(source + ": skins not baked; skinned meshes are in bind pose");
+  for (uint32_t m : notes.unskinned) {
+    warnings.push_back(source + ": meshes[" + std::to_string(m) +
+                       "] has JOINTS_0 and WEIGHTS_0 but no node gives it a skin; baked rigid");
+  }
   if (!notes.dropped_alpha.empty()) {
     std::string list;
     for (uint32_t m : notes.dropped_alpha) list += (list.empty() ? "" : ", ") + std::to_string(m);
@@ -56,6 +60,47 @@ void warn_mesh_notes(const GltfMeshNotes& notes, const std::string& source,
     for (const std::string& a : notes.ignored_attributes) list += (list.empty() ? "" : ", ") + a;
     warnings.push_back(source + ": vertex attributes " + list + " not baked");
   }
+}
+
+// A prefab node that a skeleton or a clip poses as translation, rotation and scale holds them
+// rather than a matrix: glTF forbids animating a matrix node, and exporters write rest poses of
+// joints as matrices.
+void pose_as_trs(assetlib::PrefabInfo& prefab, const std::vector<uint32_t>& instances,
+                 uint32_t node) {
+  for (uint32_t p : instances) {
+    assetlib::PrefabNode& n = prefab.nodes[p];
+    if (!n.has_matrix) continue;
+    std::string why;
+    std::optional<assetlib::NodePose> pose = decompose_trs(local_matrix(n), why);
+    if (!pose) {
+      throw GltfError(json_path(json_path("nodes", node), "matrix"),
+                      "a joint or animated node must be a translation, rotation and scale; its "
+                      "matrix has " +
+                          why);
+    }
+    n.has_matrix = false;
+    std::copy_n(pose->translation, 3, n.translation);
+    std::copy_n(pose->rotation, 4, n.rotation);
+    std::copy_n(pose->scale, 3, n.scale);
+  }
+}
+
+// Skeletons and clips, once the scene has given every glTF node its prefab nodes.
+void import_motion(GltfData& data, std::vector<GltfSkin>& skins, GltfScene& scene, GltfImport& out,
+                   std::vector<std::string>& warnings) {
+  const std::string& source = data.document().source;
+  bind_skins_to_prefab(skins, scene.instances, source, warnings);
+  GltfClips clips = import_gltf_animations(data, scene.instances, warnings);
+  std::set<uint32_t> posed = std::move(clips.targets);
+  for (GltfSkin& skin : skins) {
+    posed.insert(skin.joint_nodes.begin(), skin.joint_nodes.end());
+    out.skeletons.push_back(std::move(skin.skeleton));
+  }
+  for (uint32_t node : posed) pose_as_trs(scene.prefab, scene.instances[node], node);
+  for (size_t a = 0; a < clips.clips.size(); ++a)
+    scene.prefab.clips.push_back(part_name(source, PartKind::Clip, a));
+  out.clips = std::move(clips.clips);
+  out.prefab = std::move(scene.prefab);
 }
 
 void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out,
@@ -82,21 +127,34 @@ void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out
   std::vector<std::string> material_names;
   for (size_t i = 0; i < out.materials.size(); ++i)
     material_names.push_back(part_name(source, PartKind::Material, i));
+  std::vector<GltfSkin> skins = import_gltf_skins(data);
+  std::vector<std::string> skin_names;
+  for (size_t s = 0; s < skins.size(); ++s)
+    skin_names.push_back(part_name(source, PartKind::Skin, s));
+  std::vector<std::optional<uint32_t>> bindings = mesh_skins(doc.json, skins);
   GltfMeshNotes notes;
   std::vector<std::optional<GltfMeshRef>> refs;
   size_t meshes = array_size(doc.json, "meshes");
   for (uint32_t m = 0; m < meshes; ++m) {
-    std::optional<ImportedMesh>& mesh = out.meshes.emplace_back(
-        import_gltf_mesh(data, m, out.materials, material_names, notes, warnings));
+    std::optional<GltfMeshSkin> skin;
+    if (bindings[m]) {
+      const GltfSkin& bound = skins[*bindings[m]];
+      skin = GltfMeshSkin{&bound.skeleton_joint, uint32_t(bound.skeleton.joints.size()),
+                          bound.format(), skin_names[*bindings[m]]};
+    }
+    std::optional<ImportedMesh>& mesh = out.meshes.emplace_back(import_gltf_mesh(
+        data, m, out.materials, material_names, skin ? &*skin : nullptr, notes, warnings));
     std::optional<GltfMeshRef>& ref = refs.emplace_back();
     if (!mesh) continue;
     ref.emplace().mesh = part_name(source, PartKind::Mesh, m);
+    ref->skinned = mesh->skin_format != assetlib::SkinFormat::None;
     for (const assetlib::MeshMaterial& material : mesh->materials) {
       ref->materials.push_back(material.material);
       out.default_material_used |= material.material == material_names.back();
     }
   }
-  out.prefab = import_gltf_scene(data, refs, notes.skinned, warnings);
+  GltfScene scene = import_gltf_scene(data, refs, skin_names, warnings);
+  import_motion(data, skins, scene, out, warnings);
   warn_mesh_notes(notes, source, warnings);
   for (const auto& [image, roles] : embedded_roles)
     out.images.push_back({image, embedded_bytes(data, image), roles});

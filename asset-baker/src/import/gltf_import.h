@@ -5,15 +5,19 @@
 //   gltf_draco     KHR_draco_mesh_compression
 //   gltf_meshes    primitives -> triangle lists grouped by material
 //   gltf_materials materials, and which images their slots use in which role
+//   gltf_skins     skins -> skeletons, and the skin each mesh is bound to
 //   gltf_scene     the node hierarchy, cameras, lights, instances
+//   gltf_animations animations -> clips of the scene's nodes
 #pragma once
 
 #include "common/bake_status.h"
 #include "common/imported_mesh.h"
+#include "import/gltf_animations.h"
 #include "import/import_inputs.h"
 
 #include <assetlib/material_asset.h>
 #include <assetlib/prefab_asset.h>
+#include <assetlib/skeleton_asset.h>
 
 #include <optional>
 #include <set>
@@ -36,15 +40,19 @@ struct GltfImport {
   std::vector<assetlib::MaterialInfo> materials;
   bool default_material_used = false;
   std::vector<GltfEmbeddedImage> images;
+  std::vector<assetlib::SkeletonInfo> skeletons;  // by skin index; joints name prefab nodes
+  std::vector<GltfClip> clips;                    // by animation index
   assetlib::PrefabInfo prefab;
 };
 
 // Imports the glTF file `bytes` at `source`. Names of meshes, materials and embedded images follow
 // asset_names.h; external images are named by inputs.texture_name. A file that is broken is an
 // InvalidSource error naming the JSON path ("meshes[2].primitives[0].indices: ..."); one that uses
-// what the baker does not bake (a required extension, morph targets) is UnsupportedFeature.
-// Features left out that do not make the asset wrong (skins, animations, other scenes, points)
-// are warnings.
+// what the baker does not bake (a required extension, morph targets, a mesh drawn with two
+// different skins) is UnsupportedFeature. Features left out that do not make the asset wrong
+// (other scenes, points, morph weight channels) are warnings. Nodes that are joints or that clips
+// move are stored as translation, rotation and scale in the prefab (a matrix is taken apart;
+// one with a shear or a mirror is an InvalidSource error).
 BakeStatus import_gltf(std::span<const std::byte> bytes, const std::string& source,
                        const ImportInputs& inputs, GltfImport& out,
                        std::vector<std::string>& warnings);

@@ -3,6 +3,7 @@
 #include "common/vec3.h"
 #include "import/gltf_draco.h"
 #include "import/gltf_materials.h"
+#include "import/gltf_vertex_skin.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,7 @@ struct PrimitiveData {
   uint32_t vertex_count = 0;
   std::map<std::string, AccessorValues> attributes;
   std::vector<uint32_t> indices;  // as stored, before the mode is applied
+  bool skin_attributes = false;   // JOINTS_n / WEIGHTS_n, read or not
 };
 
 // Whether glTF allows an attribute of this name to have `components` values per element (glTF
@@ -27,10 +29,11 @@ bool allows_components(const std::string& name, uint32_t components) {
   if (name == "POSITION" || name == "NORMAL") return components == 3;
   if (name == "TANGENT") return components == 4;
   if (name == "COLOR_0") return components == 3 || components == 4;
+  if (is_skin_attribute(name)) return components == 4;
   return components == 2;  // TEXCOORD_n
 }
 
-PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& path,
+PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& path, bool skinned,
                              GltfMeshNotes& notes) {
   const Json& doc = data.document().json;
   PrimitiveData out;
@@ -42,13 +45,12 @@ PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& p
   if (!draco.empty()) decoded = decode_draco(data, p, draco, path);
   for (auto it = attributes.begin(); it != attributes.end(); ++it) {
     const std::string& name = it.key();
-    if (std::find(std::begin(kReadAttributes), std::end(kReadAttributes), name) ==
-        std::end(kReadAttributes)) {
-      if (name == "JOINTS_0" || name == "WEIGHTS_0") {
-        notes.skinned = true;
-      } else {
-        notes.ignored_attributes.insert(name);
-      }
+    bool skin_attribute = is_skin_attribute(name);
+    out.skin_attributes = out.skin_attributes || skin_attribute;
+    if (skin_attribute ? !skinned
+                       : std::find(std::begin(kReadAttributes), std::end(kReadAttributes), name) ==
+                             std::end(kReadAttributes)) {
+      if (!skin_attribute) notes.ignored_attributes.insert(name);
       continue;
     }
     std::string path_of = json_path(ap, name);
@@ -63,6 +65,7 @@ PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& p
                                    string_or(doc["accessors"][accessor], where, "type", "") +
                                    "' cannot hold it");
     }
+    if (skin_attribute) check_skin_component_type(name, values, path_of);
     out.attributes[name] = std::move(values);
   }
   auto position = out.attributes.find("POSITION");
@@ -139,8 +142,13 @@ struct VertexStreams {
   }
 };
 
-MeshVertex make_vertex(const VertexStreams& s, uint32_t v, const Vec3& flat_normal) {
+MeshVertex make_vertex(const VertexStreams& s, uint32_t v, const Vec3& flat_normal,
+                       const std::vector<QuantizedInfluences>& skin) {
   MeshVertex out{};
+  if (!skin.empty()) {
+    std::copy_n(skin[v].joints, 4, out.joints);
+    std::copy_n(skin[v].weights, 4, out.weights);
+  }
   std::copy_n(s.position->element(v), 3, out.position);
   std::fill_n(out.color, 3, 1.0f);
   auto copy = [&](const AccessorValues* stream, float* dst, uint32_t n) {
@@ -159,7 +167,7 @@ MeshVertex make_vertex(const VertexStreams& s, uint32_t v, const Vec3& flat_norm
 // share one large vertex accessor, and a hostile one may be huge), its corners into them; or,
 // without normals, a vertex per corner with its face's flat normal (glTF 2.0, 3.7.2.1).
 void append_primitive(const PrimitiveData& p, const std::vector<uint32_t>& corners,
-                      ImportedMesh& out) {
+                      const std::vector<QuantizedInfluences>& skin, ImportedMesh& out) {
   const VertexStreams streams(p);
   if (streams.normal) {
     std::vector<uint32_t> appended(p.vertex_count, ~0u);  // source vertex -> index in out.soup
@@ -167,7 +175,7 @@ void append_primitive(const PrimitiveData& p, const std::vector<uint32_t>& corne
     for (uint32_t c : corners) {
       if (appended[c] == ~0u) {
         appended[c] = uint32_t(out.soup.size());
-        out.soup.push_back(make_vertex(streams, c, {}));
+        out.soup.push_back(make_vertex(streams, c, {}, skin));
       }
       out.corners.push_back(appended[c]);
     }
@@ -182,7 +190,7 @@ void append_primitive(const PrimitiveData& p, const std::vector<uint32_t>& corne
     Vec3 flat = normalized_or(cross(b - a, c - a), {0, 0, 1});
     for (size_t k = 0; k < 3; ++k) {
       out.corners.push_back(uint32_t(out.soup.size()));
-      out.soup.push_back(make_vertex(streams, corners[t + k], flat));
+      out.soup.push_back(make_vertex(streams, corners[t + k], flat, skin));
     }
   }
 }
@@ -197,7 +205,7 @@ const char* mode_name(uint64_t mode) {
 std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
                                              const std::vector<assetlib::MaterialInfo>& materials,
                                              const std::vector<std::string>& material_names,
-                                             GltfMeshNotes& notes,
+                                             const GltfMeshSkin* skin, GltfMeshNotes& notes,
                                              std::vector<std::string>& warnings) {
   const Json& doc = data.document().json;
   const std::string& source = data.document().source;
@@ -209,8 +217,11 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
   // triangles become one submesh, and the vertices are written once, where they stay.
   struct Primitive {
     PrimitiveData data;
-    std::vector<uint32_t> corners;  // triangle list, into data's vertices
+    std::vector<uint32_t> corners;          // triangle list, into data's vertices
+    std::vector<QuantizedInfluences> skin;  // per vertex of data, for a skinned mesh
   };
+  SkinCounts skin_counts;
+  bool skin_attributes = false;
   std::vector<Primitive> read;
   std::map<uint32_t, std::vector<size_t>> by_material;  // material -> primitives in `read`
   bool all_tangents = true, any_uvs = false, dropped_alpha = false;
@@ -232,7 +243,13 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
     uint32_t material = index_or_none(p, pp, "material", materials.size() - 1, "material")
                             .value_or(default_material);
     Primitive& primitive = read.emplace_back();
-    primitive.data = read_primitive(data, p, pp, notes);
+    primitive.data = read_primitive(data, p, pp, skin != nullptr, notes);
+    skin_attributes = skin_attributes || primitive.data.skin_attributes;
+    if (skin) {
+      data.spend(uint64_t(primitive.data.vertex_count) * sizeof(QuantizedInfluences), pp);
+      primitive.skin = vertex_skins(primitive.data.attributes, primitive.data.vertex_count, *skin,
+                                    pp, skin_counts);
+    }
     // A strip or fan of a few zero-filled indices makes 3 corners of each, and each corner may
     // become a vertex (flat normals, tangent generation): all of it comes out of the budget,
     // before any of it is made.
@@ -255,7 +272,7 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
   ImportedMesh out;
   for (const auto& [material, members] : by_material) {
     const uint32_t first = uint32_t(out.corners.size());
-    for (size_t r : members) append_primitive(read[r].data, read[r].corners, out);
+    for (size_t r : members) append_primitive(read[r].data, read[r].corners, read[r].skin, out);
     if (out.corners.size() == first) continue;
     out.submeshes.push_back(
         {first, uint32_t(out.corners.size() - first), uint32_t(out.materials.size())});
@@ -268,6 +285,13 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
   }
   out.has_uvs = any_uvs;
   out.has_tangents = all_tangents;
+  if (skin_attributes && !skin) notes.unskinned.push_back(index);
+  if (skin) {
+    out.skin_format = skin->format;
+    out.skin_joint_count = skin->joint_count;
+    out.skeleton = skin->skeleton;
+    warn_skin_counts(skin_counts, source + ": " + path, warnings);
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "common/imported_mesh.h"
 #include "import/gltf_accessors.h"
+#include "import/gltf_vertex_skin.h"
 
 #include <assetlib/material_asset.h>
 
@@ -18,7 +19,7 @@ namespace baker {
 struct GltfMeshNotes {
   std::set<std::string> ignored_attributes;  // "TEXCOORD_2", "_BATCHID"...
   std::vector<uint32_t> dropped_alpha;       // meshes whose COLOR_0 alpha is not 1
-  bool skinned = false;                      // JOINTS_0 / WEIGHTS_0, or a node's skin
+  std::vector<uint32_t> unskinned;           // meshes with JOINTS_0 that no node skins
 };
 
 // meshes[index] of the document. `materials` are the file's materials followed by the default one
@@ -27,11 +28,16 @@ struct GltfMeshNotes {
 // gives nullopt. Triangle strips and fans become lists; normals are generated flat where a
 // primitive has none (as the glTF specification says); tangents are kept when every primitive has
 // them (else generated for the whole mesh from its UVs). Morph targets are refused
-// (GltfError, unsupported). Throws GltfError.
+// (GltfError, unsupported). With `skin`, every JOINTS_n / WEIGHTS_n pair is read and each vertex
+// gets its four largest influences, quantised (skin_influences.h): more than four, and vertices
+// without weight (bound to joint 0), are warnings with a count; a weight that is negative or not
+// finite, a joint that is not a whole number, or one at or past the skin's joint count with a
+// weight, is a GltfError naming the attribute and the vertex. Without `skin` the skin attributes
+// are not read (the mesh is rigid; notes.unskinned). Throws GltfError.
 std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
                                              const std::vector<assetlib::MaterialInfo>& materials,
                                              const std::vector<std::string>& material_names,
-                                             GltfMeshNotes& notes,
+                                             const GltfMeshSkin* skin, GltfMeshNotes& notes,
                                              std::vector<std::string>& warnings);
 
 }  // namespace baker

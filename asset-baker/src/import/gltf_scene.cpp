@@ -1,5 +1,7 @@
 #include "import/gltf_scene.h"
 
+#include "import/gltf_transforms.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -46,17 +48,6 @@ std::vector<uint32_t> scene_roots(const Json& root, const std::string& source,
   for (size_t i = 0; i < nodes.size(); ++i)
     roots.push_back(index_value(nodes[i], json_path(json_path(path, "nodes"), i), count, "node"));
   return roots;
-}
-
-void read_transform(const Json& node, const std::string& path, assetlib::PrefabNode& out) {
-  if (member(node, path, "matrix")) {
-    out.has_matrix = true;
-    numbers(node, path, "matrix", out.matrix, 16);
-    return;
-  }
-  numbers(node, path, "translation", out.translation, 3);
-  numbers(node, path, "rotation", out.rotation, 4);
-  numbers(node, path, "scale", out.scale, 3);
 }
 
 // EXT_mesh_gpu_instancing: TRANSLATION, ROTATION, SCALE accessors of one count.
@@ -143,12 +134,13 @@ void read_lights(const Json& root, assetlib::PrefabInfo& out) {
 
 }  // namespace
 
-assetlib::PrefabInfo import_gltf_scene(GltfData& data,
-                                       const std::vector<std::optional<GltfMeshRef>>& meshes,
-                                       bool& skinned, std::vector<std::string>& warnings) {
+GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<GltfMeshRef>>& meshes,
+                            const std::vector<std::string>& skins,
+                            std::vector<std::string>& warnings) {
   const Json& root = data.document().json;
   const std::string& source = data.document().source;
-  assetlib::PrefabInfo out;
+  GltfScene scene;
+  assetlib::PrefabInfo& out = scene.prefab;
   out.original_file = source;
   read_cameras(root, out);
   read_lights(root, out);
@@ -165,6 +157,8 @@ assetlib::PrefabInfo import_gltf_scene(GltfData& data,
   const size_t max_nodes = std::min(kMaxPrefabNodes, count * kMaxInstancing + kSpareInstances);
   std::vector<bool> on_path(count, false);
   std::vector<uint32_t> visits(count, 0);
+  scene.instances.resize(count);
+  size_t unused_skins = 0;
   std::vector<Step> pending;
   std::vector<uint32_t> roots = scene_roots(root, source, warnings);
   for (size_t i = roots.size(); i-- > 0;) pending.push_back({roots[i], -1, false});
@@ -186,15 +180,21 @@ assetlib::PrefabInfo import_gltf_scene(GltfData& data,
     const Json& node = root["nodes"][n];
     assetlib::PrefabNode& out_node = out.nodes.emplace_back();
     int32_t self = int32_t(out.nodes.size() - 1);
+    scene.instances[n].push_back(uint32_t(self));
     out_node.name = string_or(node, path, "name", "");
     out_node.parent = step.parent;
-    read_transform(node, path, out_node);
+    read_node_transform(node, path, out_node);
+    std::optional<uint32_t> skin = index_or_none(node, path, "skin", skins.size(), "skin");
+    bool skinned_mesh = false;
     if (std::optional<uint32_t> m = index_or_none(node, path, "mesh", meshes.size(), "mesh")) {
       if (meshes[*m]) {
         out_node.mesh = meshes[*m]->mesh;
         out_node.materials = meshes[*m]->materials;
+        skinned_mesh = meshes[*m]->skinned;
       }
     }
+    if (skin && skinned_mesh) out_node.skin = skins[*skin];
+    unused_skins += skin && !skinned_mesh;
     out_node.camera = int32_t(
         index_or_none(node, path, "camera", out.cameras.size(), "camera").value_or(UINT32_MAX));
     const Json& light = object_or_empty(object_or_empty(node, path, "extensions"),
@@ -203,7 +203,6 @@ assetlib::PrefabInfo import_gltf_scene(GltfData& data,
                                            "light", out.lights.size(), "light")
                                  .value_or(UINT32_MAX));
     out_node.instances = read_instances(data, node, path);
-    skinned = skinned || member(node, path, "skin");
     on_path[n] = true;
     pending.push_back({n, self, true});
     const Json& children = array_or_empty(node, path, "children");
@@ -218,10 +217,12 @@ assetlib::PrefabInfo import_gltf_scene(GltfData& data,
     warnings.push_back(source + ": " + std::to_string(shared) +
                        " node(s) have several parents (invalid glTF); instanced under each");
   }
-  size_t animations = array_size(root, "animations");
-  if (animations > 0)
-    warnings.push_back(source + ": " + std::to_string(animations) + " animation(s) not baked");
-  return out;
+  if (unused_skins > 0) {
+    warnings.push_back(source + ": " + std::to_string(unused_skins) +
+                       " node(s) have a skin but no skinned mesh (JOINTS_0, WEIGHTS_0); the "
+                       "skin does not apply");
+  }
+  return scene;
 }
 
 }  // namespace baker

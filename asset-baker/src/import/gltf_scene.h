@@ -1,5 +1,5 @@
 // A glTF file's default scene -> a prefab (assetlib::PrefabInfo): the node hierarchy parents
-// first, transforms as authored, meshes and their materials by logical name, cameras,
+// first, transforms as authored, meshes and their materials by logical name, skins, cameras,
 // KHR_lights_punctual lights and EXT_mesh_gpu_instancing instances.
 #pragma once
 
@@ -18,14 +18,23 @@ namespace baker {
 struct GltfMeshRef {
   std::string mesh;
   std::vector<std::string> materials;
+  bool skinned = false;  // baked with a skin stream: its nodes' skins apply
+};
+
+struct GltfScene {
+  assetlib::PrefabInfo prefab;
+  // The prefab nodes of each glTF node (by node index), in prefab order: none for a node outside
+  // the default scene, several for one instanced under several parents.
+  std::vector<std::vector<uint32_t>> instances;
 };
 
 // The default scene (`scene`, else scenes[0]; a file without scenes gives every root node), with
 // the hierarchy checked: every child exists, no cycle. A node with several parents is instanced
-// under each, with a warning. Animations and other scenes are left out with a warning; `skinned`
-// is set when a node has a skin. Throws GltfError.
-assetlib::PrefabInfo import_gltf_scene(GltfData& data,
-                                       const std::vector<std::optional<GltfMeshRef>>& meshes,
-                                       bool& skinned, std::vector<std::string>& warnings);
+// under each, with a warning. Other scenes are left out with a warning. A node's skin (`skins`:
+// the SKEL logical name of each skin) is kept when its mesh is skinned; a skin on a node without
+// one is warned about and dropped. Throws GltfError.
+GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<GltfMeshRef>>& meshes,
+                            const std::vector<std::string>& skins,
+                            std::vector<std::string>& warnings);
 
 }  // namespace baker

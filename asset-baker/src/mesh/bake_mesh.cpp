@@ -123,6 +123,9 @@ BakeStatus bake_mesh(ImportedMesh mesh, const std::string& source, const std::st
   info.index_count = uint32_t(indices.size());
   info.original_file = source;
   info.materials = std::move(mesh.materials);
+  info.skin_format = mesh.skin_format;
+  info.skin_joint_count = mesh.skin_joint_count;
+  info.skeleton = std::move(mesh.skeleton);
   for (const ImportedSubmesh& sub : mesh.submeshes) {
     info.submeshes.push_back({sub.first_index, sub.index_count, sub.material, {}, 0, 0});
   }
@@ -149,9 +152,11 @@ BakeStatus bake_mesh(ImportedMesh mesh, const std::string& source, const std::st
     index_data = indices16.data();
   }
   std::vector<std::byte> vertex_bytes = encode_vertices(vertices, info.vertex_format);
+  std::vector<std::byte> skin_bytes = encode_skin(vertices, info.skin_format);
   assetlib::Status packed = assetlib::pack_mesh(
       info, vertex_bytes.data(), vertex_bytes.size(), index_data, indices.size() * info.index_size,
-      out, settings.pack, info.meshlet_count ? &meshlets : nullptr);
+      out, settings.pack, info.meshlet_count ? &meshlets : nullptr, skin_bytes.data(),
+      skin_bytes.size());
   return BakeStatus::from_memory_call(packed, BakeError::InvalidSource, source);
 }
 

@@ -1,6 +1,7 @@
 // One imported mesh -> a "MESH" asset: indexed, optimised for the GPU (vertex cache, overdraw,
-// fetch), tangents, optional LODs and meshlets, encoded in the chosen vertex format. Importers
-// (import/) produce the ImportedMesh; this stage does not know where it came from.
+// fetch), tangents, optional LODs and meshlets, encoded in the chosen vertex format, with the skin
+// stream of a skinned mesh (its joints and weights travel inside each vertex through every stage).
+// Importers (import/) produce the ImportedMesh; this stage does not know where it came from.
 #pragma once
 
 #include "common/bake_settings.h"

@@ -54,6 +54,23 @@ assetlib::Vertex_PNCVT_F32 to_pncvt(const MeshVertex& v) {
   return o;
 }
 
+assetlib::Vertex_PNCVVT_F32 to_pncvvt(const MeshVertex& v) {
+  assetlib::Vertex_PNCVVT_F32 o;
+  std::memcpy(&o, &v, sizeof o);  // MeshVertex starts with PNCVVT_F32's 68 bytes
+  return o;
+}
+
+template <typename Record, typename Unit>
+Record skin_record(const MeshVertex& v) {
+  Record r;
+  for (int k = 0; k < 4; ++k) {
+    // Quantised for this format by the importer: joints below its joint count, weights <= one.
+    r.joints[k] = Unit(v.joints[k]);
+    r.weights[k] = Unit(v.weights[k]);
+  }
+  return r;
+}
+
 assetlib::Vertex_P32N8C8V16 to_p32n8(const MeshVertex& v) {
   assetlib::Vertex_P32N8C8V16 o{};
   std::memcpy(o.position, v.position, sizeof o.position);
@@ -102,8 +119,20 @@ std::vector<std::byte> encode_vertices(const std::vector<MeshVertex>& vertices,
     case assetlib::VertexFormat::PNCVVT_OCT:
       return encode_as<assetlib::Vertex_PNCVVT_OCT>(vertices, to_oct2);
     case assetlib::VertexFormat::PNCVVT_F32:
-      return encode_as<MeshVertex>(vertices, [](const MeshVertex& v) { return v; });
+      return encode_as<assetlib::Vertex_PNCVVT_F32>(vertices, to_pncvvt);
     default: return encode_as<assetlib::Vertex_PNCVT_F32>(vertices, to_pncvt);
+  }
+}
+
+std::vector<std::byte> encode_skin(const std::vector<MeshVertex>& vertices,
+                                   assetlib::SkinFormat format) {
+  switch (format) {
+    case assetlib::SkinFormat::J8W8:
+      return encode_as<assetlib::Skin_J8W8>(vertices, skin_record<assetlib::Skin_J8W8, uint8_t>);
+    case assetlib::SkinFormat::J16W16:
+      return encode_as<assetlib::Skin_J16W16>(vertices,
+                                              skin_record<assetlib::Skin_J16W16, uint16_t>);
+    default: return {};
   }
 }
 

@@ -93,6 +93,14 @@ BakeCache load_cache(const OutputTree& output) {
   return cache;
 }
 
+json cache_entry_to_json(const CacheEntry& entry) { return entry_to_json(entry); }
+
+CacheEntry cache_entry_from_json(const json& j) { return entry_from_json(j); }
+
+bool trustworthy_entry(const std::string& source, const CacheEntry& entry) {
+  return trustworthy(source, entry);
+}
+
 BakeStatus save_cache(const OutputTree& output, const BakeCache& cache) {
   json entries = json::object(), stamps = json::object();
   for (const auto& [source, e] : cache.entries) entries[source] = entry_to_json(e);

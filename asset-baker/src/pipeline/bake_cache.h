@@ -8,6 +8,8 @@
 #include "common/bake_status.h"
 #include "pipeline/output_tree.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -32,7 +34,9 @@ namespace baker {
 //      "_ao_2k"-style names bake as BC4; `mtllib` takes the rest of its line as one name; UTF-16
 //      OBJ text is converted
 //   6  parts lie directly in "<source>.parts/" ("2.mesh", not "mesh/2.mesh")
-inline constexpr uint32_t kBakerVersion = 6;
+//   7  glTF skins and animations bake: skeletons (.skel), clips (.clip), skinned meshes with a
+//      skin stream, prefab nodes' skins and clips; joint and animated matrix nodes become TRS
+inline constexpr uint32_t kBakerVersion = 7;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material
@@ -46,7 +50,7 @@ struct Dependency {
 struct OutputRecord {
   std::string name;  // logical name
   std::string path;  // output-relative
-  std::string type;  // "TEXI", "MESH", "MATL", "PRFB"
+  std::string type;  // "TEXI", "MESH", "MATL", "PRFB", "SKEL", "CLIP"
   std::string hash;
   uint64_t size = 0;
   int64_t mtime_ns = 0;  // when the file was last seen holding `hash`
@@ -101,5 +105,14 @@ BakeCache load_cache(const OutputTree& output);
 
 // Writes it atomically.
 BakeStatus save_cache(const OutputTree& output, const BakeCache& cache);
+
+// One entry as the cache file holds it, for other stores of entries (the shared cache, per-source
+// records). cache_entry_from_json throws nlohmann::json::exception on a malformed entry.
+nlohmann::json cache_entry_to_json(const CacheEntry& entry);
+CacheEntry cache_entry_from_json(const nlohmann::json& json);
+
+// True when `entry` could have been written by a bake of `source`: every path a safe relative
+// path, every output a baked file's name (what load_cache keeps).
+bool trustworthy_entry(const std::string& source, const CacheEntry& entry);
 
 }  // namespace baker

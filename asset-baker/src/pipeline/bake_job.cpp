@@ -7,9 +7,11 @@
 #include "common/content_hash.h"
 #include "common/source_paths.h"
 #include "import/image_import.h"
+#include "pipeline/cached_bake.h"
 #include "pipeline/source_files.h"
 #include "pipeline/unpack_check.h"
 
+#include <assetlib/clip_asset.h>
 #include <assetlib/mesh_asset.h>
 #include <assetlib/texture_asset.h>
 
@@ -44,17 +46,6 @@ bool dependency_holds(JobContext& context, const Dependency& dep) {
   }
   // A file the bake looked for and did not find holds while it is still missing.
   return context.file_hash(dep.path).value_or("absent") == dep.state;
-}
-
-// True when the source, its settings and everything its previous bake read are unchanged.
-bool same_inputs(JobContext& context, const CacheEntry& old, AssetKind kind,
-                 const std::string& settings_key, const std::string& source_hash) {
-  if (old.kind != kind_name(kind) || old.settings != settings_key ||
-      old.source_hash != source_hash) {
-    return false;
-  }
-  return std::all_of(old.deps.begin(), old.deps.end(),
-                     [&](const Dependency& dep) { return dependency_holds(context, dep); });
 }
 
 // True when the inputs are unchanged (same_inputs) and each output still holds what was written:
@@ -175,6 +166,12 @@ JobResult bake_one(JobContext& context, const Source& source, JobClock& clock) {
     return result;
   }
 
+  if (context.shared_cache && !context.force) {
+    CacheLookup found = restore_from_cache(context, source, key, *source_hash, result);
+    if (found == CacheLookup::Restored) return result;
+    if (found == CacheLookup::Failed) return fail(result.status);
+  }
+
   std::vector<std::byte> bytes;
   if (BakeStatus s = read_source(context.input, relative, bytes); !s) return fail(s);
   result.bytes_in = bytes.size();
@@ -200,6 +197,7 @@ JobResult bake_one(JobContext& context, const Source& source, JobClock& clock) {
         return fail(BakeStatus::failure(s.code, relative, "--verify: " + s.reason));
     }
   }
+  if (context.shared_cache) store_in_cache(context, source, entry);
   result.outcome = Outcome::Baked;
   return result;
 }
@@ -214,10 +212,24 @@ uint64_t unpacked_size(const assetlib::AssetFile& file) {
     assetlib::MeshInfo info;
     return assetlib::read_mesh_info(file, info) ? assetlib::mesh_unpacked_size(info) : 0;
   }
+  if (assetlib::has_type(file, "CLIP")) {
+    assetlib::ClipInfo info;
+    return assetlib::read_clip_info(file, info) ? assetlib::clip_unpacked_size(info) : 0;
+  }
   return 0;
 }
 
 }  // namespace
+
+bool same_inputs(JobContext& context, const CacheEntry& old, AssetKind kind,
+                 const std::string& settings_key, const std::string& source_hash) {
+  if (old.kind != kind_name(kind) || old.settings != settings_key ||
+      old.source_hash != source_hash) {
+    return false;
+  }
+  return std::all_of(old.deps.begin(), old.deps.end(),
+                     [&](const Dependency& dep) { return dependency_holds(context, dep); });
+}
 
 const char* to_string(Outcome outcome) {
   switch (outcome) {
@@ -242,12 +254,17 @@ BakeStatus JobContext::commit(const BakedAssets& baked, std::vector<OutputRecord
                        hash_string(hash_parts(parts)), head.size() + asset.file.blob.size(), 0,
                        unpacked_size(asset.file)});
   }
+  return publish(staged, records);
+}
+
+BakeStatus JobContext::publish(std::vector<StagedFile>& staged,
+                               std::vector<OutputRecord>& records) {
   std::shared_lock lock(commit_mutex_);
   if (commits_stopped_) {
-    return BakeStatus::failure(BakeError::IoError, baked.empty() ? "" : baked.front().path,
+    return BakeStatus::failure(BakeError::IoError, records.empty() ? "" : records.front().path,
                                "not written: the bake stopped before this output");
   }
-  for (size_t i = 0; i < baked.size(); ++i) {
+  for (size_t i = 0; i < staged.size(); ++i) {
     if (BakeStatus s = output.publish(staged[i]); !s) return s;
     if (std::optional<FileStat> written = output.file_stat(records[i].path))
       records[i].mtime_ns = written->mtime_ns;

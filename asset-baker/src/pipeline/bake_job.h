@@ -45,8 +45,11 @@ struct JobResult {
   // succeeded with. The failure is then not the source's (the machine ran out of memory, the
   // disk filled up), whatever the error says, and the previous outputs stay.
   bool inputs_unchanged = false;
+  bool from_cache = false;  // baked by restoring the shared cache's entry (shared_cache.h)
   double seconds = 0;
 };
+
+class SharedCache;
 
 // State shared by all jobs of one bake. Read-only but for the stamp table, which has its own lock.
 class JobContext {
@@ -70,11 +73,15 @@ class JobContext {
   int64_t started_ns = 0;        // wall-clock start of the run, before any file was looked at
   unsigned threads_per_job = 1;  // inner parallelism (block compression) each job may use
   TexturePlan textures;          // every image of this bake and the roles models use it in
+  const SharedCache* shared_cache = nullptr;  // where outputs are restored from and stored; none
 
   // Writes every asset of `baked` through `output`, all or none: each is staged beside its target
   // first, then all are renamed into place. Unless stop_commits() was called: then it writes
   // nothing and fails (IoError). `records` gets what was written.
   BakeStatus commit(const BakedAssets& baked, std::vector<OutputRecord>& records);
+  // The second half of commit(), for files staged elsewhere (the shared cache): renames every one
+  // into place and sets the modification times of `records` (one per staged file, in order).
+  BakeStatus publish(std::vector<StagedFile>& staged, std::vector<OutputRecord>& records);
   // Once this returns, no job changes the output folder any more (commits in progress are waited
   // for, up to a few seconds). The bake that abandons a job calls it before it writes the manifest.
   void stop_commits();
@@ -104,6 +111,11 @@ class JobClock {
  private:
   std::atomic<int64_t> started_ns_{0};
 };
+
+// True when the source (its kind, settings key and hash) and everything the bake of `old` read
+// (files by content, texture names) are what they are now.
+bool same_inputs(JobContext& context, const CacheEntry& old, AssetKind kind,
+                 const std::string& settings_key, const std::string& source_hash);
 
 // Bakes `source` unless it is up to date; `clock` runs while it bakes.
 JobResult run_job(JobContext& context, const Source& source, JobClock& clock);

@@ -4,6 +4,7 @@
 #include "common/source_paths.h"
 #include "pipeline/bake_cache.h"
 #include "pipeline/bake_config.h"
+#include "pipeline/bake_folders.h"
 #include "pipeline/bake_job.h"
 #include "pipeline/failure_summary.h"
 #include "pipeline/interrupt.h"
@@ -30,8 +31,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// Every bakeable file under `root`, sorted, skipping `exclude` (an output folder inside the input)
-// and symlinks that lead outside the root. `unsupported` counts the other files.
+}  // namespace
+
 std::vector<Source> scan_sources(const fs::path& root, const fs::path& exclude,
                                  ProgressReport& report, size_t& unsupported) {
   std::vector<Source> sources;
@@ -76,8 +77,11 @@ std::vector<Source> scan_sources(const fs::path& root, const fs::path& exclude,
   return sources;
 }
 
+namespace {
+
 struct Totals {
   size_t baked = 0, up_to_date = 0, failed = 0, not_run = 0, removed = 0, unsupported = 0;
+  size_t from_cache = 0;
   uint64_t bytes_in = 0, bytes_out = 0;
 };
 
@@ -101,6 +105,7 @@ void write_json_report(const fs::path& path, const Totals& t, double seconds,
                      {"code", bake_error_name(r.status.code)},
                      {"message", r.status.message()},
                      {"warnings", r.warnings},
+                     {"from_cache", r.from_cache},
                      {"seconds", r.seconds},
                      {"bytes_in", r.bytes_in},
                      {"bytes_out", bytes_written(r.entry)}});
@@ -111,6 +116,7 @@ void write_json_report(const fs::path& path, const Totals& t, double seconds,
               {"failed", t.failed},
               {"not_run", t.not_run},
               {"removed", t.removed},
+              {"from_cache", t.from_cache},
               {"unsupported", t.unsupported},
               {"warnings", report.warning_count()},
               {"seconds", seconds},
@@ -228,18 +234,32 @@ class OutputClaims {
   std::set<std::string> paths_, folders_;
 };
 
-// Two sources that would write the same output (a.png, a.jpg): the first in path order bakes, the
-// others fail. So does a name that is not UTF-8: the manifest (JSON) could not name it. Returns the
-// indices of the sources to run.
-std::vector<size_t> claim_outputs(const std::vector<Source>& sources,
-                                  std::vector<JobResult>& results, ProgressReport& progress) {
+}  // namespace
+
+std::vector<std::string> taken_outputs(const std::vector<Source>& sources) {
   OutputClaims claims;
+  std::vector<std::string> taken(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (!is_utf8(sources[i].relative)) continue;
+    taken[i] = claims.conflict(sources[i]);
+    if (taken[i].empty()) claims.claim(sources[i]);
+  }
+  return taken;
+}
+
+namespace {
+
+// Two sources that would write the same output (a.png, a.jpg; `taken`, from taken_outputs): the
+// first in path order bakes, the others fail. So does a name that is not UTF-8: the manifest
+// (JSON) could not name it. Returns the indices of the sources to run.
+std::vector<size_t> claim_outputs(const std::vector<Source>& sources,
+                                  const std::vector<std::string>& taken_by_other,
+                                  std::vector<JobResult>& results, ProgressReport& progress) {
   std::vector<size_t> to_run;
   for (size_t i = 0; i < sources.size(); ++i) {
     bool utf8 = is_utf8(sources[i].relative);
-    std::string taken = utf8 ? claims.conflict(sources[i]) : std::string();
+    const std::string& taken = taken_by_other[i];
     if (utf8 && taken.empty()) {
-      claims.claim(sources[i]);
       to_run.push_back(i);
       continue;
     }
@@ -279,6 +299,34 @@ BakeStatus select_only(const std::string& only, std::vector<Source>& sources) {
   Source kept = *chosen;
   sources = {std::move(kept)};
   return {};
+}
+
+// Keeps the sources of `shard` (and what taken_outputs found for them over the whole tree).
+void keep_shard(const Shard& shard, std::vector<Source>& sources, std::vector<std::string>& taken) {
+  std::vector<Source> kept_sources;
+  std::vector<std::string> kept_taken;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (!in_shard(shard, sources[i].relative)) continue;
+    kept_sources.push_back(std::move(sources[i]));
+    kept_taken.push_back(std::move(taken[i]));
+  }
+  sources = std::move(kept_sources);
+  taken = std::move(kept_taken);
+}
+
+// One line on what the shared cache did, when it did anything.
+void report_cache(const SharedCache& cache, bool quiet) {
+  SharedCacheCounts c = cache.counts();
+  if (quiet || c.hits + c.stored + c.damaged + c.store_failures == 0) return;
+  std::string line = "cache " + cache.root().string() + ": ";
+  line += std::to_string(c.hits) + " restored, ";
+  line += std::to_string(c.stored) + " stored";
+  if (c.damaged) line += ", " + std::to_string(c.damaged) + " damaged entries removed";
+  if (c.store_failures) {
+    line += ", " + std::to_string(c.store_failures) + " not stored (first: ";
+    line += cache.first_store_failure() + ")";
+  }
+  std::printf("%s\n", line.c_str());
 }
 
 // Big sources go first, so that the longest bakes do not end up last on one worker while the
@@ -327,10 +375,12 @@ void remove_orphans(const OutputTree& output, const std::vector<Source>& sources
                     ProgressReport& progress) {
   for (const auto& [old_source, entry] : old_cache.entries) {
     const std::string& relative = old_source;  // clang 14 cannot capture a structured binding
-    bool still_there = std::any_of(sources.begin(), sources.end(),
-                                   [&](const Source& s) { return s.relative == relative; });
     for (const OutputRecord& o : entry.outputs) {
       if (live.count(o.path) || !output.remove_if_unchanged(o.path, o.hash)) continue;
+      // Looked up only for a removal: a scan of every source per entry made a no-op bake of 100k
+      // sources quadratic.
+      bool still_there = std::any_of(sources.begin(), sources.end(),
+                                     [&](const Source& s) { return s.relative == relative; });
       ++totals.removed;
       progress.info("removed " + o.path +
                     (still_there ? " (its source failed to bake or no longer makes it)"
@@ -373,6 +423,7 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
     if (r.outcome == Outcome::NotRun) ++totals.not_run;
     if (r.outcome == Outcome::Baked || r.outcome == Outcome::UpToDate) {
       (r.outcome == Outcome::Baked ? totals.baked : totals.up_to_date)++;
+      if (r.from_cache) ++totals.from_cache;
       if (r.outcome == Outcome::Baked) totals.bytes_out += bytes_written(r.entry);
       state.add(sources[i].relative, r.entry);
       continue;
@@ -441,6 +492,12 @@ int run_bake(const BakeOptions& options) {
   context.started_ns = int64_t(started_ns);
   context.force = options.force;
   context.verify = options.verify;
+  std::string cache_warning;
+  std::unique_ptr<SharedCache> shared_cache =
+      open_cache_for({options.cache_dir, options.no_cache, options.cache_limit}, setup.input,
+                     output, cache_warning);
+  if (!cache_warning.empty()) progress.warning(cache_warning);
+  context.shared_cache = shared_cache.get();
   context.textures = plan_textures(setup.input, setup.config, sources);
   for (Source& s : sources) plan_outputs(context.textures, s);
   if (!setup.only.empty()) {
@@ -450,11 +507,13 @@ int run_bake(const BakeOptions& options) {
       return s.code == BakeError::Config ? 2 : 1;
     }
   }
+  std::vector<std::string> taken = taken_outputs(sources);
+  if (options.shard) keep_shard(*options.shard, sources, taken);
   uint64_t total_bytes = 0;
   for (const Source& s : sources) total_bytes += s.bytes;
   progress.set_total(sources.size(), total_bytes);
   std::vector<JobResult> results(sources.size());
-  std::vector<size_t> to_run = claim_outputs(sources, results, progress);
+  std::vector<size_t> to_run = claim_outputs(sources, taken, results, progress);
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   unsigned jobs = options.jobs ? options.jobs : cores;
   // Every job may compress blocks on all cores. A fixed share (cores / jobs) left cores idle at the
@@ -466,6 +525,7 @@ int run_bake(const BakeOptions& options) {
 
   finish_outputs(output, sources, results, old_cache, !setup.only.empty(), context, totals,
                  progress);
+  if (shared_cache && shared_cache->counts().stored > 0) shared_cache->trim();
   progress.finish();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!options.quiet) {
@@ -476,6 +536,7 @@ int run_bake(const BakeOptions& options) {
         double(totals.bytes_in) / 1e6, double(totals.bytes_out) / 1e6,
         setup.output.string().c_str());
   }
+  if (shared_cache) report_cache(*shared_cache, options.quiet);
   if (options.json_report)
     write_json_report(*options.json_report, totals, seconds, results, sources, progress);
   std::fflush(stdout);  // the totals line first, then the list, also when both go to one file

@@ -2,9 +2,15 @@
 // remove outputs of deleted sources, write the cache and the manifest.
 #pragma once
 
+#include "pipeline/bake_job.h"
+#include "pipeline/progress_report.h"
+#include "pipeline/shard.h"
+#include "pipeline/shared_cache.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace baker {
 
@@ -34,6 +40,14 @@ struct BakeOptions {
   bool verbose = false;
   bool warnings_as_errors = false;  // any warning makes the exit code 1 (outputs are still written)
   std::optional<std::filesystem::path> json_report;
+  // The shared cache (shared_cache.h): the folder named, else $ASSETLIB_CACHE_DIR, else none;
+  // none with no_cache. Trimmed to cache_limit bytes after a bake that stored.
+  std::optional<std::filesystem::path> cache_dir;
+  bool no_cache = false;
+  uint64_t cache_limit = kDefaultCacheLimit;
+  // Bake only this shard's sources (shard.h), with texture roles and output claims still settled
+  // over the whole tree; the output folder then holds that shard alone.
+  std::optional<Shard> shard;
 };
 
 // A single-file bake writes that file's outputs into the output folder and its entries into the
@@ -47,5 +61,17 @@ int run_bake(const BakeOptions& options);
 // The output folder a bake with `options` would write to; nullopt when they do not resolve (the
 // bake itself then says why).
 std::optional<std::filesystem::path> output_folder(const BakeOptions& options);
+
+// Every bakeable file under `root`, sorted, skipping `exclude` (an output folder inside the input)
+// and symlinks that lead outside the root (each a warning on `report`). `unsupported` counts the
+// other files.
+std::vector<Source> scan_sources(const std::filesystem::path& root,
+                                 const std::filesystem::path& exclude, ProgressReport& report,
+                                 size_t& unsupported);
+
+// For each of `sources` (in path order, outputs planned), the output an earlier source already
+// claims (a.png and a.jpg both make a.tx; "" when none): that source fails, the first bakes.
+// Sources whose names are not UTF-8 claim nothing.
+std::vector<std::string> taken_outputs(const std::vector<Source>& sources);
 
 }  // namespace baker

@@ -13,7 +13,11 @@ OutputLock::~OutputLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the flock
 }
 
-BakeStatus OutputLock::acquire(const OutputTree& tree) {
+BakeStatus OutputLock::acquire(const OutputTree& tree) { return take(tree, LOCK_EX); }
+
+BakeStatus OutputLock::acquire_shared(const OutputTree& tree) { return take(tree, LOCK_SH); }
+
+BakeStatus OutputLock::take(const OutputTree& tree, int operation) {
   std::string where = tree.root().string();
   int fd =
       ::openat(tree.descriptor(), kLockFileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -22,7 +26,7 @@ BakeStatus OutputLock::acquire(const OutputTree& tree) {
         BakeError::IoError, where,
         std::string("cannot create the lock file ") + kLockFileName + ": " + std::strerror(errno));
   }
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  if (::flock(fd, operation | LOCK_NB) != 0) {
     int err = errno;
     ::close(fd);
     if (err == EWOULDBLOCK) {

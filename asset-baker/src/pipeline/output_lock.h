@@ -21,8 +21,13 @@ class OutputLock {
   // Takes the lock without waiting. When another process holds it, returns IoError naming the
   // folder. The lock file stays empty, so that output folders stay byte-identical across runs.
   BakeStatus acquire(const OutputTree& tree);
+  // A shared lock instead, for bakes that write only their own source's files and records
+  // (bake-one): any number of them run at once in one folder, never beside a whole-folder bake.
+  BakeStatus acquire_shared(const OutputTree& tree);
 
  private:
+  BakeStatus take(const OutputTree& tree, int operation);
+
   int fd_ = -1;
 };
 

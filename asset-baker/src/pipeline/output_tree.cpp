@@ -1,6 +1,8 @@
 #include "pipeline/output_tree.h"
 
 #include "common/content_hash.h"
+#include "common/file_descriptor.h"
+#include "pipeline/file_copy.h"
 
 #include <assetlib/asset_file.h>
 #include <assetlib/manifest.h>
@@ -21,25 +23,6 @@ namespace {
 
 // Deeper trees than this are not output trees the baker made; the sweep stops there.
 constexpr int kMaxSweepDepth = 64;
-
-class Descriptor {
- public:
-  explicit Descriptor(int fd = -1) : fd_(fd) {}
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-  void reset(int fd) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_;
-};
 
 bool all_digits(std::string_view text) {
   return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
@@ -71,7 +54,7 @@ bool is_asset_file(int fd) {
   if (::fstat(fd, &st) != 0 || ::pread(fd, header, sizeof header, 0) != ssize_t(sizeof header))
     return false;
   bool known = false;
-  for (const char* type : {"TEXI", "MESH", "MATL", "PRFB"})
+  for (const char* type : {"TEXI", "MESH", "MATL", "PRFB", "SKEL", "CLIP"})
     known |= std::memcmp(header, type, 4) == 0;
   auto u32 = [&](size_t at) {
     uint32_t v;
@@ -96,7 +79,7 @@ void sweep(int dir, int depth) {
     struct stat st {};
     if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
     if (S_ISDIR(st.st_mode)) {
-      Descriptor sub(open_folder(dir, name.c_str()));
+      FileDescriptor sub(open_folder(dir, name.c_str()));
       if (sub.get() >= 0) sweep(sub.get(), depth + 1);
     } else if (S_ISREG(st.st_mode) && is_temporary_name(name)) {
       ::unlinkat(dir, name.c_str(), 0);
@@ -178,7 +161,7 @@ int OutputTree::open_parent(const std::string& relative, bool create, std::strin
     errno = EINVAL;
     return -1;
   }
-  Descriptor dir(::dup(fd_));
+  FileDescriptor dir(::dup(fd_));
   size_t start = 0;
   for (size_t slash; (slash = relative.find('/', start)) != std::string::npos; start = slash + 1) {
     std::string name = relative.substr(start, slash - start);
@@ -224,7 +207,7 @@ BakeStatus OutputTree::stage(const std::string& relative,
                              StagedFile& out) const {
   std::string path = (root_ / relative).string();
   std::string leaf;
-  Descriptor dir(open_parent(relative, true, leaf));
+  FileDescriptor dir(open_parent(relative, true, leaf));
   if (dir.get() < 0) {
     int err = errno;
     if (err == ELOOP || err == ENOTDIR || err == EINVAL) {
@@ -236,7 +219,7 @@ BakeStatus OutputTree::stage(const std::string& relative,
     return BakeStatus::failure(BakeError::IoError, path, io_reason("creating its folder", err));
   }
   std::string tmp = temporary_name(leaf);
-  Descriptor file(
+  FileDescriptor file(
       ::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (file.get() < 0)
     return BakeStatus::failure(BakeError::IoError, path, io_reason("creating a temporary", errno));
@@ -254,6 +237,36 @@ BakeStatus OutputTree::stage(const std::string& relative,
   out.temporary = std::move(tmp);
   out.leaf = std::move(leaf);
   out.path = std::move(path);
+  return {};
+}
+
+BakeStatus OutputTree::stage_from(const std::string& relative, int from_dir,
+                                  const std::string& from_name, bool allow_link, uint64_t size,
+                                  const std::string& hash, StagedFile& out) const {
+  std::string path = (root_ / relative).string();
+  std::string leaf;
+  FileDescriptor dir(open_parent(relative, true, leaf));
+  if (dir.get() < 0) {
+    return BakeStatus::failure(BakeError::RefusedPath, path,
+                               "a folder on the way is a symlink or not a folder");
+  }
+  StagedFile staged;
+  std::string tmp = temporary_name(leaf);
+  if (int err = link_or_copy(from_dir, from_name, dir.get(), tmp, allow_link))
+    return BakeStatus::failure(BakeError::IoError, path, io_reason("copying", err));
+  staged.dir_ = dir.release();
+  staged.temporary = std::move(tmp);
+  staged.leaf = std::move(leaf);
+  staged.path = std::move(path);
+  FileDescriptor file(open_regular(staged.dir_, staged.temporary));
+  struct stat st {};
+  uint64_t got = 0;
+  if (file.get() < 0 || ::fstat(file.get(), &st) != 0 || uint64_t(st.st_size) != size ||
+      !hash_fd(file.get(), got) || hash_string(got) != hash) {
+    return BakeStatus::failure(BakeError::InvalidAsset, staged.path,
+                               "the copy does not have the recorded size and content hash");
+  }
+  out = std::move(staged);
   return {};
 }
 
@@ -275,7 +288,7 @@ BakeStatus OutputTree::write(const std::string& relative,
 
 std::optional<FileStat> OutputTree::file_stat(const std::string& relative) const {
   std::string leaf;
-  Descriptor dir(open_parent(relative, false, leaf));
+  FileDescriptor dir(open_parent(relative, false, leaf));
   struct stat st {};
   if (dir.get() < 0 || ::fstatat(dir.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
       !S_ISREG(st.st_mode)) {
@@ -288,9 +301,9 @@ std::optional<FileStat> OutputTree::file_stat(const std::string& relative) const
 std::optional<std::string> OutputTree::read_file(const std::string& relative,
                                                  uint64_t max_bytes) const {
   std::string leaf;
-  Descriptor dir(open_parent(relative, false, leaf));
+  FileDescriptor dir(open_parent(relative, false, leaf));
   if (dir.get() < 0) return std::nullopt;
-  Descriptor file(open_regular(dir.get(), leaf));
+  FileDescriptor file(open_regular(dir.get(), leaf));
   struct stat st {};
   if (file.get() < 0 || ::fstat(file.get(), &st) != 0 || uint64_t(st.st_size) > max_bytes)
     return std::nullopt;
@@ -307,9 +320,9 @@ std::optional<std::string> OutputTree::read_file(const std::string& relative,
 
 std::optional<std::string> OutputTree::file_hash(const std::string& relative) const {
   std::string leaf;
-  Descriptor dir(open_parent(relative, false, leaf));
+  FileDescriptor dir(open_parent(relative, false, leaf));
   if (dir.get() < 0) return std::nullopt;
-  Descriptor file(open_regular(dir.get(), leaf));
+  FileDescriptor file(open_regular(dir.get(), leaf));
   uint64_t hash = 0;
   if (file.get() < 0 || !hash_fd(file.get(), hash)) return std::nullopt;
   return hash_string(hash);
@@ -318,9 +331,9 @@ std::optional<std::string> OutputTree::file_hash(const std::string& relative) co
 bool OutputTree::remove_if_unchanged(const std::string& relative,
                                      const std::string& expected_hash) const {
   std::string leaf;
-  Descriptor dir(open_parent(relative, false, leaf));
+  FileDescriptor dir(open_parent(relative, false, leaf));
   if (dir.get() < 0) return false;
-  Descriptor file(open_regular(dir.get(), leaf));
+  FileDescriptor file(open_regular(dir.get(), leaf));
   uint64_t hash = 0;
   if (file.get() < 0 || !is_asset_file(file.get()) || ::lseek(file.get(), 0, SEEK_SET) != 0 ||
       !hash_fd(file.get(), hash) || hash_string(hash) != expected_hash)

@@ -85,6 +85,20 @@ class OutputTree {
                    StagedFile& out) const;
   BakeStatus publish(StagedFile& staged) const;
 
+  // stage() from a file elsewhere: the temporary beside `relative` gets the bytes of the regular
+  // file `from_name` in the folder `from_dir` (a hard link when `allow_link`, see file_copy.h),
+  // and is kept only when it is a regular file of `size` bytes whose content hash is `hash`: what
+  // another folder holds (the shared cache) is verified as it arrives, never trusted.
+  BakeStatus stage_from(const std::string& relative, int from_dir, const std::string& from_name,
+                        bool allow_link, uint64_t size, const std::string& hash,
+                        StagedFile& out) const;
+
+  // The folder holding `relative`, opened as every write opens it (no symlink on the way), and
+  // its file name in `leaf`: -1 when there is none. The caller closes the descriptor.
+  int open_folder_of(const std::string& relative, std::string& leaf) const {
+    return open_parent(relative, false, leaf);
+  }
+
   // Size and modification time of the regular file at `relative`; nullopt as for file_hash.
   std::optional<FileStat> file_stat(const std::string& relative) const;
 

@@ -17,14 +17,18 @@ TextureRole natural_role(const BakeConfig& config, const std::string& image) {
   return role_from_name(image);
 }
 
-// The (image, role) pairs a model source's materials use.
-std::vector<std::pair<std::string, TextureRole>> texture_uses(const std::filesystem::path& root,
-                                                              const Source& source) {
+}  // namespace
+
+std::vector<std::pair<std::string, TextureRole>> texture_uses(
+    const std::filesystem::path& root, const Source& source, std::vector<std::string>* files_read) {
+  if (source.kind == AssetKind::Texture) return {};
   std::vector<std::byte> bytes;
+  if (files_read) files_read->push_back(source.relative);
   if (!read_source(root, source.relative, bytes)) return {};
   ImportInputs inputs;
-  inputs.read_file = [&root](const std::string& path) -> std::optional<std::string> {
+  inputs.read_file = [&root, files_read](const std::string& path) -> std::optional<std::string> {
     std::vector<std::byte> data;
+    if (files_read) files_read->push_back(path);
     if (!read_source(root, path, data)) return std::nullopt;
     return std::string(reinterpret_cast<const char*>(data.data()), data.size());
   };
@@ -32,8 +36,6 @@ std::vector<std::pair<std::string, TextureRole>> texture_uses(const std::filesys
   if (source.kind == AssetKind::Mesh) return obj_texture_references(text, source.relative, inputs);
   return gltf_texture_references(bytes, source.relative);
 }
-
-}  // namespace
 
 TexturePlan plan_textures(const std::filesystem::path& root, const BakeConfig& config,
                           const std::vector<Source>& sources) {

@@ -1,8 +1,10 @@
 #include "pipeline/unpack_check.h"
 
+#include <assetlib/clip_asset.h>
 #include <assetlib/material_asset.h>
 #include <assetlib/mesh_asset.h>
 #include <assetlib/prefab_asset.h>
+#include <assetlib/skeleton_asset.h>
 #include <assetlib/texture_asset.h>
 
 #include <algorithm>
@@ -76,8 +78,41 @@ BakeStatus check_prefab(const std::string& path, const assetlib::AssetView& file
   for (const assetlib::PrefabNode& node : info.nodes) {
     if (!node.mesh.empty()) out.references.push_back({node.mesh, "MESH"});
     for (const std::string& material : node.materials) out.references.push_back({material, "MATL"});
+    if (!node.skin.empty()) out.references.push_back({node.skin, "SKEL"});
   }
+  for (const std::string& clip : info.clips) out.references.push_back({clip, "CLIP"});
   return {};
+}
+
+BakeStatus check_skeleton(const std::string& path, const assetlib::AssetView& file,
+                          UnpackedAsset& out) {
+  assetlib::SkeletonInfo info;
+  if (assetlib::Status s = assetlib::read_skeleton_info(file, info); !s) return about(path, s);
+  out.joint_count = uint32_t(info.joints.size());
+  return {};
+}
+
+// A clip's keys are checked across its chunks (times increasing, every float finite): unpacked
+// whole.
+BakeStatus check_clip(const std::string& path, const assetlib::AssetView& file,
+                      UnpackedAsset& out) {
+  assetlib::ClipInfo info;
+  if (assetlib::Status s = assetlib::read_clip_info(file, info); !s) return about(path, s);
+  out.raw_size = assetlib::clip_unpacked_size(info);
+  std::vector<float> keys(info.key_float_count);
+  return about(path, assetlib::unpack_clip(info, file.blob.data(), file.blob.size(), keys.data(),
+                                           keys.size()));
+}
+
+// The skin stream's joint indices are checked against the skeleton's joint count, which needs the
+// section whole (a record may straddle two chunks).
+BakeStatus check_mesh_skin(const std::string& path, const assetlib::AssetView& file,
+                           const assetlib::MeshInfo& info, UnpackedAsset& out) {
+  if (info.skin_format == assetlib::SkinFormat::None) return {};
+  out.references.push_back({info.skeleton, "SKEL", info.skin_joint_count});
+  std::vector<std::byte> skin(info.skin_buffer_size);
+  return about(path, assetlib::unpack_mesh_skin(info, file.blob.data(), file.blob.size(),
+                                                skin.data(), skin.size()));
 }
 
 BakeStatus unpack_view(const std::string& path, const assetlib::AssetView& file,
@@ -94,6 +129,8 @@ BakeStatus unpack_view(const std::string& path, const assetlib::AssetView& file,
   }
   if (assetlib::has_type(file, "MATL")) return check_material(path, file, out);
   if (assetlib::has_type(file, "PRFB")) return check_prefab(path, file, out);
+  if (assetlib::has_type(file, "SKEL")) return check_skeleton(path, file, out);
+  if (assetlib::has_type(file, "CLIP")) return check_clip(path, file, out);
   assetlib::MeshInfo info;
   if (assetlib::Status s = assetlib::read_mesh_info(file, info); !s) return about(path, s);
   for (const auto& m : info.materials) {
@@ -103,15 +140,17 @@ BakeStatus unpack_view(const std::string& path, const assetlib::AssetView& file,
     if (!m.material.empty()) out.references.push_back({m.material, "MATL"});
   }
   out.raw_size = assetlib::mesh_unpacked_size(info);
-  const uint64_t starts[] = {0, info.vertex_buffer_size,
-                             info.vertex_buffer_size + info.index_buffer_size};
-  if (BakeStatus s =
-          check_section_starts(path, info.chunks, starts, "sections (vertices, indices, meshlets)");
+  const uint64_t starts[] = {
+      0, info.vertex_buffer_size, info.vertex_buffer_size + info.index_buffer_size,
+      info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size};
+  if (BakeStatus s = check_section_starts(path, info.chunks, starts,
+                                          "sections (vertices, indices, meshlets, skin)");
       !s) {
     return s;
   }
   if (BakeStatus s = unpack_each_chunk(path, info.compression, info.chunks, file.blob); !s)
     return s;
+  if (BakeStatus s = check_mesh_skin(path, file, info, out); !s) return s;
   if (info.meshlet_data_size == 0) return {};
   // Meshlets are checked against their arrays, which needs the section whole (4-byte aligned).
   std::vector<uint32_t> meshlets(info.meshlet_data_size / 4);

@@ -14,21 +14,27 @@ namespace baker {
 // A logical name an asset refers to, and the type the named asset must have.
 struct AssetReference {
   std::string name;
-  std::string type;  // "TEXI", "MESH", "MATL"
+  std::string type;  // "TEXI", "MESH", "MATL", "SKEL", "CLIP"
+  // A skinned mesh's skeleton: the joints its skin stream indexes below, which the skeleton must
+  // have (0: no such requirement).
+  uint32_t joint_count = 0;
 };
 
 struct UnpackedAsset {
-  std::string type;                        // "TEXI", "MESH", "MATL" or "PRFB"
+  std::string type;                        // "TEXI", "MESH", "MATL", "PRFB", "SKEL", "CLIP"
   uint64_t raw_size = 0;                   // unpacked bytes of all sections (0: metadata only)
-  std::vector<AssetReference> references;  // textures, meshes and materials it names
+  std::vector<AssetReference> references;  // textures, meshes, materials, skeletons, clips it names
+  uint32_t joint_count = 0;                // a skeleton's joints
 };
 
 // Loads `path` (a regular file: a FIFO or a folder is refused without blocking), reads its metadata
 // (within assetlib's limits, assetlib/limits.h) and checks that every chunk decompresses to exactly
 // its promised size, one chunk at a time into one reusable buffer: memory is the file plus its
 // largest chunk (at most assetlib::kMaxChunkSize; 1 MiB by default), not the unpacked asset. A
-// mesh's meshlet section is also unpacked whole and checked meshlet by meshlet (unpack_meshlets).
-// Materials and prefabs are metadata only: read and checked by their readers.
+// mesh's meshlet section is also unpacked whole and checked meshlet by meshlet (unpack_meshlets),
+// and its skin stream whole, every joint index checked (unpack_mesh_skin). A clip is unpacked whole
+// and its keys checked (unpack_clip). Materials, prefabs and skeletons are metadata only: read and
+// checked by their readers.
 // Failures are InvalidAsset (IoError when the file cannot be read, Internal when memory runs out)
 // about `path`; nothing throws.
 BakeStatus unpack_whole_asset(const std::string& path, UnpackedAsset& out);

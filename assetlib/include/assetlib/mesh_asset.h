@@ -5,11 +5,12 @@
 // into a VkBuffer and bound as is; optionally also meshlets (clusters of <= 64 vertices and
 // <= 124 triangles with culling bounds) for mesh shaders or cluster culling.
 //
-// Hostile input (see asset_file.h): read_mesh_info, unpack_mesh and unpack_meshlets are safe on
-// hostile bytes; the unpackers trust only an info that read_mesh_info returned. The metadata and
-// the sizes are checked, the unpacked vertex and index bytes are not: a hostile file can hold
-// indices >= vertex_count or NaN positions. Check the indices before drawing an untrusted mesh
-// (or rely on robustBufferAccess). Meshlets are checked completely by unpack_meshlets.
+// Hostile input (see asset_file.h): read_mesh_info, unpack_mesh, unpack_meshlets and
+// unpack_mesh_skin are safe on hostile bytes; the unpackers trust only an info that read_mesh_info
+// returned. The metadata and the sizes are checked, the unpacked vertex and index bytes are not: a
+// hostile file can hold indices >= vertex_count or NaN positions. Check the indices before drawing
+// an untrusted mesh (or rely on robustBufferAccess). Meshlets are checked completely by
+// unpack_meshlets, skin joint indices by unpack_mesh_skin.
 //
 // Unstable before 1.0: levels of detail (MeshLod, IndexRange, MeshInfo::lods, lod_index_count) and
 // meshlets (Meshlet, MeshletView, MeshletData, the meshlet fields of Submesh and MeshInfo,
@@ -133,6 +134,41 @@ uint32_t vertex_format_stride(VertexFormat format);
 // Unknown). `out` must have room for 8.
 uint32_t vertex_format_attributes(VertexFormat format, VertexAttribute out[8]);
 
+// Skinning data of a skinned mesh: a second vertex stream (its own buffer, binding it beside the
+// vertex buffer), one record per vertex in vertex-buffer order. Up to four influences per vertex;
+// unused ones have weight 0 and joint 0. Weights are unorm and sum exactly to the unorm's one
+// (255 or 65535). Joint indices index the joints of the mesh's skeleton (skeleton_asset.h).
+enum class SkinFormat : uint32_t {
+  None = 0,
+  // 8 bytes: joints u8x4 (VK_FORMAT_R8G8B8A8_UINT), weights unorm8x4 (VK_FORMAT_R8G8B8A8_UNORM).
+  J8W8 = 1,
+  // 16 bytes: joints u16x4 (VK_FORMAT_R16G16B16A16_UINT), weights unorm16x4
+  // (VK_FORMAT_R16G16B16A16_UNORM).
+  J16W16 = 2,
+};
+
+struct Skin_J8W8 {
+  uint8_t joints[4];
+  uint8_t weights[4];
+};
+static_assert(sizeof(Skin_J8W8) == 8);
+
+struct Skin_J16W16 {
+  uint16_t joints[4];
+  uint16_t weights[4];
+};
+static_assert(sizeof(Skin_J16W16) == 16);
+
+// Stable name used in the JSON ("J8W8", "J16W16"), or "None" / "Unknown" for others.
+const char* skin_format_name(SkinFormat format);
+// The format named `name` (exact, case-sensitive), or None for any other name.
+SkinFormat skin_format_from_name(std::string_view name);
+// Bytes per vertex of the skin stream, 0 for None or an unknown value.
+uint32_t skin_format_stride(SkinFormat format);
+// The two attributes of the skin stream, offsets within a skin record: joints at location 6,
+// weights at location 7. Returns 2, or 0 (nothing written) for None or an unknown value.
+uint32_t skin_format_attributes(SkinFormat format, VertexAttribute out[2]);
+
 struct MeshBounds {
   float origin[3] = {0, 0, 0};   // centre of the axis-aligned box
   float extents[3] = {0, 0, 0};  // half sizes of the box
@@ -230,20 +266,29 @@ struct MeshInfo {
   uint32_t meshlet_triangle_count = 0;
   MeshStats stats;
   std::string original_file;
+  // Skinning (None: a rigid mesh). The skin stream is a fourth blob section, after the meshlet
+  // data: vertex_count * skin_stride bytes. `skeleton` is the logical name of the SKEL asset whose
+  // joints the stream indexes; skin_joint_count is its joint count (every joint index is below it).
+  SkinFormat skin_format = SkinFormat::None;
+  uint32_t skin_stride = 0;       // skin_format_stride(skin_format)
+  uint32_t skin_joint_count = 0;  // 1..256 for J8W8, 1..kMaxJoints for J16W16; 0 without a skin
+  std::string skeleton;
+  uint64_t skin_buffer_size = 0;               // = vertex_count * skin_stride
   Compression compression = Compression::LZ4;  // filled by read_mesh_info
   uint64_t vertex_buffer_size = 0;             // = vertex_count * vertex_stride
   uint64_t index_buffer_size = 0;              // = (index_count + lod_index_count) * index_size
   uint64_t meshlet_data_size = 0;  // meshlets, then their vertices, then triangles (padded to 4)
-  std::vector<Chunk> chunks;       // blob layout: vertices, indices, meshlet data
+  std::vector<Chunk> chunks;       // blob layout: vertices, indices, meshlet data, skin
   // Filled by read_mesh_info: true for a legacy vkguide mesh (read-only: rebake its source to get
   // materials, submeshes, LODs and meshlets). Ignored by pack_mesh.
   bool legacy = false;
 };
 
-// Unpacked bytes of every section: vertex buffer + index buffer + meshlet data (the manifest's
-// raw_size). For an info from read_mesh_info, less than 256 x the file size.
+// Unpacked bytes of every section: vertex buffer + index buffer + meshlet data + skin stream (the
+// manifest's raw_size). For an info from read_mesh_info, less than 256 x the file size.
 inline uint64_t mesh_unpacked_size(const MeshInfo& info) {
-  return info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size;
+  return info.vertex_buffer_size + info.index_buffer_size + info.meshlet_data_size +
+         info.skin_buffer_size;
 }
 
 // Bounds of the positions (first three floats of each vertex) of `vertex_count` vertices; all zero
@@ -264,11 +309,14 @@ MeshBounds compute_mesh_bounds(const void* vertices, uint32_t vertex_count, uint
 // arrays hold <= 2^20 entries and there are <= 32 LODs; submeshes tile LOD 0 in order and name
 // existing materials, their meshlet ranges tile the meshlets; every LOD has one range per submesh
 // inside the LOD part of the index buffer, so every draw range lies inside the index buffer;
-// every JSON float is finite and within +-3e38, so it converts to a finite float. The buffer sizes
-// follow from the counts, and the chunks cover exactly the three sections and exactly `file.blob`,
+// every JSON float is finite and within +-3e38, so it converts to a finite float. A skin (the
+// optional "skin" key) has a known format, its stride, 1..256 (J8W8) or 1..kMaxJoints (J16W16)
+// joints; without it skin_format is None and the skin fields are 0 / empty. The buffer sizes
+// follow from the counts, and the chunks cover exactly the four sections and exactly `file.blob`,
 // within what LZ4 can expand: mesh_unpacked_size(info) < 256 x the file size. Not checked: the
 // unpacked bytes (index values, positions), meshlet contents (unpack_meshlets checks them), the
-// bounds against the vertices, material and texture names, stats. Also reads vkguide's legacy
+// bounds against the vertices, material, texture and skeleton names, stats, skin joint indices
+// (unpack_mesh_skin checks them) and weights. Also reads vkguide's legacy
 // meshes (metadata with "vertex_buffer_size" and no "vertex_count"; docs/format.md, "Legacy vkguide
 // files"): PNCV_F32 or P32N8C8V16_VKGUIDE vertices, one "default" material and one submesh, no LODs
 // or meshlets, `legacy` set, compression None or LegacyLZ4 (then one chunk holds both buffers and
@@ -279,10 +327,13 @@ Status read_mesh_info(const AssetView& file, MeshInfo& info);
 // format, counts, index size, materials, submesh ranges (with their meshlet ranges), LODs, stats
 // and original file; stride, buffer sizes and all bounds are computed here, and every index is
 // checked to be < vertex_count. Without submeshes, one submesh covers LOD 0; without materials,
-// one white "default" material is written. `meshlets` is optional.
+// one white "default" material is written. `meshlets` is optional; `skin` (skin_size bytes) is the
+// skin stream of a skinned mesh (info.skin_format, skin_joint_count and skeleton set), nullptr and
+// 0 for a rigid one.
 // Checks the layout and ranges as read_mesh_info does (InvalidValue); vertices_size and
 // indices_size equal to the buffer sizes, every index < vertex_count, finite positions whose bounds
-// fit in a float, meshlet data matching the counts and every meshlet inside its arrays and limits
+// fit in a float, meshlet data matching the counts and every meshlet inside its arrays and limits,
+// skin_size equal to skin_buffer_size and every skin joint index < skin_joint_count
 // (InvalidArgument); `options` (see PackOptions). A read-only legacy vertex format
 // (P32N8C8V16_VKGUIDE) is InvalidValue. `out` is written only on success.
 // Trusts the pointers to hold the sizes given, `indices` aligned to index_size. Pass
@@ -290,7 +341,8 @@ Status read_mesh_info(const AssetView& file, MeshInfo& info);
 // meshlet_count > 0, and non-empty arrays with a zero count overflow the meshlet section.
 Status pack_mesh(const MeshInfo& info, const void* vertices, size_t vertices_size,
                  const void* indices, size_t indices_size, AssetFile& out,
-                 const PackOptions& options = {}, const MeshletData* meshlets = nullptr);
+                 const PackOptions& options = {}, const MeshletData* meshlets = nullptr,
+                 const void* skin = nullptr, size_t skin_size = 0);
 
 // Unpacks into caller buffers of at least vertex_buffer_size and index_buffer_size bytes.
 // `src`/`src_size` is the blob. Requires `info` from a successful read_mesh_info (an info built by
@@ -321,6 +373,15 @@ Status unpack_mesh(const MeshInfo& info, const void* src, size_t src_size, void*
 // index is < info.vertex_count: meshlet_view(info, dst) can be followed without further checks.
 Status unpack_meshlets(const MeshInfo& info, const void* src, size_t src_size, void* dst,
                        size_t dst_size);
+
+// Unpacks the skin stream (section 4) into `dst` (at least skin_buffer_size bytes) and checks every
+// joint index against skin_joint_count, so a shader indexing a palette of that many matrices stays
+// inside it. Requires `info` from a successful read_mesh_info with a skin. Safe on hostile bytes in
+// `src`, as unpack_mesh. Errors: InvalidArgument (the mesh has no skin), DestinationTooSmall
+// (before writing), TruncatedHeader / CorruptBlob / SizeMismatch, InvalidValue when a joint index
+// is out of range (the bytes are then in `dst`: do not use them). Weights are not checked.
+Status unpack_mesh_skin(const MeshInfo& info, const void* src, size_t src_size, void* dst,
+                        size_t dst_size);
 
 // Unstable. The meshlets, their vertex and triangle arrays, in place in unpacked meshlet data.
 // No checks, pointer arithmetic only: `meshlet_data` must be meshlet_data_size bytes, 4-byte

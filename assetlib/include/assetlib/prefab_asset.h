@@ -38,8 +38,11 @@ struct PrefabNode {
   float translation[3] = {0, 0, 0};
   float rotation[4] = {0, 0, 0, 1};  // unit quaternion x, y, z, w
   float scale[3] = {1, 1, 1};
-  std::string mesh;                       // logical name of a MESH asset; empty: no mesh
-  std::vector<std::string> materials;     // logical names of MATL assets, one per submesh of `mesh`
+  std::string mesh;                    // logical name of a MESH asset; empty: no mesh
+  std::vector<std::string> materials;  // logical names of MATL assets, one per submesh of `mesh`
+  // Logical name of the SKEL asset that skins `mesh`; empty: rigid. A skinned mesh ignores the
+  // node's own transform (glTF): its joints place it.
+  std::string skin;
   int32_t camera = -1;                    // index into PrefabInfo::cameras; -1: none
   int32_t light = -1;                     // index into PrefabInfo::lights; -1: none
   std::vector<PrefabInstance> instances;  // empty: the node is drawn once
@@ -75,7 +78,8 @@ struct PrefabInfo {
   std::vector<PrefabNode> nodes;  // parents first
   std::vector<PrefabCamera> cameras;
   std::vector<PrefabLight> lights;
-  std::string original_file;  // source path relative to the bake root
+  std::vector<std::string> clips;  // logical names of the CLIP assets that animate these nodes
+  std::string original_file;       // source path relative to the bake root
   // Filled by read_prefab_info: true for a legacy vkguide prefab (read-only). Ignored by
   // pack_prefab.
   bool legacy = false;
@@ -100,7 +104,9 @@ Status pack_prefab(const PrefabInfo& info, AssetFile& out);
 // Safe on hostile bytes. Errors: UnknownType, InvalidJson, MissingKey, WrongKeyType, InvalidValue;
 // messages start with "PRFB metadata" and do not name the file. `info` is left unchanged on error.
 // On success every parent is -1 or an earlier node, every camera and light index is -1 or in
-// range, types are known, every number is finite, and the arrays hold at most 2^20 entries.
+// range, types are known, every number is finite, and the arrays hold at most 2^20 entries. Node
+// skins and clip names are any strings; prefabs baked before skins and clips have none (the keys
+// are optional for readers).
 // Also reads vkguide's legacy prefabs (metadata with "node_matrices" and no "nodes"; their blob
 // holds the matrices; docs/format.md, "Legacy vkguide files"): nodes with a name, a parent, a
 // matrix, a mesh and one material, ordered parents first, no cameras or lights, `legacy` set, with

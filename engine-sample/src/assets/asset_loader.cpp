@@ -48,6 +48,12 @@ assetlib::Status read_info(const assetlib::AssetView& view, assetlib::MaterialIn
 assetlib::Status read_info(const assetlib::AssetView& view, assetlib::PrefabInfo& info) {
   return assetlib::read_prefab_info(view, info);
 }
+assetlib::Status read_info(const assetlib::AssetView& view, assetlib::SkeletonInfo& info) {
+  return assetlib::read_skeleton_info(view, info);
+}
+assetlib::Status read_info(const assetlib::AssetView& view, assetlib::ClipInfo& info) {
+  return assetlib::read_clip_info(view, info);
+}
 
 // Every VkBufferImageCopy the texture needs from level `first` down: the baked layout is the copy
 // layout, so each level's bufferOffset is its offset in the unpacked data (counted from level
@@ -97,6 +103,8 @@ class AssetLoader {
   void check_texture_format(const assetlib::TextureInfo& info, const std::string& where) const;
   AssetTiming load_texture(const assetlib::ManifestEntry& entry, uint32_t id);
   std::optional<AssetTiming> load_mesh(const assetlib::ManifestEntry& entry, uint32_t id);
+  void check_skin_format(const assetlib::MeshInfo& info, const std::string& where) const;
+  AssetTiming load_clip(const assetlib::ManifestEntry& entry);
   std::vector<GpuMeshlet> unpack_meshlet_indices(const assetlib::MeshInfo& info,
                                                  const assetlib::AssetView& view,
                                                  const std::string& where, std::byte* out);
@@ -155,6 +163,12 @@ std::optional<AssetTiming> AssetLoader::load(const assetlib::ManifestEntry& entr
     scene_.prefabs.push_back({entry.name, std::move(info)});
     return timing;
   }
+  if (entry.type == "SKEL") {
+    auto [timing, info] = load_metadata<assetlib::SkeletonInfo>(entry);
+    scene_.skeletons.insert_or_assign(entry.name, std::move(info));
+    return timing;
+  }
+  if (entry.type == "CLIP") return load_clip(entry);
   std::fprintf(stderr, "warning: %s: asset type '%s' is not one this sample draws; skipped\n",
                entry.name.c_str(), entry.type.c_str());
   return std::nullopt;
@@ -275,14 +289,16 @@ std::optional<AssetTiming> AssetLoader::load_mesh(const assetlib::ManifestEntry&
   assetlib::AssetView view = read_asset_info(entry, where, info, timing);
   uint64_t vb_size = info.vertex_buffer_size;
   uint64_t ib_size = info.index_buffer_size;
-  timing.unpacked_bytes = vb_size + ib_size;
-  // The manifest counts every section: vertices, indices and meshlets.
+  uint64_t skin_size = info.skin_buffer_size;  // 0 for a rigid mesh
+  timing.unpacked_bytes = vb_size + ib_size + skin_size;
+  // The manifest counts every section: vertices, indices, meshlets and the skin stream.
   check_raw_size(entry, where, assetlib::mesh_unpacked_size(info));
   if (vb_size == 0 || ib_size == 0) {
     // Vulkan has no empty buffers, and there would be nothing to draw.
     std::fprintf(stderr, "warning: %s: mesh has no triangles; skipped\n", where.c_str());
     return std::nullopt;
   }
+  if (skin_size != 0) check_skin_format(info, where);
 
   GpuMesh mesh;
   mesh.name = entry.name;
@@ -292,12 +308,20 @@ std::optional<AssetTiming> AssetLoader::load_mesh(const assetlib::ManifestEntry&
   mesh.indices =
       GpuBuffer(ctx_, ib_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
                 MemoryUse::GpuOnly, entry.name + " indices", scene_.memory.get());
+  if (skin_size != 0) {
+    mesh.skin = GpuBuffer(ctx_, skin_size,
+                          VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                          MemoryUse::GpuOnly, entry.name + " skin", scene_.memory.get());
+  }
+  // All buffers in one reservation, so every copy lands in the same batch: vertices, indices, the
+  // skin stream, the meshlets' indices.
+  VkDeviceSize index_offset = align_up(vb_size, kSpanAlignment);
+  VkDeviceSize skin_offset = align_up(index_offset + ib_size, kSpanAlignment);
+  VkDeviceSize meshlet_offset = align_up(skin_offset + skin_size, kSpanAlignment);
   uint64_t meshlet_ib_size = uint64_t{info.meshlet_triangle_count} * 3 * sizeof(uint32_t);
   // The staging slots are sized from the manifest's raw sizes, which count the meshlets' packed
   // form (3 bytes a triangle), not these 12: a mesh too large for that is drawn without them.
-  if (meshlet_ib_size != 0 &&
-      align_up(align_up(vb_size, kSpanAlignment) + ib_size, kSpanAlignment) + meshlet_ib_size >
-          batch_.stats().slot_size) {
+  if (meshlet_ib_size != 0 && meshlet_offset + meshlet_ib_size > batch_.stats().slot_size) {
     std::fprintf(stderr,
                  "warning: %s: its meshlets need more staging than a slot holds; drawn without "
                  "meshlet culling (raise --staging-mb)\n",
@@ -310,9 +334,6 @@ std::optional<AssetTiming> AssetLoader::load_mesh(const assetlib::ManifestEntry&
         MemoryUse::GpuOnly, entry.name + " meshlet indices", scene_.memory.get());
   }
 
-  // All buffers in one reservation, so every copy lands in the same batch.
-  VkDeviceSize index_offset = align_up(vb_size, kSpanAlignment);
-  VkDeviceSize meshlet_offset = align_up(index_offset + ib_size, kSpanAlignment);
   StagingSpan span = batch_.reserve(meshlet_offset + meshlet_ib_size);
   Clock::time_point start = Clock::now();
   if (assetlib::Status s =
@@ -320,6 +341,14 @@ std::optional<AssetTiming> AssetLoader::load_mesh(const assetlib::ManifestEntry&
                                 span.data + index_offset, ib_size);
       !s) {
     fail(where, s);
+  }
+  // The skin stream is checked as it is unpacked: every joint index below skin_joint_count.
+  if (skin_size != 0) {
+    if (assetlib::Status s = assetlib::unpack_mesh_skin(info, view.blob.data(), view.blob.size(),
+                                                        span.data + skin_offset, skin_size);
+        !s) {
+      fail(where, s);
+    }
   }
   if (meshlet_ib_size != 0) {
     mesh.meshlets = unpack_meshlet_indices(info, view, where, span.data + meshlet_offset);
@@ -330,6 +359,7 @@ std::optional<AssetTiming> AssetLoader::load_mesh(const assetlib::ManifestEntry&
   batch_.begin_timing(span, id);
   batch_.copy_to_buffer(span, 0, mesh.vertices.handle(), vb_size);
   batch_.copy_to_buffer(span, index_offset, mesh.indices.handle(), ib_size);
+  if (skin_size != 0) batch_.copy_to_buffer(span, skin_offset, mesh.skin.handle(), skin_size);
   if (meshlet_ib_size != 0) {
     batch_.copy_to_buffer(span, meshlet_offset, mesh.meshlet_indices.handle(), meshlet_ib_size);
   }
@@ -338,6 +368,47 @@ std::optional<AssetTiming> AssetLoader::load_mesh(const assetlib::ManifestEntry&
   info.chunks.clear();
   mesh.info = std::move(info);
   scene_.meshes.push_back(std::move(mesh));
+  return timing;
+}
+
+// The skin stream's joints and weights are vertex inputs (locations 6 and 7 of mesh_skinned.vert):
+// the device must be able to read their formats from a vertex buffer.
+void AssetLoader::check_skin_format(const assetlib::MeshInfo& info,
+                                    const std::string& where) const {
+  assetlib::VertexAttribute attributes[2];
+  uint32_t count = assetlib::skin_format_attributes(info.skin_format, attributes);
+  for (uint32_t i = 0; i < count; ++i) {
+    auto format = static_cast<VkFormat>(attributes[i].vk_format);
+    if (!has_buffer_format_features(ctx_, format, VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT)) {
+      fail(where, std::string("skin format ") + assetlib::skin_format_name(info.skin_format) +
+                      ": this device cannot read VkFormat " + std::to_string(format) +
+                      " from a vertex buffer");
+    }
+  }
+}
+
+// A clip's keys are unpacked into memory of its own (they stay on the CPU, for sample_clip);
+// unpack_clip checks every key, so sampling them later needs no checks.
+AssetTiming AssetLoader::load_clip(const assetlib::ManifestEntry& entry) {
+  const std::string where = source_.where(entry);
+  AssetTiming timing;
+  Clip clip;
+  assetlib::AssetView view = read_asset_info(entry, where, clip.info, timing);
+  const uint64_t unpacked = assetlib::clip_unpacked_size(clip.info);
+  check_raw_size(entry, where, unpacked);
+  // read_clip_info bounds the keys by the file's size (under 256 x), so this is no huge
+  // allocation even for a hostile file.
+  clip.keys.resize(clip.info.key_float_count);
+  Clock::time_point start = Clock::now();
+  if (assetlib::Status s = assetlib::unpack_clip(clip.info, view.blob.data(), view.blob.size(),
+                                                 clip.keys.data(), clip.keys.size());
+      !s) {
+    fail(where, s);
+  }
+  timing.unpack_ms = ms_since(start);
+  timing.unpacked_bytes = unpacked;
+  clip.info.chunks.clear();
+  scene_.clips.insert_or_assign(entry.name, std::move(clip));
   return timing;
 }
 

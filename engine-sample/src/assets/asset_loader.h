@@ -1,6 +1,8 @@
 // The point of the sample: baked files become GPU resources with a read, an unpack straight into
 // mapped staging memory and a copy. Reads the manifest (or a pack's table), loads every texture
-// and mesh in it, and times each step per asset.
+// and mesh in it (a skinned mesh's skin stream as a buffer of its own), reads the metadata-only
+// assets (materials, prefabs, skeletons) and unpacks clips' keys into memory, and times each step
+// per asset.
 #pragma once
 
 #include "assets/gpu_scene.h"

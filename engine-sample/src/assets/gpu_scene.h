@@ -4,10 +4,12 @@
 #include "vk/gpu_buffer.h"
 #include "vk/gpu_image.h"
 
+#include <assetlib/clip_asset.h>
 #include <assetlib/manifest.h>
 #include <assetlib/material_asset.h>
 #include <assetlib/mesh_asset.h>
 #include <assetlib/prefab_asset.h>
+#include <assetlib/skeleton_asset.h>
 #include <assetlib/texture_asset.h>
 
 #include <map>
@@ -44,6 +46,18 @@ struct GpuMesh {
   // meshlets is one indexed draw without mesh shaders.
   std::vector<GpuMeshlet> meshlets;
   GpuBuffer meshlet_indices;
+  // Skinned meshes (info.skin_format != None): the skin stream, one joints + weights record per
+  // vertex, bound as a second vertex buffer beside `vertices`. Every joint index is below
+  // info.skin_joint_count (unpack_mesh_skin checked it).
+  GpuBuffer skin;
+};
+
+// An animation clip: its channels and its keys, unpacked and checked (unpack_clip), so
+// assetlib::sample_clip can evaluate it at any time. Clips stay on the CPU: they pose the prefab
+// nodes, whose joint matrices are then uploaded.
+struct Clip {
+  assetlib::ClipInfo info;
+  std::vector<float> keys;  // info.key_float_count floats
 };
 
 struct Prefab {
@@ -56,9 +70,11 @@ struct GpuScene {
   std::unique_ptr<GpuMemoryArena> memory;
   std::map<std::string, GpuTexture, std::less<>> textures;  // by logical name
   std::vector<GpuMesh> meshes;                              // in manifest order
-  // Materials and prefabs are metadata only: they stay on the CPU and steer the draws.
+  // Materials, prefabs, skeletons and clips stay on the CPU and steer the draws.
   std::map<std::string, assetlib::MaterialInfo, std::less<>> materials;  // by logical name
   std::vector<Prefab> prefabs;                                           // in manifest order
+  std::map<std::string, assetlib::SkeletonInfo, std::less<>> skeletons;  // by logical name
+  std::map<std::string, Clip, std::less<>> clips;                        // by logical name
   // The manifest entry each of the above was loaded from, and those of assets loaded but not kept
   // (an empty mesh, a type the sample does not draw), by logical name: hot reload compares a
   // newer manifest with these to find what changed.

@@ -30,6 +30,8 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 void erase_asset(GpuScene& scene, const std::string& name) {
   scene.textures.erase(name);
   scene.materials.erase(name);
+  scene.skeletons.erase(name);
+  scene.clips.erase(name);
   std::erase_if(scene.meshes, [&](const GpuMesh& mesh) { return mesh.name == name; });
   std::erase_if(scene.prefabs, [&](const Prefab& prefab) { return prefab.name == name; });
 }
@@ -51,6 +53,10 @@ void take_asset(GpuScene& from, GpuScene& to, const std::string& name) {
     to.textures.insert_or_assign(name, std::move(it->second));
   if (auto it = from.materials.find(name); it != from.materials.end())
     to.materials.insert_or_assign(name, std::move(it->second));
+  if (auto it = from.skeletons.find(name); it != from.skeletons.end())
+    to.skeletons.insert_or_assign(name, std::move(it->second));
+  if (auto it = from.clips.find(name); it != from.clips.end())
+    to.clips.insert_or_assign(name, std::move(it->second));
   for (GpuMesh& mesh : from.meshes) {
     if (mesh.name == name) insert_by_name(to.meshes, std::move(mesh));
   }

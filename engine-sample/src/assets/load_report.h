@@ -11,7 +11,7 @@ namespace sample {
 
 struct AssetTiming {
   std::string name;         // logical name in the manifest
-  std::string type;         // "TEXI", "MESH", "MATL" or "PRFB"
+  std::string type;         // "TEXI", "MESH", "MATL", "PRFB", "SKEL" or "CLIP"
   uint64_t disk_bytes = 0;  // bytes read: the file, or with --skip-mips its head and kept levels
   uint64_t unpacked_bytes = 0;
   double load_ms = 0;               // read the file, parse header and metadata

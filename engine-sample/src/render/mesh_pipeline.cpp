@@ -16,6 +16,9 @@ namespace {
 constexpr uint32_t kVertexSpirv[] = {
 #include "mesh.vert.spv.inc"
 };
+constexpr uint32_t kSkinnedVertexSpirv[] = {
+#include "mesh_skinned.vert.spv.inc"
+};
 constexpr uint32_t kFragmentSpirv[] = {
 #include "mesh.frag.spv.inc"
 };
@@ -61,6 +64,12 @@ VkDescriptorSetLayout create_material_set_layout(const VulkanContext& ctx) {
   return create_set_layout(ctx, bindings);
 }
 
+VkDescriptorSetLayout create_palette_set_layout(const VulkanContext& ctx) {
+  const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1,
+                                             VK_SHADER_STAGE_VERTEX_BIT, nullptr};
+  return create_set_layout(ctx, {&binding, 1});
+}
+
 VkPipelineLayout create_pipeline_layout(const VulkanContext& ctx,
                                         std::span<const VkDescriptorSetLayout> set_layouts) {
   VkPushConstantRange range{};
@@ -81,10 +90,11 @@ VkPipelineLayout create_pipeline_layout(const VulkanContext& ctx,
 // than hard-coding offsets that would silently break when the baker changes formats. mesh.vert
 // reads locations 0..5; the ones a format lacks (tangent, second UV set) come from binding 1, a
 // buffer of zeros read with stride 0, and the shader takes a zero tangent as "none".
+// mesh_skinned.vert also reads locations 6 and 7, joints and weights, from the skin stream.
 constexpr uint32_t kShaderInputLocations = 6;
-constexpr uint32_t kZeroBinding = 1;
 
-std::vector<VkVertexInputAttributeDescription> vertex_attributes(assetlib::VertexFormat format) {
+std::vector<VkVertexInputAttributeDescription> vertex_attributes(assetlib::VertexFormat format,
+                                                                 assetlib::SkinFormat skin) {
   assetlib::VertexAttribute attributes[8];
   uint32_t count = assetlib::vertex_format_attributes(format, attributes);
   std::vector<VkVertexInputAttributeDescription> out;
@@ -92,13 +102,19 @@ std::vector<VkVertexInputAttributeDescription> vertex_attributes(assetlib::Verte
   for (uint32_t i = 0; i < count; ++i) {
     if (attributes[i].location >= kShaderInputLocations) continue;
     present[attributes[i].location] = true;
-    out.push_back({attributes[i].location, 0, static_cast<VkFormat>(attributes[i].vk_format),
-                   attributes[i].offset});
+    out.push_back({attributes[i].location, kVertexBinding,
+                   static_cast<VkFormat>(attributes[i].vk_format), attributes[i].offset});
   }
   for (uint32_t location = 0; location < kShaderInputLocations; ++location) {
     if (!present[location]) {
       out.push_back({location, kZeroBinding, VK_FORMAT_R32G32B32A32_SFLOAT, 0});
     }
+  }
+  assetlib::VertexAttribute skin_attributes[2];
+  uint32_t skin_count = assetlib::skin_format_attributes(skin, skin_attributes);
+  for (uint32_t i = 0; i < skin_count; ++i) {
+    out.push_back({skin_attributes[i].location, kSkinBinding,
+                   static_cast<VkFormat>(skin_attributes[i].vk_format), skin_attributes[i].offset});
   }
   return out;
 }
@@ -142,10 +158,14 @@ MeshPipelines::MeshPipelines(const VulkanContext& ctx, VkRenderPass render_pass,
     : ctx_(ctx), render_pass_(render_pass), extent_(extent) {
   try {
     vertex_shader_ = create_shader(ctx, kVertexSpirv, "mesh.vert");
+    skinned_vertex_shader_ = create_shader(ctx, kSkinnedVertexSpirv, "mesh_skinned.vert");
     fragment_shader_ = create_shader(ctx, kFragmentSpirv, "mesh.frag");
     scene_set_layout_ = create_scene_set_layout(ctx);
     material_set_layout_ = create_material_set_layout(ctx);
-    const VkDescriptorSetLayout sets[] = {scene_set_layout_, material_set_layout_};
+    palette_set_layout_ = create_palette_set_layout(ctx);
+    // One layout for rigid and skinned pipelines, so sets 0 and 1 stay bound across both.
+    const VkDescriptorSetLayout sets[] = {scene_set_layout_, material_set_layout_,
+                                          palette_set_layout_};
     layout_ = create_pipeline_layout(ctx, sets);
   } catch (...) {
     destroy();
@@ -160,14 +180,18 @@ void MeshPipelines::destroy() noexcept {
   for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device, pipeline, nullptr);
   pipelines_.clear();
   if (layout_) vkDestroyPipelineLayout(device, layout_, nullptr);
+  if (palette_set_layout_) vkDestroyDescriptorSetLayout(device, palette_set_layout_, nullptr);
   if (material_set_layout_) vkDestroyDescriptorSetLayout(device, material_set_layout_, nullptr);
   if (scene_set_layout_) vkDestroyDescriptorSetLayout(device, scene_set_layout_, nullptr);
   if (fragment_shader_) vkDestroyShaderModule(device, fragment_shader_, nullptr);
+  if (skinned_vertex_shader_) vkDestroyShaderModule(device, skinned_vertex_shader_, nullptr);
   if (vertex_shader_) vkDestroyShaderModule(device, vertex_shader_, nullptr);
   layout_ = VK_NULL_HANDLE;
+  palette_set_layout_ = VK_NULL_HANDLE;
   material_set_layout_ = VK_NULL_HANDLE;
   scene_set_layout_ = VK_NULL_HANDLE;
   fragment_shader_ = VK_NULL_HANDLE;
+  skinned_vertex_shader_ = VK_NULL_HANDLE;
   vertex_shader_ = VK_NULL_HANDLE;
 }
 
@@ -181,12 +205,14 @@ VkPipeline MeshPipelines::pipeline_for(const PipelineKey& key) {
 
 VkPipeline MeshPipelines::build(const PipelineKey& key) const {
   const assetlib::VertexFormat format = key.format;
+  const bool skinned = key.skin != assetlib::SkinFormat::None;
   VkPipelineShaderStageCreateInfo stages[2]{};
   stages[0].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
-  stages[0].module = vertex_shader_;
+  stages[0].module = skinned ? skinned_vertex_shader_ : vertex_shader_;
   stages[0].pName = "main";
-  // mesh.vert's constant_id 0: whether normal and tangent are octahedral (the *_OCT formats).
+  // mesh.vert's (and mesh_skinned.vert's) constant_id 0: whether normal and tangent are
+  // octahedral (the *_OCT formats).
   const VkBool32 octahedral =
       format == assetlib::VertexFormat::PNCVT_OCT || format == assetlib::VertexFormat::PNCVVT_OCT;
   const VkSpecializationMapEntry entry{0, 0, sizeof octahedral};
@@ -198,12 +224,13 @@ VkPipeline MeshPipelines::build(const PipelineKey& key) const {
   stages[1].module = fragment_shader_;
 
   const VkVertexInputBindingDescription bindings[] = {
-      {0, assetlib::vertex_format_stride(format), VK_VERTEX_INPUT_RATE_VERTEX},
-      {kZeroBinding, 0, VK_VERTEX_INPUT_RATE_VERTEX}};
-  std::vector<VkVertexInputAttributeDescription> attributes = vertex_attributes(format);
+      {kVertexBinding, assetlib::vertex_format_stride(format), VK_VERTEX_INPUT_RATE_VERTEX},
+      {kZeroBinding, 0, VK_VERTEX_INPUT_RATE_VERTEX},
+      {kSkinBinding, assetlib::skin_format_stride(key.skin), VK_VERTEX_INPUT_RATE_VERTEX}};
+  std::vector<VkVertexInputAttributeDescription> attributes = vertex_attributes(format, key.skin);
   VkPipelineVertexInputStateCreateInfo vertex_input{};
   vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
-  vertex_input.vertexBindingDescriptionCount = 2;
+  vertex_input.vertexBindingDescriptionCount = skinned ? 3 : 2;
   vertex_input.pVertexBindingDescriptions = bindings;
   vertex_input.vertexAttributeDescriptionCount = static_cast<uint32_t>(attributes.size());
   vertex_input.pVertexAttributeDescriptions = attributes.data();
@@ -266,9 +293,11 @@ VkPipeline MeshPipelines::build(const PipelineKey& key) const {
   info.renderPass = render_pass_;
   info.subpass = 0;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  std::string name = std::string("mesh ") + assetlib::vertex_format_name(format) +
-                     (key.blend ? " blend" : "") + (key.cull_back ? " cull" : "") +
-                     (key.mirrored ? " mirrored" : "");
+  std::string name = std::string("mesh ") + assetlib::vertex_format_name(format);
+  if (skinned) name += std::string(" skinned ") + assetlib::skin_format_name(key.skin);
+  if (key.blend) name += " blend";
+  if (key.cull_back) name += " cull";
+  if (key.mirrored) name += " mirrored";
   vk_check(vkCreateGraphicsPipelines(ctx_.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
            ("vkCreateGraphicsPipelines(" + name + ")").c_str());
   ctx_.set_name(VK_OBJECT_TYPE_PIPELINE, pipeline, name);

@@ -29,6 +29,7 @@ OffscreenRenderer::OffscreenRenderer(const VulkanContext& ctx, const GpuScene& s
     : ctx_(ctx),
       scene_(scene),
       layout_(options.layout),
+      animation_(options.animation),
       camera_name_(options.camera),
       extent_{options.width, options.height},
       draw_options_(options.draw) {
@@ -58,7 +59,7 @@ OffscreenRenderer::~OffscreenRenderer() { destroy(); }
 
 void OffscreenRenderer::rebuild_scene() {
   // The scene as every render path draws it, seen from the chosen camera.
-  draws_ = std::make_unique<SceneDraws>(ctx_, scene_, *pipelines_, layout_);
+  draws_ = std::make_unique<SceneDraws>(ctx_, scene_, *pipelines_, layout_, animation_);
   float aspect = static_cast<float>(extent_.width) / static_cast<float>(extent_.height);
   camera_ = choose_camera(draws_->instances(), camera_name_, aspect);
 }

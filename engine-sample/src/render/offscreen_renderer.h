@@ -28,6 +28,7 @@ struct RenderOptions {
   SceneLayout layout = SceneLayout::Grid;
   std::string camera;  // a camera node's name; empty: frame the scene
   DrawOptions draw;
+  AnimationOptions animation;  // --animate, --time: the clip that poses the prefabs
 };
 
 class OffscreenRenderer {
@@ -47,6 +48,8 @@ class OffscreenRenderer {
 
   // Which camera the frames are drawn from (camera.h's description).
   const std::string& camera_description() const { return camera_.description; }
+  // Which clip posed the prefabs (SceneDraws::pose_description); empty without clip or skins.
+  const std::string& pose_description() const { return draws_->pose_description(); }
 
   // The last frame: tightly packed rows of 4-byte texels in color_format().
   std::span<const std::byte> pixels() const;
@@ -64,6 +67,7 @@ class OffscreenRenderer {
   const VulkanContext& ctx_;
   const GpuScene& scene_;
   SceneLayout layout_;
+  AnimationOptions animation_;
   std::string camera_name_;
   VkExtent2D extent_;
   VkFormat color_format_ = VK_FORMAT_UNDEFINED;

@@ -102,24 +102,48 @@ std::vector<const SceneDraw*> draw_order(const std::vector<SceneDraw>& draws, Ve
   return order;
 }
 
+// A mesh instance drawn by mesh_skinned.vert: posed joints, and a skin stream to read.
+bool is_skinned(const MeshInstance& instance) {
+  return !instance.joints.empty() && instance.mesh->skin.handle() != VK_NULL_HANDLE;
+}
+
+std::string describe_poses(const ScenePoses& poses, size_t skinned_instances) {
+  if (poses.description.empty() && skinned_instances == 0) return {};
+  std::string text = poses.description.empty() ? "rest pose" : poses.description;
+  text += "; ";
+  text += std::to_string(skinned_instances);
+  text += " skinned mesh instance(s)";
+  return text;
+}
+
 }  // namespace
 
 SceneDraws::SceneDraws(const VulkanContext& ctx, const GpuScene& scene, MeshPipelines& pipelines,
-                       SceneLayout layout)
+                       SceneLayout layout, const AnimationOptions& animation)
     : ctx_(ctx), scene_(scene), pipelines_(pipelines) {
-  instances_ = instance_scene(scene, layout);
+  const ScenePoses poses = choose_poses(scene, animation);
+  instances_ = instance_scene(scene, layout, poses);
   if (instances_.meshes.empty()) std::fprintf(stderr, "warning: no meshes to draw\n");
   try {
     materials_ = std::make_unique<MaterialBindings>(ctx, scene);
+    palettes_ = std::make_unique<JointPalettes>(ctx);
     std::vector<DrawTransform> transforms;
+    size_t skinned = 0;
     for (const MeshInstance& instance : instances_.meshes) {
-      add_instance(instance, static_cast<uint32_t>(transforms.size()));
+      uint32_t palette_offset = 0;
+      if (is_skinned(instance)) {
+        palette_offset = palettes_->add(instance.joints);
+        ++skinned;
+      }
+      add_instance(instance, static_cast<uint32_t>(transforms.size()), palette_offset);
       DrawTransform transform{instance.world, normal_matrix(instance.world)};
       // A mirroring transform turns the tangent frame's handedness around (mesh.vert).
       transform.normal.m[15] = determinant3(instance.world) < 0 ? -1.0f : 1.0f;
       transforms.push_back(transform);
     }
+    pose_description_ = describe_poses(poses, skinned);
     materials_->upload(pipelines.material_set_layout());
+    palettes_->upload(pipelines.palette_set_layout());
     // Instances whose submeshes are all empty make no draws, and no materials to bind.
     if (!draws_.empty()) {
       transforms_ = GpuBuffer(ctx, sizeof(DrawTransform) * transforms.size(),
@@ -140,14 +164,18 @@ void SceneDraws::destroy() noexcept {
   if (pool_) vkDestroyDescriptorPool(ctx_.device(), pool_, nullptr);
   pool_ = VK_NULL_HANDLE;
   materials_.reset();
+  palettes_.reset();
 }
 
-void SceneDraws::add_instance(const MeshInstance& instance, uint32_t transform) {
+void SceneDraws::add_instance(const MeshInstance& instance, uint32_t transform,
+                              uint32_t palette_offset) {
   const GpuMesh& mesh = *instance.mesh;
   const assetlib::MeshBounds& bounds = mesh.info.bounds;
   float mesh_size = 2 * std::max({bounds.extents[0], bounds.extents[1], bounds.extents[2]}) *
                     max_scale(instance.world);
   bool mirrored = determinant3(instance.world) < 0;
+  const bool skinned = is_skinned(instance);
+  const assetlib::SkinFormat skin = skinned ? mesh.info.skin_format : assetlib::SkinFormat::None;
   // Uniform scale: the cone of a meshlet keeps its angle only then.
   float largest = max_scale(instance.world);
   bool uniform = std::abs(std::abs(determinant3(instance.world)) - largest * largest * largest) <=
@@ -174,13 +202,15 @@ void SceneDraws::add_instance(const MeshInstance& instance, uint32_t transform) 
     draw.material = material;
     draw.blend = info.alpha_mode == assetlib::AlphaMode::Blend;
     draw.pipeline = pipelines_.pipeline_for(
-        {mesh.info.vertex_format, draw.blend, !info.double_sided, mirrored});
+        {mesh.info.vertex_format, draw.blend, !info.double_sided, mirrored, skin});
     draw.centre = transform_point(instance.world, to_vec3(sub.bounds.origin));
     draw.radius = sub.bounds.radius * largest;
     draw.size = mesh_size;
     draw.world = instance.world;
     draw.scale = largest;
     draw.cone_culling = info.double_sided == false && !mirrored && uniform;
+    draw.skinned = skinned;
+    draw.palette_offset = palette_offset;
     draws_.push_back(draw);
   }
 }
@@ -235,6 +265,7 @@ DrawStats SceneDraws::record(VkCommandBuffer cmd, const CameraView& camera, uint
   const GpuMesh* bound_mesh = nullptr;
   VkBuffer bound_indices = VK_NULL_HANDLE;
   uint32_t bound_material = UINT32_MAX;
+  uint32_t bound_palette = UINT32_MAX;
   for (const SceneDraw* draw : draw_order(draws_, camera.eye)) {
     const GpuMesh& mesh = *draw->mesh;
     if (draw->pipeline != bound_pipeline) {
@@ -242,10 +273,18 @@ DrawStats SceneDraws::record(VkCommandBuffer cmd, const CameraView& camera, uint
       bound_pipeline = draw->pipeline;
     }
     if (&mesh != bound_mesh) {
-      const VkBuffer buffers[2] = {mesh.vertices.handle(), scene_.zeros.handle()};
-      const VkDeviceSize offsets[2] = {0, 0};
-      vkCmdBindVertexBuffers(cmd, 0, 2, buffers, offsets);
+      // The skin stream, when the mesh has one, is bound for rigid draws too (they ignore it).
+      const VkBuffer buffers[3] = {mesh.vertices.handle(), scene_.zeros.handle(),
+                                   mesh.skin.handle()};
+      const VkDeviceSize offsets[3] = {0, 0, 0};
+      vkCmdBindVertexBuffers(cmd, kVertexBinding, mesh.skin.handle() ? 3 : 2, buffers, offsets);
       bound_mesh = &mesh;
+    }
+    if (draw->skinned && draw->palette_offset != bound_palette) {
+      VkDescriptorSet set = palettes_->set();
+      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 2, 1, &set, 1,
+                              &draw->palette_offset);
+      bound_palette = draw->palette_offset;
     }
     if (draw->material != bound_material) {
       VkDescriptorSet set = materials_->set(draw->material);
@@ -261,7 +300,7 @@ DrawStats SceneDraws::record(VkCommandBuffer cmd, const CameraView& camera, uint
     assetlib::IndexRange range = choose_lod(*draw, camera, height, options);
     stats.lod_triangles_saved +=
         (sub.index_count - std::min(sub.index_count, range.index_count)) / 3;
-    bool by_meshlet = options.meshlets && range.first_index == sub.first_index &&
+    bool by_meshlet = options.meshlets && !draw->skinned && range.first_index == sub.first_index &&
                       sub.meshlet_count > 0 && !mesh.meshlets.empty();
     VkBuffer indices = by_meshlet ? mesh.meshlet_indices.handle() : mesh.indices.handle();
     if (indices != bound_indices) {

@@ -6,13 +6,16 @@
 
 #include "assets/gpu_scene.h"
 #include "render/camera.h"
+#include "render/joint_palettes.h"
 #include "render/material_bindings.h"
+#include "render/scene_animation.h"
 #include "render/scene_instances.h"
 
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace sample {
@@ -36,6 +39,10 @@ struct SceneDraw {
   // Meshlets may be dropped by their backface cone: a single-sided material, and a transform that
   // neither mirrors nor stretches unevenly (so the cone keeps its shape).
   bool cone_culling = false;
+  // Drawn by mesh_skinned.vert with the joint matrices its JointPalettes offset selects. Never
+  // drawn meshlet by meshlet: the meshlets' bounds and cones are of the bind pose.
+  bool skinned = false;
+  uint32_t palette_offset = 0;
 };
 
 struct DrawOptions {
@@ -58,17 +65,21 @@ struct DrawStats {
 
 class SceneDraws {
  public:
-  // Resolves every submesh's material, texture and pipeline once, and uploads the transforms and
-  // material factors, so a frame only replays the list. The pipelines belong to the render pass
-  // the draws will be recorded in.
+  // Resolves every submesh's material, texture and pipeline once, and uploads the transforms,
+  // material factors and skinned meshes' joint matrices (the prefabs posed as `animation` says;
+  // choose_poses' SampleError when no prefab has that clip), so a frame only replays the list.
+  // The pipelines belong to the render pass the draws will be recorded in.
   SceneDraws(const VulkanContext& ctx, const GpuScene& scene, MeshPipelines& pipelines,
-             SceneLayout layout);
+             SceneLayout layout, const AnimationOptions& animation);
   ~SceneDraws();
   SceneDraws(const SceneDraws&) = delete;
   SceneDraws& operator=(const SceneDraws&) = delete;
 
   const SceneInstances& instances() const { return instances_; }
   size_t draw_count() const { return draws_.size(); }
+  // Which clip posed the prefabs and how many skinned mesh instances there are; empty when the
+  // scene has neither a clip chosen nor skinned meshes.
+  const std::string& pose_description() const { return pose_description_; }
 
   // Records every draw inside an open render pass compatible with the pipelines (with
   // dynamic-viewport pipelines the caller sets viewport and scissor first). `height` is the
@@ -77,7 +88,7 @@ class SceneDraws {
                    const DrawOptions& options) const;
 
  private:
-  void add_instance(const MeshInstance& instance, uint32_t transform);
+  void add_instance(const MeshInstance& instance, uint32_t transform, uint32_t palette_offset);
   void create_scene_set();
   void destroy() noexcept;
 
@@ -87,6 +98,8 @@ class SceneDraws {
   SceneInstances instances_;
   std::vector<SceneDraw> draws_;
   std::unique_ptr<MaterialBindings> materials_;
+  std::unique_ptr<JointPalettes> palettes_;
+  std::string pose_description_;
   GpuBuffer transforms_;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet scene_set_ = VK_NULL_HANDLE;

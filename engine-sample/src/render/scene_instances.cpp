@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <span>
 #include <string_view>
 
 namespace sample {
@@ -29,6 +30,16 @@ Box mesh_box(const GpuMesh& mesh) {
   return box;
 }
 
+// The box a skinned mesh is framed by: its stored box (of the bind pose, in the mesh's space)
+// moved by each joint matrix of the rest pose, all together. Loose, but it holds the mesh
+// wherever the rest pose puts it (a Z-up mesh under a Y-up node, say), and it does not depend on
+// the clip's time, so the camera holds still while a clip plays.
+Box skinned_box(const Box& bind_box, std::span<const Mat4> rest_joints) {
+  Box box;
+  for (const Mat4& joint : rest_joints) box.add(transform_box(joint, bind_box));
+  return box;
+}
+
 Mat4 instance_matrix(const assetlib::PrefabInstance& instance) {
   assetlib::PrefabNode trs;
   std::copy(std::begin(instance.translation), std::end(instance.translation), trs.translation);
@@ -41,24 +52,22 @@ Mat4 instance_matrix(const assetlib::PrefabInstance& instance) {
 
 class Instancer {
  public:
-  explicit Instancer(const GpuScene& scene) {
+  explicit Instancer(const GpuScene& scene) : skeletons_(scene.skeletons) {
     for (const GpuMesh& mesh : scene.meshes) meshes_.emplace(mesh.name, &mesh);
   }
 
-  Item prefab_item(const Prefab& prefab) {
+  Item prefab_item(const Prefab& prefab, const PrefabPose& pose) {
     Item item;
     const std::vector<assetlib::PrefabNode>& nodes = prefab.info.nodes;
-    std::vector<Mat4> world(nodes.size());
+    NodeMatrices world;
+    world.posed = node_world_matrices(prefab.info, pose);
+    world.rest = pose.clip ? node_world_matrices(prefab.info, PrefabPose{}) : world.posed;
     for (size_t i = 0; i < nodes.size(); ++i) {
       const assetlib::PrefabNode& node = nodes[i];
-      Mat4 local;
-      assetlib::prefab_local_matrix(node, local.m);
-      // read_prefab_info guarantees parents come first.
-      world[i] = node.parent < 0 ? local : multiply(world[node.parent], local);
-      if (!node.mesh.empty()) add_mesh(prefab, node, world[i], item);
+      if (!node.mesh.empty()) add_mesh(prefab, node, world, world.posed[i], item);
       if (node.camera >= 0) {
         item.cameras.push_back(
-            {node.name, prefab.name, world[i], prefab.info.cameras[node.camera]});
+            {node.name, prefab.name, world.posed[i], prefab.info.cameras[node.camera]});
       }
     }
     return item;
@@ -66,7 +75,7 @@ class Instancer {
 
   Item loose_item(const GpuMesh& mesh) {
     Item item;
-    item.meshes.push_back({&mesh, Mat4{}, {}, mesh_box(mesh)});
+    item.meshes.push_back({&mesh, Mat4{}, {}, {}, mesh_box(mesh)});
     item.bounds = item.meshes.back().bounds;
     return item;
   }
@@ -74,8 +83,14 @@ class Instancer {
   bool used(const GpuMesh& mesh) const { return used_.contains(mesh.name); }
 
  private:
-  void add_mesh(const Prefab& prefab, const assetlib::PrefabNode& node, const Mat4& world,
-                Item& item) {
+  // A prefab's node world matrices as drawn, and at rest (the same without a clip).
+  struct NodeMatrices {
+    std::vector<Mat4> posed;
+    std::vector<Mat4> rest;
+  };
+
+  void add_mesh(const Prefab& prefab, const assetlib::PrefabNode& node,
+                const NodeMatrices& node_world, const Mat4& world, Item& item) {
     auto found = meshes_.find(node.mesh);
     if (found == meshes_.end()) {
       if (missing_.insert(node.mesh).second) {
@@ -88,19 +103,79 @@ class Instancer {
     }
     const GpuMesh& mesh = *found->second;
     used_.insert(mesh.name);
+    const Placement placement = place(prefab, node, mesh, node_world, world);
     auto add = [&](const Mat4& m) {
-      item.meshes.push_back({&mesh, m, node.materials, transform_box(m, mesh_box(mesh))});
+      item.meshes.push_back(
+          {&mesh, m, placement.joints, node.materials, transform_box(m, placement.box)});
       item.bounds.add(item.meshes.back().bounds);
     };
-    if (node.instances.empty()) add(world);
+    if (node.instances.empty()) add(placement.base);
     for (const assetlib::PrefabInstance& instance : node.instances) {
-      add(multiply(world, instance_matrix(instance)));
+      add(multiply(placement.base, instance_matrix(instance)));
     }
   }
 
+  // Where a node's mesh goes: the node's matrix, for a skinned mesh its joint matrices, and the
+  // box it is framed by, before `base`.
+  struct Placement {
+    Mat4 base;
+    std::vector<Mat4> joints;  // empty: rigid
+    Box box;
+  };
+
+  // A skinned mesh is placed by its joints, which already hold every node above them: its own
+  // node's transform is not applied (glTF), or it would be applied twice. Without a usable
+  // skeleton it is drawn as stored: its bind pose.
+  Placement place(const Prefab& prefab, const assetlib::PrefabNode& node, const GpuMesh& mesh,
+                  const NodeMatrices& node_world, const Mat4& world) {
+    if (node.skin.empty()) return {world, {}, mesh_box(mesh)};
+    if (mesh.info.skin_format == assetlib::SkinFormat::None) {
+      warn(prefab.name + ": node '" + node.name + "' is skinned by '" + node.skin + "' but mesh '" +
+           mesh.name + "' has no skin stream; drawn rigid");
+      return {world, {}, mesh_box(mesh)};
+    }
+    const assetlib::SkeletonInfo* skeleton = skeleton_for(prefab, node, mesh);
+    if (!skeleton) return {Mat4{}, {}, mesh_box(mesh)};
+    return {Mat4{}, joint_matrices(*skeleton, node_world.posed),
+            skinned_box(mesh_box(mesh), joint_matrices(*skeleton, node_world.rest))};
+  }
+
+  // The skeleton that skins `node`'s mesh, or null (warned) when the folder lacks it or its
+  // joints do not fit the mesh's skin stream.
+  const assetlib::SkeletonInfo* skeleton_for(const Prefab& prefab, const assetlib::PrefabNode& node,
+                                             const GpuMesh& mesh) {
+    const std::string where = prefab.name + ": node '" + node.name + "': ";
+    auto found = skeletons_.find(node.skin);
+    if (found == skeletons_.end()) {
+      warn(where + "skeleton '" + node.skin +
+           "' is not in the baked folder; its mesh is drawn in its bind pose");
+      return nullptr;
+    }
+    if (!mesh.info.skeleton.empty() && mesh.info.skeleton != node.skin) {
+      warn(where + "skinned by '" + node.skin + "', but mesh '" + mesh.name +
+           "' indexes the joints of '" + mesh.info.skeleton + "'; drawn in its bind pose");
+      return nullptr;
+    }
+    // unpack_mesh_skin checked every joint index against skin_joint_count: a palette of at least
+    // that many matrices keeps every read of the shader inside it.
+    if (mesh.info.skin_joint_count > found->second.joints.size()) {
+      warn(where + "mesh '" + mesh.name + "' indexes " +
+           std::to_string(mesh.info.skin_joint_count) + " joints, skeleton '" + node.skin +
+           "' has " + std::to_string(found->second.joints.size()) + "; drawn in its bind pose");
+      return nullptr;
+    }
+    return &found->second;
+  }
+
+  void warn(const std::string& message) {
+    if (warned_.insert(message).second) std::fprintf(stderr, "warning: %s\n", message.c_str());
+  }
+
+  const std::map<std::string, assetlib::SkeletonInfo, std::less<>>& skeletons_;
   std::map<std::string_view, const GpuMesh*> meshes_;
   std::set<std::string> used_;
   std::set<std::string> missing_;
+  std::set<std::string> warned_;  // warnings given, each once
 };
 
 // Moves (and scales) everything in `item` by `m`.
@@ -136,10 +211,14 @@ std::vector<Box> SceneInstances::boxes() const {
   return out;
 }
 
-SceneInstances instance_scene(const GpuScene& scene, SceneLayout layout) {
+SceneInstances instance_scene(const GpuScene& scene, SceneLayout layout, const ScenePoses& poses) {
   Instancer instancer(scene);
   std::vector<Item> items;
-  for (const Prefab& prefab : scene.prefabs) items.push_back(instancer.prefab_item(prefab));
+  for (size_t i = 0; i < scene.prefabs.size(); ++i) {
+    const PrefabPose rest;
+    const PrefabPose& pose = i < poses.prefabs.size() ? poses.prefabs[i] : rest;
+    items.push_back(instancer.prefab_item(scene.prefabs[i], pose));
+  }
   for (const GpuMesh& mesh : scene.meshes) {
     if (!instancer.used(mesh)) items.push_back(instancer.loose_item(mesh));
   }

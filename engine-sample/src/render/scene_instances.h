@@ -4,6 +4,7 @@
 #pragma once
 
 #include "assets/gpu_scene.h"
+#include "render/scene_animation.h"
 #include "render/scene_math.h"
 
 #include <string>
@@ -23,11 +24,19 @@ enum class SceneLayout {
 // One mesh drawn at one place.
 struct MeshInstance {
   const GpuMesh* mesh = nullptr;
+  // A rigid mesh: its node's world matrix. A skinned one: only the layout's move (identity when
+  // authored), since its joints place it (glTF ignores a skinned mesh's own node transform).
   Mat4 world;
+  // A skinned mesh: its skeleton's joint matrices in the prefab's space, one per joint, which
+  // mesh_skinned.vert blends per vertex before `world`. Empty: a rigid mesh.
+  std::vector<Mat4> joints;
   // The MATL asset of each submesh as the prefab node names them; empty (or an empty name): the
   // one the mesh's own material summary names.
   std::vector<std::string> materials;
-  Box bounds;  // of the mesh, in the world
+  // Of the mesh, in the world. A skinned mesh's: its stored box (of the bind pose) moved by each
+  // joint matrix of the rest pose, all together; the same at every time of a clip, so the framing
+  // camera holds still while it plays.
+  Box bounds;
 };
 
 // A camera node of a prefab, in the world.
@@ -47,7 +56,9 @@ struct SceneInstances {
   std::vector<Box> boxes() const;
 };
 
-// Warns (once per name, on stderr) about prefab nodes naming a mesh the folder lacks.
-SceneInstances instance_scene(const GpuScene& scene, SceneLayout layout);
+// The prefabs posed by `poses` (choose_poses), each mesh no prefab uses at its origin. Warns
+// (once per name, on stderr) about prefab nodes naming a mesh the folder lacks, and about skinned
+// nodes whose skeleton is missing or does not fit their mesh (those are drawn in their bind pose).
+SceneInstances instance_scene(const GpuScene& scene, SceneLayout layout, const ScenePoses& poses);
 
 }  // namespace sample

@@ -85,4 +85,11 @@ void GpuBuffer::invalidate(VkDeviceSize offset, VkDeviceSize size) const {
   vk_check(vkInvalidateMappedMemoryRanges(device_, 1, &range), "vkInvalidateMappedMemoryRanges");
 }
 
+bool has_buffer_format_features(const VulkanContext& ctx, VkFormat format,
+                                VkFormatFeatureFlags features) {
+  VkFormatProperties properties{};
+  vkGetPhysicalDeviceFormatProperties(ctx.physical_device(), format, &properties);
+  return (properties.bufferFeatures & features) == features;
+}
+
 }  // namespace sample

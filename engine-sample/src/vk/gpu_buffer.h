@@ -45,4 +45,9 @@ class GpuBuffer {
   std::byte* mapped_ = nullptr;
 };
 
+// Whether buffers can hold `format` with every one of `features` on this device (e.g.
+// VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT: read as a vertex input).
+bool has_buffer_format_features(const VulkanContext& ctx, VkFormat format,
+                                VkFormatFeatureFlags features);
+
 }  // namespace sample

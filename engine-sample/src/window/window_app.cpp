@@ -77,6 +77,7 @@ class WindowRenderer {
   GpuScene& scene_;
   GlfwWindow& window_;
   SceneLayout layout_;
+  AnimationOptions animation_;
   HotReload* hot_reload_;
   Swapchain swapchain_;
   VkRenderPass render_pass_ = VK_NULL_HANDLE;
@@ -96,6 +97,7 @@ WindowRenderer::WindowRenderer(const VulkanContext& ctx, GpuScene& scene, GlfwWi
       scene_(scene),
       window_(window),
       layout_(options.layout),
+      animation_(options.animation),
       hot_reload_(options.hot_reload),
       swapchain_(ctx),
       draw_options_(options.draw) {
@@ -104,7 +106,7 @@ WindowRenderer::WindowRenderer(const VulkanContext& ctx, GpuScene& scene, GlfwWi
         create_window_render_pass(ctx, swapchain_.color_format(), swapchain_.depth_format());
     // Dynamic viewport: a resize rebuilds the swapchain but keeps these pipelines.
     pipelines_ = std::make_unique<MeshPipelines>(ctx, render_pass_, std::nullopt);
-    draws_ = std::make_unique<SceneDraws>(ctx, scene, *pipelines_, options.layout);
+    draws_ = std::make_unique<SceneDraws>(ctx, scene, *pipelines_, layout_, animation_);
     VkExtent2D size = window.framebuffer_extent();
     stale_ = !swapchain_.create(render_pass_, size);
     VkExtent2D framed = stale_ ? size : swapchain_.extent();
@@ -156,7 +158,7 @@ void WindowRenderer::apply_input() {
 bool WindowRenderer::hot_reload() {
   if (!hot_reload_ || !hot_reload_->poll(scene_)) return false;
   if (!hot_reload_->apply(scene_).scene_changed()) return false;
-  draws_ = std::make_unique<SceneDraws>(ctx_, scene_, *pipelines_, layout_);
+  draws_ = std::make_unique<SceneDraws>(ctx_, scene_, *pipelines_, layout_, animation_);
   return true;
 }
 

@@ -21,6 +21,7 @@ class VulkanContext;
 struct WindowOptions {
   SceneLayout layout = SceneLayout::Grid;
   DrawOptions draw;
+  AnimationOptions animation;  // the clip and time that pose the prefabs (a still pose)
   // Present this many frames, then return (so a test can run it); without, run until closed.
   std::optional<uint32_t> frames;
   // Polled every frame; when the manifest changes, the changed assets are reloaded into the

@@ -1,0 +1,197 @@
+#include "cli/commands.h"
+
+#include "common/asset_kinds.h"
+#include "common/source_paths.h"
+#include "pipeline/bake_folders.h"
+#include "pipeline/bake_tree.h"
+#include "pipeline/depfile.h"
+#include "pipeline/memory_budget.h"
+#include "pipeline/output_lock.h"
+#include "pipeline/plan_textures.h"
+#include "pipeline/source_plan.h"
+#include "pipeline/source_record.h"
+
+#include <assetlib/asset_file.h>
+
+#include <chrono>
+#include <cstdio>
+
+namespace baker {
+namespace {
+
+namespace fs = std::filesystem;
+
+int usage_error(const BakeStatus& s) {
+  std::fprintf(stderr, "error: %s\n", s.message().c_str());
+  return 2;
+}
+
+// The source's texture plan and the output another source takes from it, read from the whole
+// root as a whole-folder bake plans them.
+BakeStatus plan_from_tree(const fs::path& root, const fs::path& output, const BakeConfig& config,
+                          const std::string& relative, TexturePlan& plan, std::string& refused) {
+  ProgressReport quiet(0, true, false);
+  size_t unsupported = 0;
+  std::vector<Source> sources = scan_sources(root, output, quiet, unsupported);
+  plan = plan_textures(root, config, sources);
+  for (Source& s : sources) plan_outputs(plan, s);
+  std::vector<std::string> taken = taken_outputs(sources);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (sources[i].relative != relative) continue;
+    refused = taken[i];
+    return {};
+  }
+  return BakeStatus::failure(BakeError::Config, relative,
+                             "not bakeable from its root (inside the output folder, or a "
+                             "symlink leading out of the root)");
+}
+
+// What the bake read, as a depfile lists it: files by path; for one looked for and missing, its
+// nearest existing folder (inside the root), whose time changes when the file appears.
+std::vector<std::string> read_paths(const fs::path& root, const std::string& relative,
+                                    const CacheEntry& entry, const BakeConfig& config,
+                                    const std::optional<fs::path>& plan_file) {
+  std::vector<std::string> paths{(root / relative).string()};
+  for (const Dependency& dep : entry.deps) {
+    if (dep.state.rfind("texture:", 0) == 0) continue;  // its plan file covers it
+    std::optional<fs::path> file = inside_root(root, dep.path);
+    if (!file) continue;
+    if (dep.state != "absent") {
+      paths.push_back(file->string());
+      continue;
+    }
+    std::error_code ec;
+    fs::path folder = file->parent_path();
+    while (folder_within(folder, root) && folder != root && !fs::is_directory(folder, ec))
+      folder = folder.parent_path();
+    paths.push_back(folder.string());
+  }
+  if (!config.path.empty()) paths.push_back(resolved(config.path).string());
+  if (plan_file) paths.push_back(plan_file->string());
+  return paths;
+}
+
+BakeStatus write_stamp(const fs::path& stamp) {
+  std::error_code ec;
+  fs::create_directories(stamp.parent_path(), ec);
+  return BakeStatus::from_file_call(assetlib::write_file_atomically(stamp.string(), {}),
+                                    BakeError::IoError, stamp.string());
+}
+
+JobResult refused_result(const std::string& relative, const std::string& taken) {
+  JobResult r;
+  r.outcome = Outcome::Failed;
+  r.status = is_utf8(relative)
+                 ? BakeStatus::failure(BakeError::RefusedPath, relative,
+                                       "output " + taken + " is already produced by another source")
+                 : BakeStatus::failure(BakeError::RefusedPath, relative,
+                                       "file name is not valid UTF-8; rename it");
+  return r;
+}
+
+const char* outcome_line(const JobResult& r) {
+  if (r.from_cache) return "restored from the cache";
+  return to_string(r.outcome);
+}
+
+}  // namespace
+
+int run_bake_one(const BakeOneOptions& options) {
+  auto started_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+  fs::path root, out;
+  if (BakeStatus s = resolve_root(options.root, root); !s) return usage_error(s);
+  fs::path file = resolved(options.source);
+  std::string relative = file.lexically_relative(root).generic_string();
+  std::optional<AssetKind> kind = source_kind(relative);
+  if (!folder_within(file, root) || file == root || !kind) {
+    return usage_error(
+        BakeStatus::failure(BakeError::Config, options.source.string(),
+                            "not a source the baker reads inside --root " + root.string()));
+  }
+  BakeConfig config;
+  if (BakeStatus s = load_bake_config(root, options.config, options.preset, config); !s)
+    return usage_error(s);
+  if (BakeStatus s = resolve_output(root, options.output, out); !s) return usage_error(s);
+  OutputTree output;
+  OutputLock lock;
+  if (BakeStatus s = OutputTree::open(out, output); !s) return usage_error(s);
+  if (BakeStatus s = lock.acquire_shared(output); !s) return usage_error(s);
+
+  std::error_code ec;
+  uint64_t bytes = fs::file_size(file, ec);
+  Source source{relative, *kind, {}, {}, ec ? 0 : bytes};
+  TexturePlan plan;
+  std::string refused;
+  std::optional<fs::path> plan_file;
+  if (options.plan_dir) {
+    plan_file = resolved(*options.plan_dir / (relative + kPlanExtension));
+    if (BakeStatus s = read_source_plan(*options.plan_dir, relative, plan, refused); !s)
+      return usage_error(s);
+  } else if (BakeStatus s = plan_from_tree(root, out, config, relative, plan, refused); !s) {
+    return usage_error(s);
+  }
+  plan_outputs(plan, source);
+
+  BakeCache previous;
+  if (std::optional<SourceRecord> last = read_record(output, relative)) {
+    if (last->entry) previous.entries[relative] = *last->entry;
+    previous.stamps = last->stamps;
+    previous.run_started_ns = last->run_started_ns;
+  }
+  MemoryBudget budget(default_memory_budget());
+  JobContext context(root, output, config, previous, budget);
+  context.started_ns = int64_t(started_ns);
+  context.force = options.force;
+  context.verify = options.verify;
+  context.textures = std::move(plan);
+  std::string cache_warning;
+  std::unique_ptr<SharedCache> cache = open_cache_for(
+      {options.cache_dir, options.no_cache, options.cache_limit}, root, output, cache_warning);
+  if (!cache_warning.empty()) std::fprintf(stderr, "warning: %s\n", cache_warning.c_str());
+  context.shared_cache = cache.get();
+
+  JobResult result;
+  if (!refused.empty() || !is_utf8(relative)) {
+    result = refused_result(relative, refused);
+  } else {
+    JobClock clock;
+    result = run_job(context, source, clock);
+  }
+  SourceRecord record{relative, int64_t(started_ns), result.outcome == Outcome::Failed,
+                      false,    std::nullopt,        context.take_stamps()};
+  if (record.failed)
+    record.keep_previous = !result.status.blames_source() || result.inputs_unchanged;
+  else
+    record.entry = result.entry;
+  for (const std::string& w : result.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  int code = record.failed ? 1 : 0;
+  if (record.failed) std::fprintf(stderr, "error: %s\n", result.status.message().c_str());
+  if (BakeStatus s = write_record(output, record); !s) {
+    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    code = 1;
+  }
+  if (!options.quiet && !record.failed)
+    std::printf("%s %s\n", outcome_line(result), relative.c_str());
+  if (options.depfile) {
+    std::string target = options.depfile_target ? *options.depfile_target
+                         : options.stamp        ? options.stamp->string()
+                                                : (out / record_path(relative)).string();
+    if (BakeStatus s = write_depfile(*options.depfile, target,
+                                     read_paths(root, relative, result.entry, config, plan_file));
+        !s) {
+      std::fprintf(stderr, "error: %s\n", s.message().c_str());
+      code = 1;
+    }
+  }
+  if (options.stamp && code == 0) {
+    if (BakeStatus s = write_stamp(*options.stamp); !s) {
+      std::fprintf(stderr, "error: %s\n", s.message().c_str());
+      code = 1;
+    }
+  }
+  return code;
+}
+
+}  // namespace baker

@@ -1,0 +1,119 @@
+#include "cli/commands.h"
+
+#include "pipeline/bake_folders.h"
+#include "pipeline/bake_tree.h"
+#include "pipeline/output_index.h"
+#include "pipeline/output_lock.h"
+#include "pipeline/source_record.h"
+
+#include <chrono>
+#include <cstdio>
+#include <set>
+
+namespace baker {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The entry of `source` now: its record when a bake-one run wrote one since the index was last
+// written (`previous`), else the previous entry. nullopt when it has none (never baked, or failed).
+std::optional<CacheEntry> current_entry(const OutputTree& output, const BakeCache& previous,
+                                        const std::string& source,
+                                        std::map<std::string, FileStamp>& stamps) {
+  auto old = previous.entries.find(source);
+  std::optional<FileStat> stat = output.file_stat(record_path(source));
+  // A record older than the index was folded into it already: its entry is there (or a whole
+  // bake replaced it since, and that is the newer truth).
+  bool folded = stat && stamp_trusted(previous, stat->mtime_ns);
+  if (!stat || (folded && old != previous.entries.end())) {
+    if (old == previous.entries.end()) return std::nullopt;
+    return old->second;
+  }
+  std::optional<SourceRecord> record = read_record(output, source);
+  if (!record) return std::nullopt;
+  for (auto& [path, stamp] : record->stamps) stamps[path] = stamp;
+  if (!record->failed) return record->entry;
+  if (record->keep_previous && old != previous.entries.end()) return old->second;
+  return std::nullopt;
+}
+
+// True when none of `entry`'s outputs is claimed in `claimed` yet; then claims them for `source`.
+bool claim(std::map<std::string, std::string>& claimed, const std::string& source,
+           const CacheEntry& entry) {
+  for (const OutputRecord& o : entry.outputs) {
+    if (claimed.count(o.path)) return false;
+  }
+  for (const OutputRecord& o : entry.outputs) claimed[o.path] = source;
+  return true;
+}
+
+}  // namespace
+
+int run_collect(const CollectOptions& options) {
+  auto started_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+  fs::path root, out;
+  OutputTree output;
+  OutputLock lock;
+  BakeStatus ready = resolve_root(options.root, root);
+  if (ready) ready = resolve_output(root, options.output, out);
+  if (ready) ready = OutputTree::open(out, output);
+  if (ready) ready = lock.acquire(output);
+  if (!ready) {
+    std::fprintf(stderr, "error: %s\n", ready.message().c_str());
+    return 2;
+  }
+  output.sweep_temporaries();
+  ProgressReport progress(0, options.quiet, false);
+  size_t unsupported = 0;
+  std::vector<Source> sources = scan_sources(root, out, progress, unsupported);
+  BakeCache previous = load_cache(output);
+  BakeCache next;
+  next.run_started_ns = int64_t(started_ns);
+  next.stamps = previous.stamps;
+  std::map<std::string, std::string> claimed;
+  size_t left_out = 0;
+  size_t never_baked = 0;
+  for (const Source& s : sources) {
+    std::optional<CacheEntry> entry = current_entry(output, previous, s.relative, next.stamps);
+    if (!entry && !previous.entries.count(s.relative) &&
+        !output.file_stat(record_path(s.relative))) {
+      // Not failed (that leaves a record): never baked into this folder. A build system whose
+      // stamps say otherwise lost the folder; the manifest cannot be complete.
+      if (never_baked++ == 0)
+        progress.warning(s.relative + ": never baked into " + out.string() +
+                         " (a deleted output folder? clean the build's stamps and build again)");
+      continue;
+    }
+    if (!entry) continue;
+    if (!outputs_hold(output, previous, *entry) || !claim(claimed, s.relative, *entry)) {
+      progress.warning(s.relative +
+                       ": its outputs are missing, changed or claimed by another source; left "
+                       "out of the manifest (bake it again)");
+      ++left_out;
+      continue;
+    }
+    next.entries[s.relative] = std::move(*entry);
+  }
+  size_t removed = 0;
+  if (BakeStatus s = write_index(output, previous, next, removed); !s) {
+    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    return 1;
+  }
+  std::string cache_warning;
+  std::unique_ptr<SharedCache> cache = open_cache_for(
+      {options.cache_dir, options.no_cache, options.cache_limit}, root, output, cache_warning);
+  if (cache) cache->trim();
+  if (!options.quiet) {
+    size_t assets = 0;
+    for (const auto& [source, entry] : next.entries) assets += entry.outputs.size();
+    std::printf("collected %zu of %zu sources, %zu assets, removed %zu -> %s\n",
+                next.entries.size(), sources.size(), assets, removed, out.string().c_str());
+  }
+  if (never_baked > 1)
+    progress.warning(std::to_string(never_baked) + " sources in all were never baked here");
+  return left_out || never_baked ? 1 : 0;
+}
+
+}  // namespace baker

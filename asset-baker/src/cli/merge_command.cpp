@@ -1,0 +1,145 @@
+#include "cli/commands.h"
+
+#include "pipeline/bake_folders.h"
+#include "pipeline/output_index.h"
+#include "pipeline/output_lock.h"
+#include "pipeline/shared_cache.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+namespace baker {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool same_outputs(const CacheEntry& a, const CacheEntry& b) {
+  if (a.outputs.size() != b.outputs.size()) return false;
+  for (size_t i = 0; i < a.outputs.size(); ++i) {
+    if (a.outputs[i].path != b.outputs[i].path || a.outputs[i].hash != b.outputs[i].hash)
+      return false;
+  }
+  return true;
+}
+
+// Copies (or links) every output of `entry` from `shard` into `output`, each verified against
+// its recorded size and hash, and publishes them all or none. A file already there with the same
+// hash (a merge run again) is kept.
+BakeStatus copy_entry(const OutputTree& shard, const OutputTree& output, CacheEntry& entry) {
+  std::vector<StagedFile> staged(entry.outputs.size());
+  std::vector<bool> present(entry.outputs.size(), false);
+  for (size_t i = 0; i < entry.outputs.size(); ++i) {
+    const OutputRecord& o = entry.outputs[i];
+    present[i] = output.file_hash(o.path) == o.hash;
+    if (present[i]) continue;
+    std::string leaf;
+    int folder = shard.open_folder_of(o.path, leaf);
+    if (folder < 0) {
+      return BakeStatus::failure(BakeError::UnreadableSource, (shard.root() / o.path).string(),
+                                 "missing from its shard");
+    }
+    BakeStatus s = output.stage_from(o.path, folder, leaf, true, o.size, o.hash, staged[i]);
+    ::close(folder);
+    if (!s) return s;
+  }
+  for (size_t i = 0; i < entry.outputs.size(); ++i) {
+    if (!present[i]) {
+      if (BakeStatus s = output.publish(staged[i]); !s) return s;
+    }
+    if (std::optional<FileStat> now = output.file_stat(entry.outputs[i].path))
+      entry.outputs[i].mtime_ns = now->mtime_ns;
+  }
+  return {};
+}
+
+// Merges one shard's entries into `next`; each problem is printed and counted in `problems`.
+void merge_shard(const fs::path& dir, const OutputTree& output, BakeCache& next,
+                 std::map<std::string, std::string>& claimed, size_t& problems) {
+  auto problem = [&problems](const std::string& message) {
+    std::fprintf(stderr, "error: %s\n", message.c_str());
+    ++problems;
+  };
+  std::error_code ec;
+  OutputTree shard;
+  if (!fs::is_directory(dir, ec) || !OutputTree::open(dir, shard) ||
+      !shard.file_stat(kCacheFileName)) {
+    problem(dir.string() + ": not a baked folder (no " + kCacheFileName + ")");
+    return;
+  }
+  BakeCache cache = load_cache(shard);
+  for (auto& [shard_source, shard_entry] : cache.entries) {
+    const std::string& source = shard_source;  // clang 14 cannot capture a structured binding
+    CacheEntry entry = shard_entry;
+    if (auto known = next.entries.find(source); known != next.entries.end()) {
+      if (!same_outputs(known->second, entry))
+        problem(source + ": baked differently in two shards (" + dir.string() + ")");
+      continue;
+    }
+    bool free = std::all_of(entry.outputs.begin(), entry.outputs.end(), [&](const OutputRecord& o) {
+      auto owner = claimed.find(o.path);
+      return owner == claimed.end() || owner->second == source;
+    });
+    if (!free) {
+      problem(source + ": an output of it is also another shard's source's (" + dir.string() + ")");
+      continue;
+    }
+    if (BakeStatus s = copy_entry(shard, output, entry); !s) {
+      problem(s.message());
+      continue;
+    }
+    for (const OutputRecord& o : entry.outputs) claimed[o.path] = source;
+    next.entries[source] = std::move(entry);
+  }
+  for (const auto& [path, stamp] : cache.stamps) next.stamps.emplace(path, stamp);
+  if (cache.run_started_ns > 0 &&
+      (next.run_started_ns == 0 || cache.run_started_ns < next.run_started_ns))
+    next.run_started_ns = cache.run_started_ns;
+}
+
+}  // namespace
+
+int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool quiet) {
+  auto start = std::chrono::steady_clock::now();
+  OutputTree output;
+  OutputLock lock;
+  fs::path target = resolved(out);
+  for (const fs::path& shard : shards) {
+    if (resolved(shard) == target) {
+      std::fprintf(stderr, "error: %s: the merged folder must not be one of the shards\n",
+                   target.string().c_str());
+      return 2;
+    }
+  }
+  BakeStatus ready = OutputTree::open(target, output);
+  if (ready) ready = lock.acquire(output);
+  if (!ready) {
+    std::fprintf(stderr, "error: %s\n", ready.message().c_str());
+    return 2;
+  }
+  output.sweep_temporaries();
+  BakeCache previous = load_cache(output);
+  BakeCache next;
+  std::map<std::string, std::string> claimed;
+  size_t problems = 0;
+  for (const fs::path& shard : shards) merge_shard(shard, output, next, claimed, problems);
+  size_t removed = 0;
+  if (BakeStatus s = write_index(output, previous, next, removed); !s) {
+    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    return 1;
+  }
+  if (!quiet) {
+    size_t assets = 0;
+    for (const auto& [source, entry] : next.entries) assets += entry.outputs.size();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("merged %zu sources (%zu assets) from %zu shards in %.2f s, removed %zu -> %s\n",
+                next.entries.size(), assets, shards.size(), seconds, removed,
+                target.string().c_str());
+  }
+  return problems ? 1 : 0;
+}
+
+}  // namespace baker

@@ -1,0 +1,68 @@
+#include "cli/commands.h"
+
+#include "pipeline/bake_folders.h"
+#include "pipeline/bake_tree.h"
+#include "pipeline/depfile.h"
+#include "pipeline/plan_textures.h"
+#include "pipeline/source_plan.h"
+
+#include <assetlib/asset_file.h>
+
+#include <cstdio>
+
+namespace baker {
+
+namespace fs = std::filesystem;
+
+int run_plan(const PlanOptions& options) {
+  fs::path root;
+  BakeConfig config;
+  BakeStatus ready = resolve_root(options.root, root);
+  if (ready) ready = load_bake_config(root, options.config, options.preset, config);
+  fs::path exclude = options.output ? resolved(*options.output) : fs::path();
+  if (!ready) {
+    std::fprintf(stderr, "error: %s\n", ready.message().c_str());
+    return 2;
+  }
+  ProgressReport progress(0, options.quiet, false);
+  size_t unsupported = 0;
+  std::vector<Source> sources = scan_sources(root, exclude, progress, unsupported);
+  TexturePlan plan = plan_textures(root, config, sources);
+  for (Source& s : sources) plan_outputs(plan, s);
+  PlanWrite written;
+  if (BakeStatus s = write_source_plans(options.plan_dir, root, sources, taken_outputs(sources),
+                                        plan, written);
+      !s) {
+    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    return 1;
+  }
+  if (options.depfile) {
+    std::vector<std::string> read;
+    for (const std::string& relative : written.files_read)
+      read.push_back((root / relative).string());
+    if (!config.path.empty()) read.push_back(resolved(config.path).string());
+    std::string target = options.depfile_target ? *options.depfile_target
+                         : options.stamp        ? options.stamp->string()
+                                                : options.plan_dir.string();
+    if (BakeStatus s = write_depfile(*options.depfile, target, read); !s) {
+      std::fprintf(stderr, "error: %s\n", s.message().c_str());
+      return 1;
+    }
+  }
+  if (options.stamp) {
+    std::error_code ec;
+    fs::create_directories(options.stamp->parent_path(), ec);
+    if (assetlib::Status s = assetlib::write_file_atomically(options.stamp->string(), {}); !s) {
+      std::fprintf(stderr, "error: %s\n", s.message.c_str());
+      return 1;
+    }
+  }
+  if (!options.quiet) {
+    std::printf("planned %zu sources: %zu plan files rewritten, %zu unchanged -> %s\n",
+                sources.size(), written.rewritten, written.unchanged,
+                options.plan_dir.string().c_str());
+  }
+  return 0;
+}
+
+}  // namespace baker

@@ -1,0 +1,225 @@
+#include "import/gltf_skins.h"
+
+#include "import/gltf_transforms.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+namespace baker {
+namespace {
+
+// skins[s].joints as node indices: at least one, each a node, none twice.
+std::vector<uint32_t> read_joints(const Json& skin, const std::string& path, size_t node_count) {
+  const Json& joints = array_or_empty(skin, path, "joints");
+  std::string jp = json_path(path, "joints");
+  if (joints.empty()) throw GltfError(jp, "is required and must list at least one joint");
+  if (joints.size() > assetlib::kMaxJoints) {
+    throw GltfError(jp, std::to_string(joints.size()) + " joints, more than the " +
+                            std::to_string(assetlib::kMaxJoints) + " a skeleton holds");
+  }
+  std::vector<uint32_t> out;
+  std::vector<bool> listed(node_count, false);
+  for (size_t i = 0; i < joints.size(); ++i) {
+    uint32_t node = index_value(joints[i], json_path(jp, i), node_count, "node");
+    if (listed[node])
+      throw GltfError(json_path(jp, i), "node " + std::to_string(node) + " is listed twice");
+    listed[node] = true;
+    out.push_back(node);
+  }
+  return out;
+}
+
+// The nodes of the skeleton, parents first: the joints, and the nodes between two of them. Joints
+// keep the skin's order where it already is parents first (then joint indices map to themselves).
+// `member` gets the skeleton's nodes. Linear in the nodes (memoised walks, each chain walked once).
+std::vector<uint32_t> skeleton_nodes(const std::vector<uint32_t>& joints,
+                                     const GltfHierarchy& hierarchy, std::vector<bool>& member) {
+  const size_t count = member.size();
+  std::vector<bool> is_joint(count, false);
+  for (uint32_t j : joints) is_joint[j] = true;
+  member = is_joint;
+  // Nodes between a joint and its nearest joint ancestor join the skeleton. A walk stops at a node
+  // already added: the chain above it is in already.
+  std::vector<int64_t> nearest_joint(count, -2);
+  std::vector<uint32_t> between;
+  for (uint32_t j : joints) {
+    std::optional<uint32_t> top = hierarchy.nearest_ancestor(j, is_joint, nearest_joint);
+    if (!top) continue;
+    for (std::optional<uint32_t> p = hierarchy.parent(j); p && *p != *top && !member[*p];
+         p = hierarchy.parent(*p)) {
+      member[*p] = true;
+      between.push_back(*p);
+    }
+  }
+  std::sort(between.begin(), between.end());
+  std::vector<uint32_t> candidates = joints;
+  candidates.insert(candidates.end(), between.begin(), between.end());
+  // Each node after its member ancestors: the chain of those not yet emitted, top down.
+  std::vector<int64_t> nearest_member(count, -2);
+  std::vector<bool> emitted(count, false);
+  std::vector<uint32_t> order, pending;
+  for (uint32_t m : candidates) {
+    pending.clear();
+    for (std::optional<uint32_t> at = m; at && !emitted[*at];
+         at = hierarchy.nearest_ancestor(*at, member, nearest_member)) {
+      pending.push_back(*at);
+    }
+    for (size_t k = pending.size(); k-- > 0;) {
+      emitted[pending[k]] = true;
+      order.push_back(pending[k]);
+    }
+  }
+  return order;
+}
+
+// The rest pose of a skeleton node: its TRS, or its matrix taken apart.
+assetlib::NodePose rest_pose(const Json& root, uint32_t node) {
+  std::string path = json_path("nodes", node);
+  assetlib::PrefabNode transform;
+  read_node_transform(root["nodes"][node], path, transform);
+  if (!transform.has_matrix) {
+    assetlib::NodePose pose;
+    std::memcpy(pose.translation, transform.translation, sizeof pose.translation);
+    std::memcpy(pose.rotation, transform.rotation, sizeof pose.rotation);
+    std::memcpy(pose.scale, transform.scale, sizeof pose.scale);
+    return pose;
+  }
+  std::string why;
+  std::optional<assetlib::NodePose> pose = decompose_trs(local_matrix(transform), why);
+  if (!pose) {
+    throw GltfError(json_path(path, "matrix"),
+                    "a joint's matrix must be a translation, rotation and scale; it has " + why);
+  }
+  return *pose;
+}
+
+// inverseBindMatrices: one finite, invertible float MAT4 per joint; identity matrices without it.
+std::vector<Mat4> inverse_binds(GltfData& data, const Json& skin, const std::string& path,
+                                size_t joint_count) {
+  const Json& root = data.document().json;
+  std::optional<uint32_t> accessor =
+      index_or_none(skin, path, "inverseBindMatrices", array_size(root, "accessors"), "accessor");
+  std::vector<Mat4> out(joint_count, kIdentity);
+  if (!accessor) return out;
+  std::string ip = json_path(path, "inverseBindMatrices");
+  AccessorValues values = data.floats(*accessor, ip, {"MAT4"});
+  if (values.component_type != 5126)
+    throw GltfError(ip, "accessor " + std::to_string(*accessor) + " must hold floats");
+  if (values.count < joint_count) {
+    throw GltfError(ip, "holds " + std::to_string(values.count) + " matrices for " +
+                            std::to_string(joint_count) + " joints");
+  }
+  for (size_t i = 0; i < joint_count; ++i) {
+    std::copy_n(values.element(uint32_t(i)), 16, out[i].begin());
+    std::string which = "matrix " + std::to_string(i) + " (joint " + std::to_string(i) + ")";
+    if (!std::all_of(out[i].begin(), out[i].end(), [](float f) { return std::isfinite(f); }))
+      throw GltfError(ip, which + " is not finite");
+    if (!well_invertible(out[i]))
+      throw GltfError(ip, which + " is not invertible (a joint cannot bind a mesh through it)");
+  }
+  return out;
+}
+
+GltfSkin import_skin(GltfData& data, GltfHierarchy& hierarchy, uint32_t index) {
+  const Json& root = data.document().json;
+  std::string path = json_path("skins", index);
+  const Json& skin = root["skins"][index];
+  size_t node_count = array_size(root, "nodes");
+  // "skeleton" is only a hint of the root; checked to name a node, otherwise not needed.
+  index_or_none(skin, path, "skeleton", node_count, "node");
+  std::vector<uint32_t> joints = read_joints(skin, path, node_count);
+  std::vector<Mat4> binds = inverse_binds(data, skin, path, joints.size());
+  GltfSkin out;
+  out.source_joints = joints;
+  std::vector<bool> member(node_count, false);
+  out.joint_nodes = skeleton_nodes(joints, hierarchy, member);
+  if (out.joint_nodes.size() > assetlib::kMaxJoints) {
+    throw GltfError(path, "its joints and the nodes between them are more than the " +
+                              std::to_string(assetlib::kMaxJoints) + " a skeleton holds");
+  }
+  std::map<uint32_t, int32_t> position;  // glTF node -> skeleton index
+  std::vector<int64_t> nearest_member(node_count, -2);
+  for (size_t i = 0; i < out.joint_nodes.size(); ++i) position[out.joint_nodes[i]] = int32_t(i);
+  for (uint32_t node : out.joint_nodes) {
+    assetlib::SkeletonJoint& joint = out.skeleton.joints.emplace_back();
+    joint.name = string_or(root["nodes"][node], json_path("nodes", node), "name", "");
+    joint.node = int32_t(node);
+    joint.rest = rest_pose(root, node);
+    if (std::optional<uint32_t> up = hierarchy.nearest_ancestor(node, member, nearest_member)) {
+      joint.parent = position[*up];
+    } else if (std::optional<uint32_t> parent = hierarchy.parent(node)) {
+      Mat4 world = hierarchy.world_matrix(*parent);
+      std::copy(world.begin(), world.end(), joint.parent_matrix);
+    }
+  }
+  for (size_t i = 0; i < joints.size(); ++i) {
+    uint32_t at = uint32_t(position[joints[i]]);
+    out.skeleton_joint.push_back(at);
+    std::copy(binds[i].begin(), binds[i].end(), out.skeleton.joints[at].inverse_bind);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<GltfSkin> import_gltf_skins(GltfData& data) {
+  const Json& root = data.document().json;
+  size_t count = array_size(root, "skins");
+  if (count == 0) return {};
+  GltfHierarchy hierarchy(root);
+  std::vector<GltfSkin> out;
+  for (uint32_t s = 0; s < count; ++s) out.push_back(import_skin(data, hierarchy, s));
+  return out;
+}
+
+std::vector<std::optional<uint32_t>> mesh_skins(const Json& root,
+                                                const std::vector<GltfSkin>& skins) {
+  std::vector<std::optional<uint32_t>> out(array_size(root, "meshes"));
+  std::vector<uint32_t> first_node(out.size(), 0);
+  size_t nodes = array_size(root, "nodes");
+  for (uint32_t n = 0; n < nodes; ++n) {
+    std::string path = json_path("nodes", n);
+    const Json& node = root["nodes"][n];
+    std::optional<uint32_t> mesh = index_or_none(node, path, "mesh", out.size(), "mesh");
+    std::optional<uint32_t> skin = index_or_none(node, path, "skin", skins.size(), "skin");
+    if (!mesh || !skin) continue;
+    if (!out[*mesh]) {
+      out[*mesh] = skin;
+      first_node[*mesh] = n;
+      continue;
+    }
+    // The same joints in the same order: the mesh's joint indices mean the same to both skins.
+    const std::vector<uint32_t>& a = skins[*out[*mesh]].source_joints;
+    const std::vector<uint32_t>& b = skins[*skin].source_joints;
+    if (*out[*mesh] != *skin && a != b) {
+      throw GltfError(path,
+                      "draws meshes[" + std::to_string(*mesh) + "] with skins[" +
+                          std::to_string(*skin) + "], nodes[" + std::to_string(first_node[*mesh]) +
+                          "] with skins[" + std::to_string(*out[*mesh]) +
+                          "], whose joints differ; a baked mesh has one skeleton (give each skin "
+                          "its own copy of the mesh)",
+                      true);
+    }
+  }
+  return out;
+}
+
+void bind_skins_to_prefab(std::vector<GltfSkin>& skins,
+                          const std::vector<std::vector<uint32_t>>& prefab_nodes,
+                          const std::string& source, std::vector<std::string>& warnings) {
+  for (size_t s = 0; s < skins.size(); ++s) {
+    size_t outside = 0;
+    for (assetlib::SkeletonJoint& joint : skins[s].skeleton.joints) {
+      const std::vector<uint32_t>& instances = prefab_nodes[uint32_t(joint.node)];
+      joint.node = instances.empty() ? -1 : int32_t(instances.front());
+      outside += instances.empty();
+    }
+    if (outside > 0) {
+      warnings.push_back(source + ": skins[" + std::to_string(s) + "]: " + std::to_string(outside) +
+                         " joint(s) are not in the default scene; clips cannot move them");
+    }
+  }
+}
+
+}  // namespace baker

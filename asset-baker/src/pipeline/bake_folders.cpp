@@ -1,0 +1,73 @@
+#include "pipeline/bake_folders.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace baker {
+
+namespace fs = std::filesystem;
+
+bool folder_within(const fs::path& inner, const fs::path& outer) {
+  auto [outer_end, inner_end] =
+      std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+  (void)inner_end;
+  return outer_end == outer.end();
+}
+
+fs::path resolved(const fs::path& path) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec);
+  fs::path canonical = fs::weakly_canonical(ec ? path : absolute, ec);
+  return ec ? absolute.lexically_normal() : canonical;
+}
+
+BakeStatus resolve_root(const fs::path& root, fs::path& out) {
+  std::error_code ec;
+  if (!fs::is_directory(root, ec))
+    return BakeStatus::failure(BakeError::Config, root.string(), "not a folder");
+  out = resolved(root);
+  return {};
+}
+
+BakeStatus resolve_output(const fs::path& root, const fs::path& output, fs::path& out) {
+  out = resolved(output);
+  if (folder_within(root, out)) {
+    return BakeStatus::failure(
+        BakeError::Config, out.string(),
+        "the output folder must not be or contain the input folder " + root.string());
+  }
+  return {};
+}
+
+BakeStatus load_bake_config(const fs::path& root, const std::optional<fs::path>& config,
+                            const std::string& preset, BakeConfig& out) {
+  std::optional<fs::path> path = config ? config : find_config(root);
+  if (path) return load_config(*path, preset, out);
+  if (!preset.empty()) {
+    return BakeStatus::failure(BakeError::Config, "",
+                               "--preset " + preset + " given but no baker.json found");
+  }
+  return {};
+}
+
+std::unique_ptr<SharedCache> open_cache_for(const CacheChoice& choice, const fs::path& input,
+                                            const OutputTree& output, std::string& warning) {
+  std::unique_ptr<SharedCache> cache;
+  const char* variable = std::getenv(kCacheDirVariable);
+  std::optional<fs::path> named = choice.dir;
+  if (!named && variable && *variable) named = fs::path(variable);
+  if (choice.none || !named) return cache;
+  fs::path dir = resolved(*named);
+  BakeStatus s;
+  if (folder_within(dir, input) || folder_within(input, dir) || dir == resolved(output.root())) {
+    s = BakeStatus::failure(BakeError::Config, named->string(),
+                            "a cache folder must not be, hold or lie in the input folder, nor be "
+                            "the output folder");
+  } else {
+    s = SharedCache::open(dir, choice.limit, cache);
+  }
+  if (!s) warning = "--cache-dir: " + s.message() + "; baking without a cache";
+  return cache;
+}
+
+}  // namespace baker

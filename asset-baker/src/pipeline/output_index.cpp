@@ -1,0 +1,41 @@
+#include "pipeline/output_index.h"
+
+#include <assetlib/manifest.h>
+
+#include <set>
+
+namespace baker {
+
+bool outputs_hold(const OutputTree& output, const BakeCache& previous, CacheEntry& entry) {
+  for (OutputRecord& record : entry.outputs) {
+    std::optional<FileStat> now = output.file_stat(record.path);
+    if (!now || now->size != record.size) return false;
+    bool same_stamp = now->mtime_ns == record.mtime_ns && stamp_trusted(previous, record.mtime_ns);
+    if (!same_stamp && output.file_hash(record.path) != record.hash) return false;
+    record.mtime_ns = now->mtime_ns;
+  }
+  return true;
+}
+
+BakeStatus write_index(const OutputTree& output, const BakeCache& previous, const BakeCache& next,
+                       size_t& removed) {
+  assetlib::Manifest manifest;
+  std::set<std::string> live;
+  for (const auto& [source, entry] : next.entries) {
+    for (const OutputRecord& o : entry.outputs) {
+      manifest.assets.push_back({o.name, o.type, o.path, o.hash, o.size, o.raw_size});
+      live.insert(o.path);
+    }
+  }
+  for (const auto& [source, entry] : previous.entries) {
+    for (const OutputRecord& o : entry.outputs) {
+      if (!live.count(o.path) && output.remove_if_unchanged(o.path, o.hash)) ++removed;
+    }
+  }
+  if (BakeStatus s = save_cache(output, next); !s) return s;
+  std::string text = assetlib::write_manifest(manifest);
+  const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
+  return output.write("manifest.json", parts);
+}
+
+}  // namespace baker

@@ -1,0 +1,27 @@
+// The index of an output folder (its cache, .assetlib-cache.json, and its manifest.json) written
+// from source entries gathered from elsewhere: the shards `asset-baker merge` joins, the records of
+// `asset-baker bake-one` runs that `asset-baker collect` gathers. A whole-folder bake writes its
+// own (bake_tree.cpp).
+#pragma once
+
+#include "common/bake_status.h"
+#include "pipeline/bake_cache.h"
+#include "pipeline/output_tree.h"
+
+#include <cstddef>
+#include <string>
+
+namespace baker {
+
+// True when every output `entry` records is in `output` with its size, and with its hash whenever
+// its modification time moved or is too recent to trust by `previous` (stamp_trusted); the
+// records then take the times seen now. What an up-to-date check does for a whole bake.
+bool outputs_hold(const OutputTree& output, const BakeCache& previous, CacheEntry& entry);
+
+// Deletes the outputs `previous` lists that no entry of `next` does (while they still hold what the
+// baker wrote: OutputTree::remove_if_unchanged), then writes `next` as the cache and its outputs as
+// the manifest, the manifest last. `removed` counts the deleted files.
+BakeStatus write_index(const OutputTree& output, const BakeCache& previous, const BakeCache& next,
+                       size_t& removed);
+
+}  // namespace baker

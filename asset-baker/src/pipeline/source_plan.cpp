@@ -1,0 +1,91 @@
+#include "pipeline/source_plan.h"
+
+#include "pipeline/output_tree.h"
+#include "pipeline/plan_textures.h"
+
+#include <nlohmann/json.hpp>
+
+namespace baker {
+namespace {
+
+using nlohmann::json;
+
+json image_plan(const TexturePlan& plan, const std::string& image) {
+  json roles = json::array();
+  for (TextureRole role : plan.roles(image)) roles.push_back(texture_role_name(role));
+  return {{"natural", texture_role_name(plan.natural_role(image))}, {"roles", roles}};
+}
+
+// The plan file text of `source`.
+std::string plan_text(const std::filesystem::path& root, const Source& source,
+                      const std::string& taken, const TexturePlan& plan,
+                      std::vector<std::string>& files_read) {
+  json images = json::object();
+  if (source.kind == AssetKind::Texture) {
+    images[source.relative] = image_plan(plan, source.relative);
+  } else {
+    for (const auto& [image, role] : texture_uses(root, source, &files_read)) {
+      (void)role;  // the image's plan lists every role of it
+      if (plan.has_image(image)) images[image] = image_plan(plan, image);
+    }
+  }
+  json doc = {{"images", images}};
+  if (!taken.empty()) doc["refused"] = taken;
+  return doc.dump(1, '\t', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+BakeStatus write_source_plans(const std::filesystem::path& plan_dir,
+                              const std::filesystem::path& root, const std::vector<Source>& sources,
+                              const std::vector<std::string>& taken, const TexturePlan& plan,
+                              PlanWrite& result) {
+  OutputTree tree;
+  if (BakeStatus s = OutputTree::open(plan_dir, tree); !s) return s;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    std::string text = plan_text(root, sources[i], taken[i], plan, result.files_read);
+    std::string path = sources[i].relative + kPlanExtension;
+    if (tree.read_file(path, kMaxPlanBytes) == text) {
+      ++result.unchanged;
+      continue;
+    }
+    const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
+    if (BakeStatus s = tree.write(path, parts); !s) return s;
+    ++result.rewritten;
+  }
+  return {};
+}
+
+BakeStatus read_source_plan(const std::filesystem::path& plan_dir, const std::string& relative,
+                            TexturePlan& plan, std::string& refused) {
+  std::string path = (plan_dir / (relative + kPlanExtension)).string();
+  OutputTree tree;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(plan_dir, ec) || !OutputTree::open(plan_dir, tree))
+    return BakeStatus::failure(BakeError::Config, plan_dir.string(), "no such plan folder");
+  std::optional<std::string> text = tree.read_file(relative + kPlanExtension, kMaxPlanBytes);
+  if (!text) {
+    return BakeStatus::failure(BakeError::Config, path,
+                               "missing: run `asset-baker plan` before the bake");
+  }
+  json doc = json::parse(*text, nullptr, false);
+  try {
+    for (auto& [image, entry] : doc.at("images").items()) {
+      std::optional<TextureRole> natural =
+          texture_role_from_name(entry.at("natural").get<std::string>());
+      if (!natural) throw std::invalid_argument("unknown role");
+      plan.add_image(image, *natural);
+      for (const json& name : entry.at("roles")) {
+        std::optional<TextureRole> role = texture_role_from_name(name.get<std::string>());
+        if (!role) throw std::invalid_argument("unknown role");
+        plan.add_use(image, *role);
+      }
+    }
+    refused = doc.value("refused", std::string());
+  } catch (const std::exception&) {
+    return BakeStatus::failure(BakeError::Config, path, "not a plan the baker wrote");
+  }
+  return {};
+}
+
+}  // namespace baker

@@ -1,0 +1,168 @@
+# assetlib_bake(): bake a folder of source assets at build time, one build edge per source.
+#
+#   assetlib_bake(TARGET <name> SOURCE_DIR <dir> OUTPUT_DIR <dir>
+#                 [CONFIG <baker.json>] [PRESET <name>] [CACHE_DIR <dir>])
+#
+# Makes the target <name> (part of ALL) that keeps OUTPUT_DIR what `asset-baker SOURCE_DIR -o
+# OUTPUT_DIR` would make of it, file for file, and lets the build system schedule the work:
+#   - one edge plans the whole tree (`asset-baker plan`: texture roles and output claims, from the
+#     models and their .mtl files), writing one small plan file per source and rewriting only those
+#     that change, so that a model edit that changes no texture role rebakes nothing else;
+#   - one edge per source (`asset-baker bake-one`, with all its outputs) depends on the source, its
+#     plan file and, through a depfile, every file its bake read (.mtl, .bin, baker.json): Ninja
+#     rebakes exactly what changed, in parallel with the code build;
+#   - one edge writes the manifest (`asset-baker collect`), after all of them.
+# Sources are found by extension with CONFIGURE_DEPENDS globs: adding or removing one re-runs the
+# configure step on the next build. Relative SOURCE_DIR and CONFIG are taken from the current source
+# folder, OUTPUT_DIR and CACHE_DIR from the current binary folder. CACHE_DIR is the shared cache
+# (`--cache-dir`; default: $ENV{ASSETLIB_CACHE_DIR} when the build runs, else none).
+#
+# ASSETLIB_BAKE_PLAN_CHUNK (default 1000) is how many plan files one custom command declares.
+#
+# The baker is ASSETLIB_BAKER when set (a path), else the asset-baker target of this build (the
+# assetlib repository added with its tools), else the installed one (find_package(assetlib) of an
+# install that has the tools), else asset-baker on the PATH.
+include_guard(GLOBAL)
+
+function(_assetlib_bake_find_baker out_command out_depends)
+  if(ASSETLIB_BAKER)
+    set(${out_command} "${ASSETLIB_BAKER}" PARENT_SCOPE)
+    set(${out_depends} "${ASSETLIB_BAKER}" PARENT_SCOPE)
+  elseif(TARGET asset-baker)
+    set(${out_command} "$<TARGET_FILE:asset-baker>" PARENT_SCOPE)
+    set(${out_depends} asset-baker PARENT_SCOPE)
+  elseif(TARGET assetlib::asset-baker)
+    set(${out_command} "$<TARGET_FILE:assetlib::asset-baker>" PARENT_SCOPE)
+    set(${out_depends} "$<TARGET_FILE:assetlib::asset-baker>" PARENT_SCOPE)
+  else()
+    find_program(ASSETLIB_BAKER_PROGRAM asset-baker)
+    if(NOT ASSETLIB_BAKER_PROGRAM)
+      message(FATAL_ERROR "assetlib_bake: no asset-baker found; set ASSETLIB_BAKER to its path")
+    endif()
+    set(${out_command} "${ASSETLIB_BAKER_PROGRAM}" PARENT_SCOPE)
+    set(${out_depends} "${ASSETLIB_BAKER_PROGRAM}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(assetlib_bake)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET;SOURCE_DIR;OUTPUT_DIR;CONFIG;PRESET;CACHE_DIR"
+                        "")
+  foreach(required IN ITEMS TARGET SOURCE_DIR OUTPUT_DIR)
+    if(NOT arg_${required})
+      message(FATAL_ERROR "assetlib_bake: ${required} is required")
+    endif()
+  endforeach()
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "assetlib_bake: unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  get_filename_component(src "${arg_SOURCE_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  get_filename_component(out "${arg_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  set(work "${CMAKE_CURRENT_BINARY_DIR}/${arg_TARGET}.assetlib-bake")
+  _assetlib_bake_find_baker(baker baker_depends)
+
+  set(options "")
+  set(config_depends "")
+  if(arg_CONFIG)
+    get_filename_component(config "${arg_CONFIG}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND options --config "${config}")
+    set(config_depends "${config}")
+  endif()
+  if(arg_PRESET)
+    list(APPEND options --preset "${arg_PRESET}")
+  endif()
+  set(cache_options "")
+  if(arg_CACHE_DIR)
+    get_filename_component(cache "${arg_CACHE_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+    set(cache_options --cache-dir "${cache}")
+  endif()
+
+  # Every source by extension (docs/baker.md), leaving out an output folder inside the source
+  # folder. Whole-list operations only: appending to a list one item at a time copies it each
+  # time, which made configuring 100k sources quadratic.
+  file(GLOB_RECURSE sources LIST_DIRECTORIES false CONFIGURE_DEPENDS RELATIVE "${src}" "${src}/*")
+  file(RELATIVE_PATH out_inside "${src}" "${out}")
+  if(NOT out_inside MATCHES "^\\.\\./" AND NOT out_inside STREQUAL "")
+    string(REGEX REPLACE "([][+.*?()^$|\\])" "\\\\\\1" out_regex "${out_inside}")
+    list(FILTER sources EXCLUDE REGEX "^${out_regex}/")
+  endif()
+  set(plan_inputs ${sources})
+  list(FILTER plan_inputs INCLUDE REGEX "\\.([oO][bB][jJ]|[gG][lL][tT][fF]|[gG][lL][bB]|[mM][tT][lL])$")
+  list(TRANSFORM plan_inputs PREPEND "${src}/")
+  list(FILTER sources INCLUDE REGEX
+       "\\.([pP][nN][gG]|[jJ][pP][eE]?[gG]|[tT][gG][aA]|[bB][mM][pP]|[pP][sS][dD]|[gG][iI][fF]|[hH][dD][rR]|[pP][iI][cC]|[pP][nN][mM]|[pP][pP][mM]|[pP][gG][mM]|[oO][bB][jJ]|[gG][lL][tT][fF]|[gG][lL][bB])$")
+
+  # Ninja reads the depfiles as the baker writes them, naming each edge's output as Ninja does
+  # (relative to the top build folder): CMP0116's NEW behaviour would run a `cmake -E` process per
+  # edge to rewrite each one, which costs more than baking a small texture. Other generators get
+  # absolute names and CMake's rewriting.
+  cmake_policy(PUSH)
+  set(plan_target "")
+  set(stamp_target "")
+  if(CMAKE_GENERATOR MATCHES "Ninja")
+    cmake_policy(SET CMP0116 OLD)
+    file(RELATIVE_PATH work_in_build "${CMAKE_BINARY_DIR}" "${work}")
+    set(plan_target --depfile-target "${work_in_build}/plan.stamp")
+    set(stamp_target --depfile-target "${work_in_build}/stamps/")  # + the source and ".stamp"
+  endif()
+
+  # The plan: one file per source, rewritten only when it changes (Ninja's restat, which CMake
+  # sets on custom commands, then skips the bakes of the unchanged ones). The files are declared
+  # ASSETLIB_BAKE_PLAN_CHUNK at a time (default 1000): CMake's generator takes quadratic time in the
+  # outputs of one command (two minutes for 100k). The first command plans; each other one only
+  # follows it, and restat still tells Ninja which of its files the plan changed.
+  list(TRANSFORM sources PREPEND "${work}/plans/" OUTPUT_VARIABLE plan_files)
+  list(TRANSFORM plan_files APPEND ".plan")
+  set(chunk_size 1000)
+  if(ASSETLIB_BAKE_PLAN_CHUNK)
+    set(chunk_size ${ASSETLIB_BAKE_PLAN_CHUNK})
+  endif()
+  list(LENGTH plan_files plan_count)
+  list(SUBLIST plan_files 0 ${chunk_size} chunk_files)
+  add_custom_command(
+    OUTPUT "${work}/plan.stamp" ${chunk_files}
+    COMMAND "${baker}" plan "${src}" --plan-dir "${work}/plans" -o "${out}" ${options}
+            --depfile "${work}/plan.d" --stamp "${work}/plan.stamp" ${plan_target} -q
+    DEPENDS ${plan_inputs} ${config_depends} ${baker_depends}
+    DEPFILE "${work}/plan.d"
+    COMMENT "Planning ${arg_TARGET}: texture roles of ${src}"
+    VERBATIM)
+  set(begin ${chunk_size})
+  while(begin LESS plan_count)
+    list(SUBLIST plan_files ${begin} ${chunk_size} chunk_files)
+    add_custom_command(
+      OUTPUT "${work}/plan-${begin}.stamp" ${chunk_files}
+      COMMAND "${CMAKE_COMMAND}" -E touch "${work}/plan-${begin}.stamp"
+      DEPENDS "${work}/plan.stamp"
+      COMMENT ""
+      VERBATIM)
+    math(EXPR begin "${begin} + ${chunk_size}")
+  endwhile()
+
+  list(TRANSFORM sources PREPEND "${work}/stamps/" OUTPUT_VARIABLE stamps)
+  list(TRANSFORM stamps APPEND ".stamp")
+  foreach(file IN LISTS sources)
+    set(stamp "${work}/stamps/${file}.stamp")
+    set(depfile_target "")
+    if(stamp_target)
+      set(depfile_target ${stamp_target}${file}.stamp)
+    endif()
+    add_custom_command(
+      OUTPUT "${stamp}"
+      COMMAND "${baker}" bake-one "${src}/${file}" --root "${src}" -o "${out}"
+              --plan-dir "${work}/plans" --depfile "${work}/deps/${file}.d" --stamp "${stamp}"
+              ${depfile_target} ${options} ${cache_options} -q
+      DEPENDS "${src}/${file}" "${work}/plans/${file}.plan" ${baker_depends}
+      DEPFILE "${work}/deps/${file}.d"
+      COMMENT "Baking ${file}"
+      VERBATIM)
+  endforeach()
+
+  add_custom_command(
+    OUTPUT "${out}/manifest.json"
+    COMMAND "${baker}" collect "${src}" -o "${out}" ${cache_options} -q
+    DEPENDS ${stamps} ${baker_depends}
+    COMMENT "Collecting the manifest of ${out}"
+    VERBATIM)
+  add_custom_target(${arg_TARGET} ALL DEPENDS "${out}/manifest.json")
+  cmake_policy(POP)
+endfunction()

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# End-to-end tests of the bakes that scale past one machine (docs/baker.md, "Bakes at scale"):
+# the shared cache, shards and their merge, bake-one edges gathered by collect.
+# Usage: scale_e2e.sh <asset-baker> <assets-dir> <repo> <case>
+set -euo pipefail
+export LC_ALL=C
+
+baker=$1 assets=$2 repo=$3 case=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/scale-e2e-$case.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail() { echo "FAIL [$case]: $*" >&2; exit 1; }
+# Bakes $1 into $2 with the rest of the arguments; the exit code in $rc, the output in $work/log.
+bake() { local in=$1 out=$2; shift 2; set +e; "$baker" "$in" -o "$out" "$@" >"$work/log" 2>&1; rc=$?; set -e; }
+report() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+# Equal file for file, the index files and caches aside.
+same_outputs() {
+  diff -r -x .assetlib-cache.json -x .assetlib-cache -x .assetlib-records "$1" "$2" >"$work/diff" ||
+    { head -20 "$work/diff"; fail "$2 differs from $1"; }
+  "$baker" check "$2" >/dev/null || fail "check $2"
+}
+sources_in() { find "$1" -type f \( -iname '*.png' -o -iname '*.obj' -o -iname '*.gltf' \) | wc -l; }
+# The entry folder in cache $1 of source $2.
+entry_of() { grep -l "\"source\": \"$2\"" "$1"/v1/*/*/entry.json | head -1 | xargs dirname; }
+cache_bytes() { find "$1" -type f -printf '%s\n' | awk '{s+=$1} END {print s+0}'; }
+# A cache file of its own (a hard link of an output until now), to be damaged without touching
+# the output: what a writer of the cache that replaces files, or a bad copy, does.
+unlinked() { cp "$1" "$1.copy" && mv "$1.copy" "$1" && echo "$1"; }
+
+cp -r "$assets" "$work/src"
+n=$(sources_in "$work/src")
+
+case $case in
+cache_two_outputs)
+  # Two output folders, one cache: the second bake encodes nothing and copies everything.
+  bake "$work/src" "$work/a" --cache-dir "$work/cache" --json "$work/a.json"
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "first bake"; }
+  [ "$(report "$work/a.json" from_cache)" = 0 ] || fail "the first bake restored from an empty cache"
+  bake "$work/src" "$work/b" --cache-dir "$work/cache" --json "$work/b.json"
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "second bake"; }
+  [ "$(report "$work/b.json" baked)" = "$n" ] && [ "$(report "$work/b.json" from_cache)" = "$n" ] ||
+    { cat "$work/log"; fail "the second bake encoded something: $(report "$work/b.json" from_cache) of $n from the cache"; }
+  grep -q "cache $work/cache: $n restored, 0 stored" "$work/log" || { cat "$work/log"; fail "summary"; }
+  same_outputs "$work/a" "$work/b"
+  # Hard links where the file system allows: no second copy of the bytes.
+  [ "$(stat -c %h "$work/b/textures/bricks.tx")" -ge 2 ] || fail "outputs are not hard-linked"
+  # $ASSETLIB_CACHE_DIR names the cache when --cache-dir does not; without either there is none.
+  ASSETLIB_CACHE_DIR="$work/cache" bake "$work/src" "$work/c" --json "$work/c.json"
+  [ "$(report "$work/c.json" from_cache)" = "$n" ] || { cat "$work/log"; fail "\$ASSETLIB_CACHE_DIR unused"; }
+  bake "$work/src" "$work/d" --json "$work/d.json"
+  [ "$(report "$work/d.json" from_cache)" = 0 ] || fail "a cache used though none was named"
+  [ "$(ls -A "$work/d" | sort | tr '\n' ' ')" = ".assetlib-cache.json .assetlib-lock manifest.json models textures " ] ||
+    fail "a bake without a cache wrote more than its outputs: $(ls -A "$work/d")"
+  same_outputs "$work/a" "$work/d"
+  same_outputs "$work/a" "$work/c"
+  ;;
+cache_damaged_entries)
+  # Damaged entries are found by their hash or size, removed and baked again.
+  bake "$work/src" "$work/a" --cache-dir "$work/cache"
+  flip=$(unlinked "$(entry_of "$work/cache" textures/bricks.png)/0")
+  printf 'XXXX' | dd of="$flip" bs=1 seek=100 conv=notrunc status=none           # other bytes
+  truncate -s 10 "$(unlinked "$(entry_of "$work/cache" textures/checker.png)/0")" # cut short
+  rm "$(entry_of "$work/cache" models/cube.obj)/entry.json"                      # half an entry
+  truncate -s 20G "$(unlinked "$(entry_of "$work/cache" textures/roughness.png)/0")" # huge, sparse
+  gone=$(entry_of "$work/cache" textures/leaf_alpha.png)
+  rm "$gone/0" && mkfifo "$gone/0"                                          # never read
+  bake "$work/src" "$work/b" --cache-dir "$work/cache" --json "$work/b.json"
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "a bake over a damaged cache"; }
+  [ "$(report "$work/b.json" from_cache)" = $((n - 5)) ] ||
+    { cat "$work/log"; fail "expected $((n - 5)) restored, got $(report "$work/b.json" from_cache)"; }
+  grep -q "5 stored, 5 damaged entries removed" "$work/log" || { cat "$work/log"; fail "summary"; }
+  same_outputs "$work/a" "$work/b"
+  # Rebuilt: a third folder is served entirely from the cache.
+  bake "$work/src" "$work/c" --cache-dir "$work/cache" --json "$work/c.json"
+  [ "$(report "$work/c.json" from_cache)" = "$n" ] || { cat "$work/log"; fail "not rebuilt"; }
+  same_outputs "$work/a" "$work/c"
+  ;;
+cache_hostile_entries)
+  # An entry that names a path outside, another source's output, or a symlink is never used, and
+  # nothing is written or deleted outside the output folder and the cache.
+  bake "$work/src" "$work/a" --cache-dir "$work/cache"
+  e=$(entry_of "$work/cache" textures/bricks.png)
+  sed -i 's|"path": "textures/bricks.tx"|"path": "../../escaped.tx"|' "$e/entry.json"
+  e=$(entry_of "$work/cache" textures/checker.png)
+  sed -i 's|"path": "textures/checker.tx"|"path": "models/cube.mesh"|' "$e/entry.json"
+  e=$(entry_of "$work/cache" textures/roughness.png)
+  rm "$e/0" && ln -s /etc/passwd "$e/0"
+  e=$(entry_of "$work/cache" textures/leaf_alpha.png)
+  mkdir "$work/elsewhere" && cp -r "$e/." "$work/elsewhere/" && rm -r "$e" && ln -s "$work/elsewhere" "$e"
+  bake "$work/src" "$work/b" --cache-dir "$work/cache" --json "$work/b.json"
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "a bake over a hostile cache"; }
+  [ "$(report "$work/b.json" from_cache)" = $((n - 4)) ] || { cat "$work/log"; fail "a hostile entry was used"; }
+  [ ! -e "$work/escaped.tx" ] && [ ! -e "$work/b/../escaped.tx" ] || fail "wrote outside the output folder"
+  [ "$(ls "$work/elsewhere" | wc -l)" = 2 ] || fail "changed a folder a symlink in the cache points to"
+  same_outputs "$work/a" "$work/b"
+  # A cache folder inside the input folder is refused (its files would be taken for sources).
+  bake "$work/src" "$work/c" --cache-dir "$work/src/cache"
+  [ "$rc" = 0 ] && grep -q "warning: --cache-dir: .*input folder" "$work/log" || { cat "$work/log"; fail "a cache in the input"; }
+  [ ! -e "$work/src/cache" ] || fail "wrote a cache into the input folder"
+  ;;
+cache_concurrent_writers)
+  # Two bakes at once on one cold cache (the same keys, written by both): both succeed, and the
+  # cache is whole afterwards.
+  python3 "$repo/scripts/make_scale_tree.py" "$work/tree" --count 300 >/dev/null
+  n=$(sources_in "$work/tree")
+  set +e
+  "$baker" "$work/tree" -o "$work/a" --cache-dir "$work/cache" -j2 -q >"$work/log.a" 2>&1 &
+  "$baker" "$work/tree" -o "$work/b" --cache-dir "$work/cache" -j2 -q >"$work/log.b" 2>&1
+  rc_b=$?
+  wait $!
+  rc_a=$?
+  set -e
+  [ "$rc_a" = 0 ] && [ "$rc_b" = 0 ] || { cat "$work/log.a" "$work/log.b"; fail "concurrent bakes failed"; }
+  same_outputs "$work/a" "$work/b"
+  [ -z "$(find "$work/cache" -name '*.tmp-*')" ] || fail "a writer left its temporary folder"
+  bake "$work/tree" "$work/c" --cache-dir "$work/cache" --json "$work/c.json"
+  [ "$(report "$work/c.json" from_cache)" = "$n" ] || { cat "$work/log"; fail "cache incomplete after concurrent writers"; }
+  same_outputs "$work/a" "$work/c"
+  ;;
+cache_size_limit)
+  # --cache-size keeps the cache under its limit, removing the least recently used entries.
+  python3 "$repo/scripts/make_scale_tree.py" "$work/tree" --count 300 >/dev/null
+  limit_mib=0.25
+  limit=262144
+  bake "$work/tree" "$work/a" --cache-dir "$work/cache" --cache-size $limit_mib
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "first bake"; }
+  [ "$(cache_bytes "$work/cache")" -le $limit ] || fail "cache holds $(cache_bytes "$work/cache") bytes, over $limit"
+  # Other settings: other keys. The newest entries stay; the oldest went.
+  printf '{ "settings": { "mips": false } }' >"$work/tree/baker.json"
+  bake "$work/tree" "$work/b" --cache-dir "$work/cache" --cache-size $limit_mib
+  [ "$(cache_bytes "$work/cache")" -le $limit ] || fail "over the limit after the second bake"
+  bake "$work/tree" "$work/c" --cache-dir "$work/cache" --cache-size 0 --json "$work/new.json"
+  rm "$work/tree/baker.json"
+  bake "$work/tree" "$work/d" --cache-dir "$work/cache" --cache-size 0 --json "$work/old.json"
+  new=$(report "$work/new.json" from_cache) old=$(report "$work/old.json" from_cache)
+  [ "$new" -gt 0 ] && [ "$old" -lt "$new" ] || fail "not least recently used first: $new recent, $old older entries restored"
+  ;;
+shard_merge)
+  # Shards baked one after another, merged: equal to one bake of the whole tree, byte for byte.
+  python3 "$repo/scripts/make_scale_tree.py" "$work/tree" --count 300 >/dev/null
+  cp -r "$work/src" "$work/tree/assets"  # OBJ materials sharing textures across shards, a role per use
+  bake "$work/tree" "$work/whole" --no-cache
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "whole bake"; }
+  for k in 1 2 3; do
+    bake "$work/tree" "$work/shard$k" --no-cache --shard $k/3 --json "$work/shard$k.json"
+    [ "$rc" = 0 ] || { cat "$work/log"; fail "shard $k"; }
+  done
+  total=0
+  for k in 1 2 3; do total=$((total + $(report "$work/shard$k.json" baked))); done
+  [ "$total" = "$(sources_in "$work/tree")" ] || fail "shards baked $total sources together"
+  "$baker" merge "$work/shard1" "$work/shard2" "$work/shard3" -o "$work/merged" >"$work/log" 2>&1 ||
+    { cat "$work/log"; fail "merge"; }
+  same_outputs "$work/whole" "$work/merged"
+  cmp "$work/whole/manifest.json" "$work/merged/manifest.json" || fail "manifests differ"
+  # A shard's file that is not what its cache says fails the merge, naming it.
+  f=$(find "$work/shard2" -name '*.tx' | head -1)
+  printf 'XXXX' | dd of="$f" bs=1 seek=100 conv=notrunc status=none
+  set +e; "$baker" merge "$work/shard1" "$work/shard2" "$work/shard3" -o "$work/merged2" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 1 ] && grep -q "$(basename "$f")" "$work/log" || { cat "$work/log"; fail "a damaged shard file was merged"; }
+  set +e; "$baker" "$work/tree" -o "$work/x" --shard 4/3 >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 2 ] || fail "--shard 4/3 must exit 2"
+  ;;
+bake_one_parallel)
+  # Many bake-one runs at once in one output folder, then collect: equal to a whole bake.
+  python3 "$repo/scripts/make_scale_tree.py" "$work/tree" --count 300 >/dev/null
+  cp -r "$work/src" "$work/tree/assets"
+  bake "$work/tree" "$work/whole" --no-cache
+  "$baker" plan "$work/tree" --plan-dir "$work/plan" -o "$work/out" -q || fail "plan"
+  run_edges() {
+    (cd "$work/tree" && find . -type f | sed 's|^\./||' | grep -iE '\.(png|obj|gltf)$') |
+      xargs -P4 -I{} "$baker" bake-one "$work/tree/{}" --root "$work/tree" -o "$work/out" \
+        --plan-dir "$work/plan" --depfile "$work/deps/{}.d" --stamp "$work/stamps/{}" -q
+  }
+  run_edges || fail "bake-one edges"
+  "$baker" collect "$work/tree" -o "$work/out" >"$work/log" 2>&1 || { cat "$work/log"; fail "collect"; }
+  same_outputs "$work/whole" "$work/out"
+  grep -q "assets/models/cube.mtl" "$work/deps/assets/models/cube.obj.d" || fail "the depfile misses the .mtl"
+  # The index collect wrote is a whole bake's: the next whole-folder bake has nothing to do.
+  bake "$work/tree" "$work/out" --json "$work/after.json"
+  [ "$(report "$work/after.json" baked)" = 0 ] && [ "$(report "$work/after.json" removed)" = 0 ] ||
+    { cat "$work/log"; fail "a whole bake after collect rebaked $(report "$work/after.json" baked)"; }
+  # Edit one texture and delete a model: rebaking them alone, then collecting, matches a whole bake.
+  cp "$work/tree/assets/textures/ui/button.png" "$work/tree/assets/textures/checker.png"
+  rm "$work/tree/assets/models/ground.obj"
+  "$baker" plan "$work/tree" --plan-dir "$work/plan" -o "$work/out" -q
+  "$baker" bake-one "$work/tree/assets/textures/checker.png" --root "$work/tree" -o "$work/out" \
+    --plan-dir "$work/plan" -q || fail "bake-one of the edited texture"
+  "$baker" collect "$work/tree" -o "$work/out" >"$work/log" 2>&1 || { cat "$work/log"; fail "collect"; }
+  bake "$work/tree" "$work/whole" --no-cache  # incremental too: the same folders are left
+  same_outputs "$work/whole" "$work/out"
+  # A whole-folder bake holds the folder: bake-one waits for nobody and exits 2.
+  exec 9>"$work/out/.assetlib-lock"
+  flock -x 9
+  set +e; "$baker" bake-one "$work/tree/assets/textures/checker.png" --root "$work/tree" -o "$work/out" -q 2>"$work/log"; rc=$?; set -e
+  [ "$rc" = 2 ] || fail "bake-one beside a whole bake must exit 2, got $rc"
+  exec 9>&-
+  ;;
+*)
+  fail "unknown case"
+  ;;
+esac
+echo "PASS [$case]"

@@ -1,0 +1,638 @@
+// glTF skins and animations through the baker on generated files, each feature and each refusal
+// at a time, and on every skinned or animated model of the corpus; the weight quantisation.
+#include "gltf_fixture.h"
+#include "temp_dir.h"
+
+#include "cli/commands.h"
+#include "common/content_hash.h"
+
+#include "common/skin_influences.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+using namespace assetlib;
+using nlohmann::json;
+
+namespace {
+
+// A quad whose top two vertices follow "knee" and bottom two "hip": nodes 0 "body" (the mesh,
+// skinned), 1 "hip" at y = 1 with child 2 "knee" at y = 1 above it. One animation turns the knee.
+struct SkinnedQuad {
+  std::vector<float> positions = {0, 0, 0, 1, 0, 0, 1, 2, 0, 0, 2, 0};
+  std::vector<uint16_t> indices = {0, 1, 2, 0, 2, 3};
+  std::vector<uint8_t> joints = {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  std::vector<float> weights = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  // Inverse world matrices at rest: hip at y = 1, knee at y = 2.
+  std::vector<float> inverse_binds = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1,
+                                      1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -2, 0, 1};
+  std::vector<float> times = {0, 1};
+  std::vector<float> rotations = {0, 0, 0, 1, 0, 0, 0.70710678f, 0.70710678f};
+  std::string interpolation = "LINEAR";
+
+  test::GeneratedGltf build() const {
+    test::GeneratedGltf g;
+    g.doc = {{"asset", {{"version", "2.0"}}}};
+    size_t pos = g.add(positions.data(), positions.size() * 4, 5126, "VEC3", positions.size() / 3);
+    size_t idx = g.add(indices.data(), indices.size() * 2, 5123, "SCALAR", indices.size());
+    size_t jnt = g.add(joints.data(), joints.size(), 5121, "VEC4", joints.size() / 4);
+    size_t wgt = g.add(weights.data(), weights.size() * 4, 5126, "VEC4", weights.size() / 4);
+    size_t ibm = g.add(inverse_binds.data(), inverse_binds.size() * 4, 5126, "MAT4",
+                       inverse_binds.size() / 16);
+    size_t in = g.add(times.data(), times.size() * 4, 5126, "SCALAR", times.size());
+    size_t out = g.add(rotations.data(), rotations.size() * 4, 5126, "VEC4", rotations.size() / 4);
+    g.doc["meshes"] = {
+        {{"primitives",
+          {{{"attributes", {{"POSITION", pos}, {"JOINTS_0", jnt}, {"WEIGHTS_0", wgt}}},
+            {"indices", idx}}}}}};
+    g.doc["nodes"] = {{{"name", "body"}, {"mesh", 0}, {"skin", 0}},
+                      {{"name", "hip"}, {"translation", {0, 1, 0}}, {"children", {2}}},
+                      {{"name", "knee"}, {"translation", {0, 1, 0}}}};
+    g.doc["skins"] = {{{"joints", {1, 2}}, {"inverseBindMatrices", ibm}}};
+    g.doc["animations"] = {
+        {{"name", "bend"},
+         {"samplers", {{{"input", in}, {"output", out}, {"interpolation", interpolation}}}},
+         {"channels", {{{"sampler", 0}, {"target", {{"node", 2}, {"path", "rotation"}}}}}}}};
+    g.doc["scenes"] = {{{"nodes", {0, 1}}}};
+    return g;
+  }
+};
+
+test::BakedScene bake(const test::GeneratedGltf& g) {
+  return test::bake_gltf_bytes(g.bytes(), "c.gltf");
+}
+
+// The baked skin records of the mesh, with its info.
+std::vector<Skin_J8W8> skin_of(const test::BakedScene& baked, MeshInfo& info) {
+  info = baked.mesh("c.gltf#mesh/0");
+  REQUIRE(info.skin_format == SkinFormat::J8W8);
+  const baker::BakedAsset* a = baked.find("c.gltf#mesh/0");
+  std::vector<Skin_J8W8> out(info.vertex_count);
+  REQUIRE(unpack_mesh_skin(info, a->file.blob.data(), a->file.blob.size(), out.data(),
+                           info.skin_buffer_size));
+  return out;
+}
+
+SkeletonInfo skeleton_of(const test::BakedScene& baked, const std::string& name) {
+  const baker::BakedAsset* a = baked.find(name);
+  INFO(name);
+  REQUIRE(a);
+  SkeletonInfo info;
+  REQUIRE(read_skeleton_info(a->file, info));
+  return info;
+}
+
+ClipInfo clip_of(const test::BakedScene& baked, const std::string& name, std::vector<float>& keys) {
+  const baker::BakedAsset* a = baked.find(name);
+  INFO(name);
+  REQUIRE(a);
+  ClipInfo info;
+  REQUIRE(read_clip_info(a->file, info));
+  keys.resize(info.key_float_count);
+  REQUIRE(unpack_clip(info, a->file.blob.data(), a->file.blob.size(), keys.data(), keys.size()));
+  return info;
+}
+
+// The baked file failed with `code`, its message holding `text`.
+void refused(const test::BakedScene& baked, baker::BakeError code, const std::string& text) {
+  INFO(baked.status.message());
+  CHECK(baked.status.code == code);
+  CHECK(baked.status.message().find(text) != std::string::npos);
+  CHECK(baked.status.message().find("c.gltf") != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("a skinned, animated glTF bakes a skeleton, a skin stream and a clip") {
+  test::BakedScene baked = bake(SkinnedQuad().build());
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  for (const std::string& w : baked.warnings) INFO(w);
+  CHECK_FALSE(baked.warned("not baked"));
+  PrefabInfo prefab = baked.prefab();
+  REQUIRE(prefab.nodes.size() == 3);  // body, hip, knee
+  CHECK(prefab.nodes[0].skin == "c.gltf#skin/0");
+  CHECK(prefab.nodes[1].skin.empty());
+  CHECK(prefab.clips == std::vector<std::string>{"c.gltf#clip/0"});
+  const baker::BakedAsset* skel = baked.find("c.gltf#skin/0");
+  REQUIRE(skel);
+  CHECK(skel->path == "c.gltf.parts/0.skel");
+  CHECK(baked.find("c.gltf#clip/0")->path == "c.gltf.parts/0.clip");
+
+  SkeletonInfo skeleton = skeleton_of(baked, "c.gltf#skin/0");
+  REQUIRE(skeleton.joints.size() == 2);
+  CHECK(skeleton.joints[0].name == "hip");
+  CHECK(skeleton.joints[0].parent == -1);
+  CHECK(skeleton.joints[0].node == 1);
+  CHECK(skeleton.joints[1].name == "knee");
+  CHECK(skeleton.joints[1].parent == 0);
+  CHECK(skeleton.joints[1].node == 2);
+  CHECK(skeleton.joints[1].rest.translation[1] == 1);
+  CHECK(skeleton.joints[1].inverse_bind[13] == -2);
+  CHECK(skeleton.original_file == "c.gltf");
+
+  MeshInfo info;
+  std::vector<Skin_J8W8> skin = skin_of(baked, info);
+  CHECK(info.skeleton == "c.gltf#skin/0");
+  CHECK(info.skin_joint_count == 2);
+  for (const Skin_J8W8& r : skin) {
+    CHECK(r.weights[0] == 255);
+    CHECK(r.weights[1] + r.weights[2] + r.weights[3] == 0);
+  }
+
+  std::vector<float> keys;
+  ClipInfo clip = clip_of(baked, "c.gltf#clip/0", keys);
+  CHECK(clip.name == "bend");
+  CHECK(clip.duration == 1);
+  REQUIRE(clip.channels.size() == 1);
+  CHECK(clip.channels[0].node == 2);
+  CHECK(clip.channels[0].path == ClipPath::Rotation);
+  // At rest the joint matrices are identities; halfway the knee has turned 45 degrees.
+  std::vector<NodePose> poses = {skeleton.joints[0].rest, skeleton.joints[1].rest};
+  std::vector<float> m(32);
+  REQUIRE(skeleton_joint_matrices(skeleton, poses, m));
+  for (int k = 0; k < 16; ++k) CHECK(std::fabs(m[16 + k] - (k % 5 == 0 ? 1.f : 0.f)) < 1e-6f);
+  std::vector<NodePose> nodes(3);
+  nodes[2] = skeleton.joints[1].rest;
+  sample_clip(clip, keys.data(), 0.5f, nodes);
+  CHECK(std::fabs(nodes[2].rotation[2] - std::sin(0.3926991f)) < 1e-5f);
+}
+
+TEST_CASE("skin joints are ordered parents first, and mesh joint indices follow") {
+  SkinnedQuad quad;
+  test::GeneratedGltf g = quad.build();
+  g.doc["skins"][0]["joints"] = {2, 1};  // knee before hip: source joint 0 is the knee
+  // Swap the inverse binds to match.
+  test::GeneratedGltf swapped;
+  SkinnedQuad q2 = quad;
+  std::rotate(q2.inverse_binds.begin(), q2.inverse_binds.begin() + 16, q2.inverse_binds.end());
+  swapped = q2.build();
+  swapped.doc["skins"][0]["joints"] = {2, 1};
+  test::BakedScene baked = bake(swapped);
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  SkeletonInfo skeleton = skeleton_of(baked, "c.gltf#skin/0");
+  REQUIRE(skeleton.joints.size() == 2);
+  CHECK(skeleton.joints[0].name == "hip");
+  CHECK(skeleton.joints[0].inverse_bind[13] == -1);
+  CHECK(skeleton.joints[1].name == "knee");
+  CHECK(skeleton.joints[1].inverse_bind[13] == -2);
+  // Source joint 0 (the knee) on the bottom vertices, 1 (the hip) on the top ones.
+  MeshInfo info;
+  std::vector<Skin_J8W8> skin = skin_of(baked, info);
+  const baker::BakedAsset* a = baked.find("c.gltf#mesh/0");
+  std::vector<Vertex_PNCVT_F32> v(info.vertex_count);
+  std::vector<std::byte> idx(info.index_buffer_size);
+  REQUIRE(unpack_mesh(info, a->file.blob.data(), a->file.blob.size(), v.data(),
+                      info.vertex_buffer_size, idx.data(), idx.size()));
+  for (uint32_t i = 0; i < info.vertex_count; ++i) {
+    INFO("vertex at y " << v[i].position[1]);
+    CHECK(skeleton.joints[skin[i].joints[0]].name == (v[i].position[1] == 0 ? "knee" : "hip"));
+  }
+}
+
+TEST_CASE("a node between two joints joins the skeleton, and matrices are taken apart") {
+  test::GeneratedGltf g = SkinnedQuad().build();
+  // hip -> twist (not a joint, a matrix: scale 2 and 90 degrees about Z) -> knee.
+  g.doc["nodes"][1]["children"] = {3};
+  g.doc["nodes"].push_back({{"name", "twist"},
+                            {"matrix", {0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1}},
+                            {"children", {2}}});
+  test::BakedScene baked = bake(g);
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  SkeletonInfo skeleton = skeleton_of(baked, "c.gltf#skin/0");
+  REQUIRE(skeleton.joints.size() == 3);
+  CHECK(skeleton.joints[0].name == "hip");
+  CHECK(skeleton.joints[1].name == "twist");
+  CHECK(skeleton.joints[1].parent == 0);
+  CHECK(skeleton.joints[2].name == "knee");
+  CHECK(skeleton.joints[2].parent == 1);
+  const NodePose& twist = skeleton.joints[1].rest;
+  CHECK(std::fabs(twist.scale[0] - 2) < 1e-6f);
+  CHECK(std::fabs(std::fabs(twist.rotation[2]) - 0.70710678f) < 1e-6f);
+  CHECK(std::fabs(std::fabs(twist.rotation[3]) - 0.70710678f) < 1e-6f);
+  // The prefab node holds the same TRS, no matrix.
+  PrefabInfo prefab = baked.prefab();
+  REQUIRE(prefab.nodes.size() == 4);
+  CHECK(prefab.nodes[2].name == "twist");
+  CHECK_FALSE(prefab.nodes[2].has_matrix);
+  CHECK(prefab.nodes[2].scale[1] == twist.scale[1]);
+  // Mesh joint 1 (knee) is skeleton joint 2; no vertex uses the twist.
+  MeshInfo info;
+  std::vector<Skin_J8W8> skin = skin_of(baked, info);
+  CHECK(info.skin_joint_count == 3);
+  for (const Skin_J8W8& r : skin) CHECK(r.joints[0] != 1);
+}
+
+TEST_CASE("weights: more than four reduced, zero sums bound to joint 0, all summing to one") {
+  SkinnedQuad quad;
+  quad.weights = {0, 0, 0, 0, 0.5f, 0.25f, 0.25f, 0, 0.98f, 0, 0, 0, 1, 0, 0, 0};
+  quad.joints = {1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  test::GeneratedGltf g = quad.build();
+  // A second set gives vertex 3 eight influences over the two joints: merged by joint.
+  std::vector<uint8_t> joints1 = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1};
+  std::vector<float> weights1 = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.5f, 0.5f, 0, 0};
+  g.doc["meshes"][0]["primitives"][0]["attributes"]["JOINTS_1"] =
+      g.add(joints1.data(), joints1.size(), 5121, "VEC4", 4);
+  g.doc["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_1"] =
+      g.add(weights1.data(), weights1.size() * 4, 5126, "VEC4", 4);
+  test::BakedScene baked = bake(g);
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  CHECK(baked.warned("meshes[0]: 1 vertices have no joint weight; bound to the skeleton's first"));
+  MeshInfo info;
+  std::vector<Skin_J8W8> skin = skin_of(baked, info);
+  const baker::BakedAsset* a = baked.find("c.gltf#mesh/0");
+  std::vector<Vertex_PNCVT_F32> v(info.vertex_count);
+  std::vector<std::byte> idx(info.index_buffer_size);
+  REQUIRE(unpack_mesh(info, a->file.blob.data(), a->file.blob.size(), v.data(),
+                      info.vertex_buffer_size, idx.data(), idx.size()));
+  for (uint32_t i = 0; i < info.vertex_count; ++i) {
+    const Skin_J8W8& r = skin[i];
+    CHECK(r.weights[0] + r.weights[1] + r.weights[2] + r.weights[3] == 255);
+    float x = v[i].position[0], y = v[i].position[1];
+    INFO("vertex " << x << ", " << y);
+    if (x == 0 && y == 0) {  // no weight: joint 0, all of it
+      CHECK((r.joints[0] == 0 && r.weights[0] == 255));
+    } else if (x == 1 && y == 0) {  // 0.5 hip + 0.25 knee + 0.25 hip = 0.75 hip, 0.25 knee
+      CHECK((r.joints[0] == 0 && r.weights[0] == 191 && r.joints[1] == 1 && r.weights[1] == 64));
+    } else if (x == 1 && y == 2) {  // 0.98 renormalised
+      CHECK((r.joints[0] == 1 && r.weights[0] == 255));
+    } else {  // 1 knee + 0.5 hip + 0.5 knee: 0.75 knee, 0.25 hip
+      CHECK((r.joints[0] == 1 && r.weights[0] == 191 && r.joints[1] == 0 && r.weights[1] == 64));
+    }
+  }
+}
+
+TEST_CASE("weight quantisation: largest remainder, exact sums, four largest kept") {
+  baker::QuantizedInfluences q;
+  std::vector<baker::SourceInfluence> thirds = {{3, 1}, {5, 1}, {7, 1}};
+  baker::InfluenceRepairs r = baker::quantize_influences(thirds, 255, q);
+  CHECK_FALSE(r.reduced);
+  CHECK_FALSE(r.zero_sum);
+  CHECK((q.weights[0] == 85 && q.weights[1] == 85 && q.weights[2] == 85 && q.weights[3] == 0));
+  CHECK((q.joints[0] == 3 && q.joints[1] == 5 && q.joints[2] == 7 && q.joints[3] == 0));
+  // 1/3 of 65535 = 21845 exactly; 2/3 and 1/3 split: 43690 + 21845.
+  std::vector<baker::SourceInfluence> split = {{1, 1}, {2, 2}};
+  baker::quantize_influences(split, 65535, q);
+  CHECK((q.joints[0] == 2 && q.weights[0] == 43690 && q.joints[1] == 1 && q.weights[1] == 21845));
+  // Remainders: 0.6 * 255 = 153, 0.3 * 255 = 76.5, 0.1 * 255 = 25.5: one unit left, to the
+  // larger weight on the tie of remainders.
+  std::vector<baker::SourceInfluence> tie = {{0, 0.6f}, {1, 0.3f}, {2, 0.1f}};
+  baker::quantize_influences(tie, 255, q);
+  CHECK(q.weights[0] + q.weights[1] + q.weights[2] == 255);
+  CHECK(q.weights[0] == 153);
+  std::vector<baker::SourceInfluence> five = {
+      {0, 0.3f}, {1, 0.25f}, {2, 0.2f}, {3, 0.15f}, {4, 0.1f}};
+  r = baker::quantize_influences(five, 255, q);
+  CHECK(r.reduced);
+  CHECK(q.weights[0] + q.weights[1] + q.weights[2] + q.weights[3] == 255);
+  CHECK(q.joints[3] == 3);
+  // A weight that rounds to nothing leaves its slot unused (joint 0).
+  std::vector<baker::SourceInfluence> tiny = {{9, 1}, {4, 1e-6f}};
+  baker::quantize_influences(tiny, 255, q);
+  CHECK((q.joints[0] == 9 && q.weights[0] == 255 && q.joints[1] == 0 && q.weights[1] == 0));
+  r = baker::quantize_influences({}, 255, q);
+  CHECK(r.zero_sum);
+  CHECK((q.joints[0] == 0 && q.weights[0] == 255));
+}
+
+TEST_CASE("hostile skins: clear errors naming the JSON path, never a crash") {
+  SECTION("a joint past the skin's joints") {
+    SkinnedQuad q;
+    q.joints[8] = 5;
+    refused(bake(q.build()), baker::BakeError::InvalidSource,
+            "meshes[0].primitives[0].attributes.JOINTS_0: vertex 2 names joint 5, its skin has 2 "
+            "joints");
+    // Without weight the slot is unused: no error.
+    q.joints[8] = 1;
+    q.joints[9] = 200;
+    CHECK(bake(q.build()).status.ok());
+  }
+  SECTION("a singular inverse bind matrix") {
+    SkinnedQuad q;
+    q.inverse_binds[16 + 5] = 0;  // the knee's Y axis collapses
+    refused(bake(q.build()), baker::BakeError::InvalidSource,
+            "skins[0].inverseBindMatrices: matrix 1 (joint 1) is not invertible");
+  }
+  SECTION("a non-finite inverse bind matrix") {
+    SkinnedQuad q;
+    q.inverse_binds[3] = INFINITY;
+    refused(bake(q.build()), baker::BakeError::InvalidSource,
+            "skins[0].inverseBindMatrices: matrix 0 (joint 0) is not finite");
+  }
+  SECTION("fewer inverse bind matrices than joints") {
+    SkinnedQuad q;
+    q.inverse_binds.resize(16);
+    refused(bake(q.build()), baker::BakeError::InvalidSource,
+            "skins[0].inverseBindMatrices: holds 1 matrices for 2 joints");
+  }
+  SECTION("a negative weight") {
+    SkinnedQuad q;
+    q.weights[4] = -1;
+    refused(bake(q.build()), baker::BakeError::InvalidSource,
+            "attributes.WEIGHTS_0: vertex 1 has a negative or non-finite weight");
+  }
+  SECTION("joints given as floats") {
+    SkinnedQuad q;
+    test::GeneratedGltf g = q.build();
+    std::vector<float> joints(16, 0);
+    g.doc["meshes"][0]["primitives"][0]["attributes"]["JOINTS_0"] =
+        g.add(joints.data(), joints.size() * 4, 5126, "VEC4", 4);
+    refused(bake(g), baker::BakeError::InvalidSource,
+            "JOINTS_0: joints must be unsigned bytes or shorts");
+  }
+  SECTION("JOINTS_1 without WEIGHTS_1") {
+    SkinnedQuad q;
+    test::GeneratedGltf g = q.build();
+    g.doc["meshes"][0]["primitives"][0]["attributes"]["JOINTS_1"] =
+        g.doc["meshes"][0]["primitives"][0]["attributes"]["JOINTS_0"];
+    refused(bake(g), baker::BakeError::InvalidSource, "JOINTS_1: has no WEIGHTS_1 beside it");
+  }
+  SECTION("no joints, a joint listed twice, a joint that is no node") {
+    test::GeneratedGltf g = SkinnedQuad().build();
+    g.doc["skins"][0]["joints"] = json::array();
+    refused(bake(g), baker::BakeError::InvalidSource, "skins[0].joints: is required");
+    g.doc["skins"][0]["joints"] = {1, 1};
+    refused(bake(g), baker::BakeError::InvalidSource, "skins[0].joints[1]: node 1 is listed twice");
+    g.doc["skins"][0]["joints"] = {1, 9};
+    refused(bake(g), baker::BakeError::InvalidSource, "skins[0].joints[1]: node 9 does not exist");
+    g.doc["skins"][0]["joints"] = {1, 2};
+    g.doc["nodes"][0]["skin"] = 4;
+    refused(bake(g), baker::BakeError::InvalidSource, "nodes[0].skin: skin 4 does not exist");
+  }
+  SECTION("a joint matrix with a shear or a mirror") {
+    test::GeneratedGltf g = SkinnedQuad().build();
+    g.doc["nodes"][2].erase("translation");
+    g.doc["nodes"][2]["matrix"] = {1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1};
+    refused(bake(g), baker::BakeError::InvalidSource, "nodes[2].matrix: a joint's matrix must be");
+    g.doc["nodes"][2]["matrix"] = {-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1};
+    refused(bake(g), baker::BakeError::InvalidSource, "a mirror");
+  }
+  SECTION("a cycle above a joint, outside the scene") {
+    test::GeneratedGltf g = SkinnedQuad().build();
+    g.doc["nodes"].push_back({{"name", "a"}, {"children", {4, 1}}});
+    g.doc["nodes"].push_back({{"name", "b"}, {"children", {3}}});
+    refused(bake(g), baker::BakeError::InvalidSource, "is its own ancestor");
+  }
+  SECTION("a mesh drawn with two skins whose joints differ") {
+    test::GeneratedGltf g = SkinnedQuad().build();
+    g.doc["skins"].push_back({{"joints", {2}}});
+    g.doc["nodes"].push_back({{"name", "copy"}, {"mesh", 0}, {"skin", 1}});
+    refused(bake(g), baker::BakeError::UnsupportedFeature, "whose joints differ");
+    // The same joints: one skeleton serves both.
+    g.doc["skins"][1]["joints"] = {1, 2};
+    test::BakedScene same = bake(g);
+    REQUIRE(same.status.ok());
+    CHECK(same.find("c.gltf#skin/1"));
+  }
+}
+
+TEST_CASE("deep hierarchies cost time linear in the nodes") {
+  // 2000 root joints under a chain of 12000 plain nodes: each joint's parent_matrix is the chain's
+  // world matrix, and each walk up meets the others' (memoised: not 2.4e7 node reads).
+  json doc = {{"asset", {{"version", "2.0"}}}};
+  const size_t chain = 12000, joints = 2000;
+  json nodes = json::array();
+  for (size_t i = 0; i < chain; ++i) {
+    json node = {{"translation", {0, 0.001, 0}}};
+    if (i + 1 < chain) node["children"] = {i + 1};
+    nodes.push_back(node);
+  }
+  json skin_joints = json::array();
+  for (size_t j = 0; j < joints; ++j) {
+    nodes[chain - 1]["children"].push_back(chain + j);
+    std::string name = "j";  // built with +=: GCC 12 -O3 warns falsely on "j" + ...
+    name += std::to_string(j);
+    nodes.push_back({{"name", name}});
+    skin_joints.push_back(chain + j);
+  }
+  doc["nodes"] = nodes;
+  doc["skins"] = {{{"joints", skin_joints}}};
+  doc["scenes"] = {{{"nodes", {0}}}};
+  std::string text = doc.dump();
+  std::vector<std::byte> bytes(text.size());
+  std::memcpy(bytes.data(), text.data(), text.size());
+  auto start = std::chrono::steady_clock::now();
+  test::BakedScene baked = test::bake_gltf_bytes(bytes, "c.gltf");
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  CHECK(seconds < 20);
+  SkeletonInfo skeleton = skeleton_of(baked, "c.gltf#skin/0");
+  REQUIRE(skeleton.joints.size() == joints);
+  CHECK(skeleton.joints[0].parent == -1);
+  CHECK(std::fabs(skeleton.joints[0].parent_matrix[13] - 12.0f) < 1e-2f);
+  CHECK(skeleton.joints[0].node == int32_t(chain));
+}
+
+TEST_CASE("hostile animations: clear errors naming the JSON path") {
+  SECTION("times not increasing") {
+    SkinnedQuad q;
+    q.times = {1, 0.5f};
+    refused(bake(q.build()), baker::BakeError::InvalidSource,
+            "animations[0].samplers[0].input: key times must increase strictly");
+  }
+  SECTION("a repeated time") {
+    SkinnedQuad q;
+    q.times = {0, 0};
+    refused(bake(q.build()), baker::BakeError::InvalidSource, "must increase strictly");
+  }
+  SECTION("a negative or non-finite time") {
+    SkinnedQuad q;
+    q.times = {-1, 1};
+    refused(bake(q.build()), baker::BakeError::InvalidSource,
+            "animations[0].samplers[0].input: key 0 at -1.000000 s is before 0");
+    q.times = {0, NAN};
+    refused(bake(q.build()), baker::BakeError::InvalidSource, "key 1 is not finite");
+  }
+  SECTION("outputs and inputs of other counts") {
+    SkinnedQuad q;
+    q.rotations.resize(12, 0.5f);
+    refused(bake(q.build()), baker::BakeError::InvalidSource,
+            "animations[0].samplers[0].output: 3 values for 2 keys (1 per key)");
+    SkinnedQuad cubic;
+    cubic.interpolation = "CUBICSPLINE";
+    refused(bake(cubic.build()), baker::BakeError::InvalidSource,
+            "2 values for 2 keys (3 per key for CUBICSPLINE)");
+  }
+  SECTION("a non-finite value") {
+    SkinnedQuad q;
+    q.rotations[5] = NAN;
+    refused(bake(q.build()), baker::BakeError::InvalidSource,
+            "animations[0].samplers[0].output: value 1 is not finite");
+  }
+  SECTION("an unknown interpolation, a node or sampler out of range, a wrong output type") {
+    test::GeneratedGltf g = SkinnedQuad().build();
+    g.doc["animations"][0]["samplers"][0]["interpolation"] = "SMOOTH";
+    refused(bake(g), baker::BakeError::InvalidSource,
+            "animations[0].samplers[0].interpolation: 'SMOOTH' is not LINEAR, STEP or CUBICSPLINE");
+    g = SkinnedQuad().build();
+    g.doc["animations"][0]["channels"][0]["target"]["node"] = 7;
+    refused(bake(g), baker::BakeError::InvalidSource,
+            "animations[0].channels[0].target.node: node 7 does not exist");
+    g = SkinnedQuad().build();
+    g.doc["animations"][0]["channels"][0]["sampler"] = 1;
+    refused(bake(g), baker::BakeError::InvalidSource, "animations[0].channels[0].sampler");
+    g = SkinnedQuad().build();
+    g.doc["animations"][0]["channels"][0]["target"]["path"] = "translation";
+    refused(bake(g), baker::BakeError::InvalidSource,
+            "animations[0].samplers[0].output: accessor 6 of type 'VEC4' cannot hold it");
+    g = SkinnedQuad().build();
+    g.doc["animations"][0]["samplers"][0]["input"] = 99;
+    refused(bake(g), baker::BakeError::InvalidSource, "animations[0].samplers[0].input");
+  }
+  SECTION("weights channels and channels without a node are dropped with a warning") {
+    test::GeneratedGltf g = SkinnedQuad().build();
+    g.doc["animations"][0]["channels"].push_back(
+        {{"sampler", 0}, {"target", {{"node", 0}, {"path", "weights"}}}});
+    g.doc["animations"][0]["channels"].push_back(
+        {{"sampler", 0}, {"target", {{"path", "rotation"}}}});
+    test::BakedScene baked = bake(g);
+    REQUIRE(baked.status.ok());
+    CHECK(baked.warned("1 animation channel(s) of morph weights dropped"));
+    CHECK(baked.warned("1 animation channel(s) without a target node dropped"));
+    std::vector<float> keys;
+    CHECK(clip_of(baked, "c.gltf#clip/0", keys).channels.size() == 1);
+  }
+}
+
+TEST_CASE("animations keep STEP and CUBICSPLINE keys, and move every instance of a node") {
+  SkinnedQuad q;
+  q.interpolation = "CUBICSPLINE";
+  q.rotations = {0,      0, 0, 0, 0, 0, 0,           1,           0, 0, 0, 0,
+                 /**/ 0, 0, 0, 0, 0, 0, 0.70710678f, 0.70710678f, 0, 0, 0, 0};
+  test::GeneratedGltf g = q.build();
+  // The knee is also a child of the body (invalid glTF, instanced under both).
+  g.doc["nodes"][0]["children"] = {2};
+  test::BakedScene baked = bake(g);
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  PrefabInfo prefab = baked.prefab();
+  std::vector<uint32_t> knees;
+  for (uint32_t i = 0; i < prefab.nodes.size(); ++i) {
+    if (prefab.nodes[i].name == "knee") knees.push_back(i);
+  }
+  REQUIRE(knees.size() == 2);
+  std::vector<float> keys;
+  ClipInfo clip = clip_of(baked, "c.gltf#clip/0", keys);
+  REQUIRE(clip.channels.size() == 2);
+  CHECK(clip.channels[0].node == knees[0]);
+  CHECK(clip.channels[1].node == knees[1]);
+  CHECK(clip.channels[0].interpolation == ClipInterpolation::CubicSpline);
+  CHECK(clip.channels[0].key_count == 2);
+  // Kept as authored: in-tangent, value, out-tangent per key.
+  CHECK(std::vector<float>(keys.begin() + long(clip.channels[0].values_offset),
+                           keys.begin() + long(clip.channels[0].values_offset) + 24) ==
+        q.rotations);
+  // The skeleton's joint is the knee's first instance.
+  CHECK(skeleton_of(baked, "c.gltf#skin/0").joints[1].node == int32_t(knees[0]));
+}
+
+TEST_CASE("a mesh with JOINTS_0 that no node skins bakes rigid, with a warning") {
+  test::GeneratedGltf g = SkinnedQuad().build();
+  g.doc["nodes"][0].erase("skin");
+  test::BakedScene baked = bake(g);
+  REQUIRE(baked.status.ok());
+  CHECK(baked.warned("meshes[0] has JOINTS_0 and WEIGHTS_0 but no node gives it a skin"));
+  CHECK(baked.mesh("c.gltf#mesh/0").skin_format == SkinFormat::None);
+  CHECK(baked.prefab().nodes[0].skin.empty());
+  // The skin is still baked: a skeleton of its own.
+  CHECK(baked.find("c.gltf#skin/0"));
+}
+
+TEST_CASE("every skinned or animated model of the corpus bakes, its parts unpacking") {
+  struct Model {
+    const char* file;
+    size_t skins, clips, roots;  // roots: of skin 0
+  };
+  const Model models[] = {
+      {"bevy/assets/models/animated/Fox.glb", 1, 3, 1},
+      {"draco-testdata/Fox/glTF/Fox.gltf", 1, 3, 1},
+      {"draco-testdata/CesiumMan/glTF/CesiumMan.gltf", 1, 1, 1},
+      {"draco-testdata/CesiumMan/glTF_Binary/CesiumMan.glb", 1, 1, 1},
+      {"intellij-gltf-viewer-plugin/models/BrainStem/gLTF/BrainStem.gltf", 1, 1, 1},
+      {"intellij-gltf-viewer-plugin/models/BrainStem/gLTF-binary/BrainStem.glb", 1, 1, 1},
+      {"bevy/assets/models/SimpleSkin/SimpleSkin.gltf", 1, 1, 1},
+      {"draco-testdata/simple_skin.gltf", 1, 1, 1},
+      {"draco-testdata/InterpolationTest/glTF/InterpolationTest.gltf", 0, 9, 0},
+      {"draco-testdata/CesiumMilkTruck/glTF/CesiumMilkTruck.gltf", 0, 1, 0},
+      // Joints [3, 1, 2]: two separate hierarchies (bone_3; bone_1 -> bone_2).
+      {"tinygltf/models/regression/unassigned-skeleton.gltf", 1, 1, 2},
+  };
+  for (const Model& m : models) {
+    INFO(m.file);
+    test::BakedScene baked = test::bake_corpus_gltf(m.file);
+    INFO(baked.status.message());
+    REQUIRE(baked.status.ok());
+    CHECK_FALSE(baked.warned("not baked"));
+    PrefabInfo prefab = baked.prefab();
+    CHECK(prefab.clips.size() == m.clips);
+    for (size_t s = 0; s < m.skins; ++s) {
+      SkeletonInfo skeleton =
+          skeleton_of(baked, std::string(m.file) + "#skin/" + std::to_string(s));
+      size_t roots = 0;
+      for (const SkeletonJoint& j : skeleton.joints) {
+        roots += j.parent < 0;
+        CHECK((j.node >= 0 && size_t(j.node) < prefab.nodes.size()));
+        if (j.node >= 0) CHECK(prefab.nodes[size_t(j.node)].name == j.name);
+      }
+      if (s == 0) CHECK(roots == m.roots);
+    }
+    for (const std::string& name : prefab.clips) {
+      std::vector<float> keys;
+      ClipInfo clip = clip_of(baked, name, keys);
+      CHECK(clip.duration > 0);
+      for (const ClipChannel& c : clip.channels) CHECK(c.node < prefab.nodes.size());
+    }
+    for (const PrefabNode& n : prefab.nodes) {
+      if (n.skin.empty()) continue;
+      MeshInfo info = baked.mesh(n.mesh);
+      CHECK(info.skeleton == n.skin);
+      const baker::BakedAsset* a = baked.find(n.mesh);
+      std::vector<std::byte> skin(info.skin_buffer_size);
+      CHECK(unpack_mesh_skin(info, a->file.blob.data(), a->file.blob.size(), skin.data(),
+                             skin.size()));
+    }
+  }
+}
+
+TEST_CASE("check refuses a skinned mesh whose skeleton has another joint count") {
+  // The quad's assets written as a baked folder with their manifest; then its skeleton replaced
+  // by one of three joints (the manifest updated to match: only the joint counts disagree).
+  test::BakedScene baked = bake(SkinnedQuad().build());
+  REQUIRE(baked.status.ok());
+  test::GeneratedGltf g = SkinnedQuad().build();
+  g.doc["nodes"][1]["children"] = {3};
+  g.doc["nodes"].push_back({{"name", "twist"}, {"children", {2}}});
+  test::BakedScene three = bake(g);
+  REQUIRE(three.status.ok());
+  test::TempDir dir;
+  auto write = [&](const std::vector<baker::BakedAsset>& assets) {
+    Manifest manifest;
+    for (const baker::BakedAsset& a : assets) {
+      std::vector<std::byte> bytes = serialize_binaryfile(a.file);
+      dir.write(a.path, std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+      uint64_t raw = 0;
+      ClipInfo clip;
+      MeshInfo mesh;
+      if (read_clip_info(a.file, clip)) raw = clip_unpacked_size(clip);
+      if (read_mesh_info(a.file, mesh)) raw = mesh_unpacked_size(mesh);
+      manifest.assets.push_back({a.name, std::string(a.file.type, 4), a.path,
+                                 baker::hash_string(baker::hash_bytes(bytes.data(), bytes.size())),
+                                 bytes.size(), raw});
+    }
+    dir.write("manifest.json", write_manifest(manifest));
+  };
+  write(baked.assets);
+  CHECK(baker::run_check(dir.path(), true) == 0);
+  std::vector<baker::BakedAsset> mixed = baked.assets;
+  for (baker::BakedAsset& a : mixed) {
+    if (a.name == "c.gltf#skin/0") a.file = three.find("c.gltf#skin/0")->file;
+  }
+  write(mixed);
+  CHECK(baker::run_check(dir.path(), true) == 1);
+}

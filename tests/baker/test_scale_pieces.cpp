@@ -1,0 +1,198 @@
+// The pieces of bakes that scale past one machine: shards (pipeline/shard.h), depfiles
+// (pipeline/depfile.h), the shared cache's keys, entries and trimming (pipeline/shared_cache.h),
+// and per-source plan files (pipeline/source_plan.h).
+#include "temp_dir.h"
+
+#include "common/content_hash.h"
+#include "pipeline/depfile.h"
+#include "pipeline/shard.h"
+#include "pipeline/shared_cache.h"
+#include "pipeline/source_plan.h"
+
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <set>
+
+using namespace baker;
+namespace fs = std::filesystem;
+
+TEST_CASE("shards: K/N parses 1-based shards and refuses anything else", "[shard]") {
+  std::string why;
+  std::optional<Shard> shard = parse_shard("2/4", why);
+  REQUIRE(shard);
+  CHECK(shard->index == 1);
+  CHECK(shard->count == 4);
+  for (const char* bad : {"0/4", "5/4", "4", "/4", "1/", "a/b", "1/0", "-1/4", "1/4x", "1/70000"}) {
+    INFO(bad);
+    CHECK_FALSE(parse_shard(bad, why));
+    CHECK_FALSE(why.empty());
+  }
+}
+
+TEST_CASE("Every source lies in exactly one shard, whatever the other sources", "[shard]") {
+  std::vector<std::string> sources;
+  for (int i = 0; i < 2000; ++i) sources.push_back("textures/" + std::to_string(i) + ".png");
+  std::vector<size_t> sizes(4, 0);
+  for (const std::string& s : sources) {
+    int owners = 0;
+    for (uint32_t k = 0; k < 4; ++k) {
+      if (in_shard({k, 4}, s)) {
+        ++owners;
+        ++sizes[k];
+      }
+    }
+    CHECK(owners == 1);
+  }
+  // By the path alone: balanced enough, and a source's shard is a function of its name.
+  for (size_t size : sizes) CHECK(size > 400);
+  CHECK(in_shard({0, 1}, "anything"));
+}
+
+TEST_CASE("Depfiles escape what Ninja and Make would misread", "[depfile]") {
+  CHECK(depfile_text("out/a.stamp", {"/src/a b.png", "/src/c#1.mtl", "/src/$x", "/src/d\\ e"}) ==
+        "out/a.stamp: \\\n  /src/a\\ b.png \\\n  /src/c\\#1.mtl \\\n  /src/$$x \\\n  /src/d\\\\\\ "
+        "e\n");
+  // A name holding a newline cannot be written: left out, not allowed to break the file.
+  CHECK(depfile_text("t", {"bad\nname", ""}) == "t:\n");
+}
+
+namespace {
+
+// A baked-looking output folder with one file, and the entry a bake of it would record.
+struct Fixture {
+  test::TempDir dir;
+  OutputTree output;
+  CacheEntry entry;
+  std::string bytes = std::string(1000, 'x');
+
+  Fixture() {
+    REQUIRE(OutputTree::open(dir.path() / "out", output));
+    const std::span<const std::byte> parts[] = {std::as_bytes(std::span(bytes))};
+    REQUIRE(output.write("textures/a.tx", parts));
+    entry.kind = "texture";
+    entry.settings = "s";
+    entry.source_hash = "xxh3-64:0000000000000001";
+    entry.outputs = {{"textures/a.png", "textures/a.tx", "TEXI",
+                      hash_string(hash_bytes(bytes.data(), bytes.size())), bytes.size(), 0, 0}};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Cache keys change with every input that decides the outputs", "[shared_cache]") {
+  std::set<std::string> keys = {
+      SharedCache::key("a.png", AssetKind::Texture, "s", "h"),
+      SharedCache::key("b.png", AssetKind::Texture, "s", "h"),
+      SharedCache::key("a.png", AssetKind::Mesh, "s", "h"),
+      SharedCache::key("a.png", AssetKind::Texture, "t", "h"),
+      SharedCache::key("a.png", AssetKind::Texture, "s", "i"),
+      // Fields cannot run into each other.
+      SharedCache::key("a.png", AssetKind::Texture, "s\nsource_hash 1:h", ""),
+  };
+  CHECK(keys.size() == 6);
+  CHECK(SharedCache::key("a.png", AssetKind::Texture, "s", "h").size() == 32);
+  CHECK(SharedCache::key("a.png", AssetKind::Texture, "s", "h") ==
+        SharedCache::key("a.png", AssetKind::Texture, "s", "h"));
+}
+
+TEST_CASE("A stored entry is found, restored and verified", "[shared_cache]") {
+  Fixture f;
+  std::unique_ptr<SharedCache> cache;
+  REQUIRE(SharedCache::open(f.dir.path() / "cache", 0, cache));
+  std::string key = SharedCache::key("textures/a.png", AssetKind::Texture, "s", "h");
+  CHECK_FALSE(cache->find(key, "textures/a.png"));
+  REQUIRE(cache->store(key, "textures/a.png", f.entry, f.output));
+  // Storing again (a second writer) keeps the first.
+  REQUIRE(cache->store(key, "textures/a.png", f.entry, f.output));
+  CHECK(cache->counts().stored == 1);
+
+  OutputTree other;
+  REQUIRE(OutputTree::open(f.dir.path() / "other", other));
+  std::optional<CacheEntry> found = cache->find(key, "textures/a.png");
+  REQUIRE(found);
+  std::vector<StagedFile> staged;
+  REQUIRE(cache->restore(key, *found, other, staged));
+  REQUIRE(staged.size() == 1);
+  REQUIRE(other.publish(staged[0]));
+  CHECK(other.file_hash("textures/a.tx") == f.entry.outputs[0].hash);
+
+  // Damaged: same size, other bytes. Refused, and the entry is removed.
+  fs::path object;
+  for (const auto& e : fs::recursive_directory_iterator(f.dir.path() / "cache"))
+    if (e.path().filename() == "0") object = e.path();
+  REQUIRE(!object.empty());
+  REQUIRE(::unlink(object.c_str()) == 0);  // the output is a hard link of it: keep that intact
+  f.dir.write(fs::relative(object, f.dir.path()).string(), std::string(1000, 'y'));
+  OutputTree third;
+  REQUIRE(OutputTree::open(f.dir.path() / "third", third));
+  found = cache->find(key, "textures/a.png");
+  REQUIRE(found);
+  CHECK_FALSE(cache->restore(key, *found, third, staged));
+  CHECK(cache->counts().damaged == 1);
+  CHECK_FALSE(cache->find(key, "textures/a.png"));
+  CHECK_FALSE(fs::exists(f.dir.path() / "third/textures/a.tx"));
+
+  // An entry of another source under a key (planted: keys name their source) is refused.
+  REQUIRE(cache->store(key, "textures/a.png", f.entry, f.output));
+  CHECK_FALSE(cache->find(key, "textures/b.png"));
+}
+
+TEST_CASE("Trimming removes the least recently used entries first", "[shared_cache]") {
+  Fixture f;
+  std::unique_ptr<SharedCache> cache;
+  // Room for about three entries of a 1000-byte output and its entry.json.
+  REQUIRE(SharedCache::open(f.dir.path() / "cache", 4000, cache));
+  std::vector<std::string> keys;
+  for (int i = 0; i < 6; ++i) {
+    keys.push_back(SharedCache::key("textures/a.png", AssetKind::Texture, std::to_string(i), "h"));
+    REQUIRE(cache->store(keys.back(), "textures/a.png", f.entry, f.output));
+    // Distinct times, oldest first (the file system's clock may be coarse).
+    fs::path entry =
+        f.dir.path() / "cache/v1" / keys.back().substr(0, 2) / keys.back() / "entry.json";
+    struct timespec times[2] = {{1000000 + i, 0}, {1000000 + i, 0}};
+    REQUIRE(::utimensat(AT_FDCWD, entry.c_str(), times, 0) == 0);
+  }
+  uint64_t left = cache->trim();
+  CHECK(left <= 4000);
+  CHECK(left > 0);
+  CHECK_FALSE(cache->find(keys[0], "textures/a.png"));
+  CHECK(cache->find(keys[5], "textures/a.png"));
+  // The outputs linked from removed entries are untouched.
+  CHECK(f.output.file_hash("textures/a.tx") == f.entry.outputs[0].hash);
+}
+
+TEST_CASE("Plan files carry an image's roles and a refusal, and are rewritten only on change",
+          "[source_plan]") {
+  test::TempDir dir;
+  dir.write("root/a.png", "not read");
+  TexturePlan plan;
+  plan.add_image("a.png", TextureRole::Color);
+  plan.add_use("a.png", TextureRole::Normal);
+  Source a{"a.png", AssetKind::Texture, {"a.tx"}, "", 8};
+  Source b{"b.jpg", AssetKind::Texture, {"a.tx"}, "", 8};
+  PlanWrite written;
+  REQUIRE(write_source_plans(dir.path() / "plan", dir.path() / "root", {a, b}, {"", "a.tx"}, plan,
+                             written));
+  CHECK(written.rewritten == 2);
+  PlanWrite again;
+  REQUIRE(write_source_plans(dir.path() / "plan", dir.path() / "root", {a, b}, {"", "a.tx"}, plan,
+                             again));
+  CHECK(again.rewritten == 0);
+  CHECK(again.unchanged == 2);
+
+  TexturePlan read;
+  std::string refused;
+  REQUIRE(read_source_plan(dir.path() / "plan", "a.png", read, refused));
+  CHECK(refused.empty());
+  CHECK(read.roles("a.png") == plan.roles("a.png"));
+  CHECK(read.texture_name("a.png", TextureRole::Normal) ==
+        plan.texture_name("a.png", TextureRole::Normal));
+  REQUIRE(read_source_plan(dir.path() / "plan", "b.jpg", read, refused));
+  CHECK(refused == "a.tx");
+  CHECK_FALSE(read_source_plan(dir.path() / "plan", "c.png", read, refused));
+  dir.write("plan/a.png.plan", "{ broken");
+  CHECK_FALSE(read_source_plan(dir.path() / "plan", "a.png", read, refused));
+}
