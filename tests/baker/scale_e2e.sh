@@ -21,7 +21,8 @@ same_outputs() {
 }
 sources_in() { find "$1" -type f \( -iname '*.png' -o -iname '*.obj' -o -iname '*.gltf' \) | wc -l; }
 # The entry folder in cache $1 of source $2.
-entry_of() { grep -l "\"source\": \"$2\"" "$1"/v1/*/*/entry.json | head -1 | xargs dirname; }
+# (sed -n 1p, not head -1: head exits early, and under pipefail the writer's SIGPIPE fails the test)
+entry_of() { grep -l "\"source\": \"$2\"" "$1"/v1/*/*/entry.json | sed -n 1p | xargs dirname; }
 cache_bytes() { find "$1" -type f -printf '%s\n' | awk '{s+=$1} END {print s+0}'; }
 # A cache file of its own (a hard link of an output until now), to be damaged without touching
 # the output: what a writer of the cache that replaces files, or a bad copy, does.
@@ -153,7 +154,7 @@ shard_merge)
   same_outputs "$work/whole" "$work/merged"
   cmp "$work/whole/manifest.json" "$work/merged/manifest.json" || fail "manifests differ"
   # A shard's file that is not what its cache says fails the merge, naming it.
-  f=$(find "$work/shard2" -name '*.tx' | head -1)
+  f=$(find "$work/shard2" -name '*.tx' -print -quit)
   printf 'XXXX' | dd of="$f" bs=1 seek=100 conv=notrunc status=none
   set +e; "$baker" merge "$work/shard1" "$work/shard2" "$work/shard3" -o "$work/merged2" >"$work/log" 2>&1; rc=$?; set -e
   [ "$rc" = 1 ] && grep -q "$(basename "$f")" "$work/log" || { cat "$work/log"; fail "a damaged shard file was merged"; }
