@@ -1,5 +1,6 @@
 // Clip assets ("CLIP"): round trips, the refusals of the reader, of unpack_clip and of the writer,
 // and sample_clip against hand-computed values for each interpolation.
+#include "edited_metadata.h"
 #include "test_helpers.h"
 
 #include <catch2/catch.hpp>
@@ -11,6 +12,7 @@
 
 using namespace assetlib;
 using nlohmann::json;
+using test::edited;
 
 namespace {
 
@@ -60,15 +62,6 @@ AssetFile packed(const Clip& clip, Compression compression = Compression::LZ4) {
   AssetFile file;
   REQUIRE(pack_clip(clip.info, clip.keys.data(), clip.keys.size(), file, options));
   return file;
-}
-
-template <typename Edit>
-AssetFile edited(const AssetFile& file, Edit edit) {
-  json meta = json::parse(file.json);
-  edit(meta);
-  AssetFile out = file;
-  out.json = meta.dump();
-  return out;
 }
 
 // Poses of 4 nodes after sampling the clip at `time` (from the default pose).

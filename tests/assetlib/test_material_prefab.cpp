@@ -1,5 +1,6 @@
 // Material ("MATL") and prefab ("PRFB") assets: round trips, the structure checks of the readers,
 // and the node transform.
+#include "edited_metadata.h"
 #include "test_helpers.h"
 
 #include <catch2/catch.hpp>
@@ -11,6 +12,7 @@
 
 using namespace assetlib;
 using nlohmann::json;
+using test::edited;
 
 namespace {
 
@@ -35,16 +37,6 @@ MaterialInfo sample_material() {
   m.base_color.nearest = true;
   m.original_file = "models/helmet.glb";
   return m;
-}
-
-// The asset's metadata as JSON, changed by `edit`, written back (the blob as it was).
-template <typename Edit>
-AssetFile edited(const AssetFile& file, Edit edit) {
-  json meta = json::parse(file.json);
-  edit(meta);
-  AssetFile out = file;
-  out.json = meta.dump();
-  return out;
 }
 
 PrefabInfo sample_prefab() {

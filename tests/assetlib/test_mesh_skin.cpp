@@ -1,6 +1,7 @@
 // Skinned meshes: the skin stream (section 4) round-trips in both formats, unpack_mesh_skin checks
 // joint indices, readers refuse inconsistent skin metadata, and an older reader's view of a skinned
 // mesh (no "skin" key) is refused rather than misread.
+#include "edited_metadata.h"
 #include "test_helpers.h"
 
 #include <catch2/catch.hpp>
@@ -11,6 +12,7 @@
 
 using namespace assetlib;
 using nlohmann::json;
+using test::edited;
 
 namespace {
 
@@ -46,15 +48,6 @@ Status pack(const SkinnedGrid& m, AssetFile& out, Compression compression = Comp
   return pack_mesh(m.info, m.grid.vertices.data(), m.grid.vertices.size() * 44,
                    m.grid.indices.data(), m.grid.indices.size() * 4, out, options, nullptr,
                    m.skin.data(), m.skin.size());
-}
-
-template <typename Edit>
-AssetFile edited(const AssetFile& file, Edit edit) {
-  json meta = json::parse(file.json);
-  edit(meta);
-  AssetFile out = file;
-  out.json = meta.dump();
-  return out;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Skeleton assets ("SKEL"): round trips, the reader's refusals of hostile metadata, node poses as
 // matrices and joint matrices against hand-computed values.
+#include "edited_metadata.h"
 #include "test_helpers.h"
 
 #include <catch2/catch.hpp>
@@ -11,6 +12,7 @@
 
 using namespace assetlib;
 using nlohmann::json;
+using test::edited;
 
 namespace {
 
@@ -41,15 +43,6 @@ SkeletonInfo sample_skeleton() {
   hand.rest.scale[0] = hand.rest.scale[1] = hand.rest.scale[2] = 3;
   s.joints = {root, elbow, hand};
   return s;
-}
-
-template <typename Edit>
-AssetFile edited(const AssetFile& file, Edit edit) {
-  json meta = json::parse(file.json);
-  edit(meta);
-  AssetFile out = file;
-  out.json = meta.dump();
-  return out;
 }
 
 bool same(const float* a, const float* b, size_t n, float tolerance = 1e-6f) {

@@ -102,6 +102,22 @@ bool write_all(int fd, std::span<const std::byte> bytes) {
   return true;
 }
 
+std::optional<std::string> read_small_file(int dir, const std::string& name, uint64_t max_bytes) {
+  FileDescriptor file(open_regular(dir, name));
+  struct stat st {};
+  if (file.get() < 0 || ::fstat(file.get(), &st) != 0 || uint64_t(st.st_size) > max_bytes)
+    return std::nullopt;
+  std::string text(size_t(st.st_size), '\0');
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::read(file.get(), text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return std::nullopt;
+    done += size_t(n);
+  }
+  return text;
+}
+
 std::string io_reason(const char* what, int err) {
   if (err == ENOSPC) return std::string("disk full ") + what + " (" + std::strerror(err) + ")";
   if (err == EDQUOT)
@@ -303,19 +319,7 @@ std::optional<std::string> OutputTree::read_file(const std::string& relative,
   std::string leaf;
   FileDescriptor dir(open_parent(relative, false, leaf));
   if (dir.get() < 0) return std::nullopt;
-  FileDescriptor file(open_regular(dir.get(), leaf));
-  struct stat st {};
-  if (file.get() < 0 || ::fstat(file.get(), &st) != 0 || uint64_t(st.st_size) > max_bytes)
-    return std::nullopt;
-  std::string text(size_t(st.st_size), '\0');
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::read(file.get(), text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return std::nullopt;
-    done += size_t(n);
-  }
-  return text;
+  return read_small_file(dir.get(), leaf, max_bytes);
 }
 
 std::optional<std::string> OutputTree::file_hash(const std::string& relative) const {

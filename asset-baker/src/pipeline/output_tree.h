@@ -32,6 +32,10 @@ std::string temporary_name(const std::string& path);
 // for a write that made no progress).
 bool write_all(int fd, std::span<const std::byte> bytes);
 
+// All bytes of the regular file `name` in the folder `dir` (not followed through a symlink,
+// never blocking on a FIFO), when it holds at most `max_bytes`; nullopt otherwise or on an error.
+std::optional<std::string> read_small_file(int dir, const std::string& name, uint64_t max_bytes);
+
 // "<what> failed: <strerror>", or "disk full <what> (...)" / "disk quota exceeded <what> (...)"
 // for the two errors a user can act on.
 std::string io_reason(const char* what, int err);

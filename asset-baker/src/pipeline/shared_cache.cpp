@@ -88,24 +88,6 @@ void remove_folder(int dir, const std::string& name) {
   ::unlinkat(dir, name.c_str(), AT_REMOVEDIR);
 }
 
-// Reads the regular file `name` in `dir` when it holds at most `max_bytes`.
-std::optional<std::string> read_small_file(int dir, const char* name, uint64_t max_bytes) {
-  FileDescriptor file(::openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
-  struct stat st {};
-  if (file.get() < 0 || ::fstat(file.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
-      uint64_t(st.st_size) > max_bytes)
-    return std::nullopt;
-  std::string text(size_t(st.st_size), '\0');
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::read(file.get(), text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return std::nullopt;
-    done += size_t(n);
-  }
-  return text;
-}
-
 bool write_new_file(int dir, const char* name, const std::string& text) {
   FileDescriptor file(
       ::openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));

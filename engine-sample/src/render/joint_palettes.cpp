@@ -1,6 +1,7 @@
 #include "render/joint_palettes.h"
 
 #include "error.h"
+#include "vk/descriptor_sets.h"
 #include "vk/vk_check.h"
 #include "vk/vulkan_context.h"
 
@@ -51,19 +52,8 @@ void JointPalettes::upload(VkDescriptorSetLayout layout) {
 }
 
 void JointPalettes::write_set(VkDescriptorSetLayout layout) {
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1};
-  VkDescriptorPoolCreateInfo pool{};
-  pool.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-  pool.maxSets = 1;
-  pool.poolSizeCount = 1;
-  pool.pPoolSizes = &size;
-  vk_check(vkCreateDescriptorPool(ctx_.device(), &pool, nullptr, &pool_), "vkCreateDescriptorPool");
-  VkDescriptorSetAllocateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-  info.descriptorPool = pool_;
-  info.descriptorSetCount = 1;
-  info.pSetLayouts = &layout;
-  vk_check(vkAllocateDescriptorSets(ctx_.device(), &info, &set_), "vkAllocateDescriptorSets");
+  pool_ = allocate_descriptor_sets(ctx_, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, layout,
+                                   std::span(&set_, 1));
   ctx_.set_name(VK_OBJECT_TYPE_DESCRIPTOR_SET, set_, "joint palettes");
 
   VkDescriptorBufferInfo range{buffer_.handle(), 0, VkDeviceSize{largest_} * sizeof(Mat4)};

@@ -1,5 +1,6 @@
 #include "render/material_bindings.h"
 
+#include "vk/descriptor_sets.h"
 #include "vk/vk_check.h"
 #include "vk/vulkan_context.h"
 
@@ -163,23 +164,9 @@ void MaterialBindings::upload(VkDescriptorSetLayout layout) {
   for (uint32_t i = 0; i < count; ++i) out[i] = params_of(materials_[i]);
   params_.flush(0, params_.size());
 
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                            count * kMaterialTextureSlots};
-  VkDescriptorPoolCreateInfo pool{};
-  pool.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-  pool.maxSets = count;
-  pool.poolSizeCount = 1;
-  pool.pPoolSizes = &size;
-  vk_check(vkCreateDescriptorPool(ctx_.device(), &pool, nullptr, &pool_), "vkCreateDescriptorPool");
-  std::vector<VkDescriptorSetLayout> layouts(count, layout);
   sets_.resize(count);
-  VkDescriptorSetAllocateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-  info.descriptorPool = pool_;
-  info.descriptorSetCount = count;
-  info.pSetLayouts = layouts.data();
-  vk_check(vkAllocateDescriptorSets(ctx_.device(), &info, sets_.data()),
-           "vkAllocateDescriptorSets");
+  pool_ = allocate_descriptor_sets(ctx_, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                   kMaterialTextureSlots, layout, sets_);
   for (uint32_t i = 0; i < count; ++i) write_set(i);
 }
 

@@ -1,6 +1,7 @@
 #include "render/scene_draws.h"
 
 #include "render/mesh_pipeline.h"
+#include "vk/descriptor_sets.h"
 #include "vk/vk_check.h"
 #include "vk/vulkan_context.h"
 
@@ -216,20 +217,8 @@ void SceneDraws::add_instance(const MeshInstance& instance, uint32_t transform,
 }
 
 void SceneDraws::create_scene_set() {
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
-  VkDescriptorPoolCreateInfo pool{};
-  pool.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-  pool.maxSets = 1;
-  pool.poolSizeCount = 1;
-  pool.pPoolSizes = &size;
-  vk_check(vkCreateDescriptorPool(ctx_.device(), &pool, nullptr, &pool_), "vkCreateDescriptorPool");
-  VkDescriptorSetLayout layout = pipelines_.scene_set_layout();
-  VkDescriptorSetAllocateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-  info.descriptorPool = pool_;
-  info.descriptorSetCount = 1;
-  info.pSetLayouts = &layout;
-  vk_check(vkAllocateDescriptorSets(ctx_.device(), &info, &scene_set_), "vkAllocateDescriptorSets");
+  pool_ = allocate_descriptor_sets(ctx_, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2,
+                                   pipelines_.scene_set_layout(), std::span(&scene_set_, 1));
   ctx_.set_name(VK_OBJECT_TYPE_DESCRIPTOR_SET, scene_set_, "scene");
 
   VkDescriptorBufferInfo buffers[2] = {{transforms_.handle(), 0, VK_WHOLE_SIZE},

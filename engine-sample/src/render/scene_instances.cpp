@@ -41,12 +41,12 @@ Box skinned_box(const Box& bind_box, std::span<const Mat4> rest_joints) {
 }
 
 Mat4 instance_matrix(const assetlib::PrefabInstance& instance) {
-  assetlib::PrefabNode trs;
+  assetlib::NodePose trs;
   std::copy(std::begin(instance.translation), std::end(instance.translation), trs.translation);
   std::copy(std::begin(instance.rotation), std::end(instance.rotation), trs.rotation);
   std::copy(std::begin(instance.scale), std::end(instance.scale), trs.scale);
   Mat4 out;
-  assetlib::prefab_local_matrix(trs, out.m);
+  assetlib::node_pose_matrix(trs, out.m);
   return out;
 }
 
