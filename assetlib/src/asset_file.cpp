@@ -8,6 +8,7 @@
 #include "read_file.h"
 #include "type_tag.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -112,17 +113,43 @@ Status read_asset_head(const std::string& path, detail::FileHandle& f, AssetHead
   return detail::read_exact(f, head.json.data(), h.json_length, path, "metadata");
 }
 
+// Bytes load_binaryfile reads before it knows the lengths: the header and a typical JSON (0.5 to
+// 1.5 KB), so a small asset takes one read() and a larger one two, instead of one per part.
+constexpr size_t kFirstRead = 4096;
+
 Status load_binaryfile_throwing(const std::string& path, AssetFile& out) {
   detail::FileHandle f;
-  AssetHead head;
-  if (Status s = read_asset_head(path, f, head); !s) return s;
+  uint64_t file_size = 0;
+  if (Status s = detail::open_regular_file(path, f, file_size); !s) return s;
+  if (file_size < kHeaderSize) return too_short(path, file_size);
+  std::array<std::byte, kFirstRead> first;
+  const size_t first_size = size_t(std::min<uint64_t>(file_size, kFirstRead));
+  if (Status s = detail::read_exact(f, first.data(), first_size, path, "header"); !s) return s;
+  Header h = decode_header(first.data());
+  if (Status s = check_header(h, file_size, path); !s) return s;
+  // check_header proved file_size == 16 + json_length + blob_length: every split below is in range.
   AssetFile file;
-  std::memcpy(file.type, head.type, 4);
-  file.version = head.version;
-  file.json = std::move(head.json);
-  file.blob.resize(head.blob_length);
-  if (Status s = detail::read_exact(f, file.blob.data(), file.blob.size(), path, "blob"); !s)
+  std::memcpy(file.type, h.type, 4);
+  file.version = h.version;
+  file.json.resize(h.json_length);
+  file.blob.resize(h.blob_length);
+  const std::byte* got = first.data() + kHeaderSize;
+  size_t got_size = first_size - kHeaderSize;
+  size_t json_part = std::min<size_t>(got_size, h.json_length);
+  std::memcpy(file.json.data(), got, json_part);
+  // An empty blob's data() may be null, which memcpy must not get even for 0 bytes.
+  if (got_size > json_part) std::memcpy(file.blob.data(), got + json_part, got_size - json_part);
+  if (Status s = detail::read_exact(f, file.json.data() + json_part, h.json_length - json_part,
+                                    path, "metadata");
+      !s) {
     return s;
+  }
+  size_t blob_part = got_size - json_part;
+  if (Status s = detail::read_exact(f, file.blob.data() + blob_part, h.blob_length - blob_part,
+                                    path, "blob");
+      !s) {
+    return s;
+  }
   out = std::move(file);
   return {};
 }

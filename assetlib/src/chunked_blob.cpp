@@ -1,5 +1,6 @@
 #include "chunked_blob.h"
 
+#include "lz4_fill.h"
 #include "no_throw.h"
 
 #include <assetlib/limits.h>
@@ -23,9 +24,11 @@ size_t compress_chunk(const std::byte* src, size_t size, std::byte* dst, size_t 
   int packed = options.lz4_hc_level > 0
                    ? LZ4_compress_HC(in, out, int(size), int(capacity), options.lz4_hc_level)
                    : LZ4_compress_default(in, out, int(size), int(capacity));
-  // Keep it compressed only if it saves at least an eighth: otherwise the load-time cost of
-  // decompressing is worth more than the few bytes.
-  return (packed > 0 && size_t(packed) <= size - size / 8) ? size_t(packed) : 0;
+  // Keep it compressed only if it saves at least a quarter. Below that, reading the extra bytes
+  // costs less than decoding them: LZ4 turns such data out at about 6 GB/s here, so the stored
+  // copy wins whenever the storage delivers more than a quarter of that (1.5 GB/s: any NVMe drive,
+  // the page cache). On the corpus: 2.3 % more bytes on disk, 1.1 ms less of 35 ms of decoding.
+  return (packed > 0 && size_t(packed) <= size - size / 4) ? size_t(packed) : 0;
 }
 
 }  // namespace
@@ -144,8 +147,10 @@ Status unpack_chunk_throwing(Compression compression, const Chunk& chunk, const 
                          "chunk at raw offset " + std::to_string(chunk.raw_offset) +
                              " is smaller than its data but not compressed");
   }
-  int got =
-      LZ4_decompress_safe(in, static_cast<char*>(dst), int(chunk.packed_size), int(chunk.raw_size));
+  auto out = static_cast<char*>(dst);
+  if (detail::decode_lz4_fill(in, size_t(chunk.packed_size), out, size_t(chunk.raw_size)))
+    return {};
+  int got = LZ4_decompress_safe(in, out, int(chunk.packed_size), int(chunk.raw_size));
   if (got < 0) {
     return Status::error(ErrorCode::CorruptBlob, "chunk at raw offset " +
                                                      std::to_string(chunk.raw_offset) +

@@ -22,7 +22,9 @@ namespace assetlib::detail::vkguide {
 
 // ---- Recognising legacy metadata --------------------------------------------------------------
 
-bool is_texture(JsonValue meta) { return has_key(meta, "buffer_size") && !has_key(meta, "mips"); }
+bool is_texture(JsonValue meta) {
+  return has_key(meta, "buffer_size") && !has_key(meta, "mips") && !has_key(meta, "mip_count");
+}
 bool is_mesh(JsonValue meta) {
   return has_key(meta, "vertex_buffer_size") && !has_key(meta, "vertex_count");
 }

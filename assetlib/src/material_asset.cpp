@@ -41,9 +41,35 @@ json slot_to_json(const TextureSlot& t) {
           {"filter", t.nearest ? "nearest" : "linear"}};
 }
 
+// The keys read from MATL metadata and from each texture slot, in the order pack_material writes
+// them (nlohmann::json sorts keys).
+constexpr detail::KeySet kMaterialKeys{"alpha_cutoff",
+                                       "alpha_mode",
+                                       "base_color_factor",
+                                       "base_color_texture",
+                                       "chunks",
+                                       "compression",
+                                       "double_sided",
+                                       "emissive_factor",
+                                       "emissive_strength",
+                                       "emissive_texture",
+                                       "metallic_factor",
+                                       "metallic_roughness_texture",
+                                       "name",
+                                       "normal_scale",
+                                       "normal_texture",
+                                       "occlusion_strength",
+                                       "occlusion_texture",
+                                       "original_file",
+                                       "roughness_factor",
+                                       "unlit"};
+constexpr detail::KeySet kSlotKeys{"filter",  "offset", "rotation", "scale",
+                                   "texture", "uv_set", "wrap"};
+using SlotMembers = detail::Members<kSlotKeys>;
+
 // The slot's "wrap": two of repeat, clamp_to_edge, mirrored_repeat.
-void read_wraps(detail::JsonReader& reader, detail::JsonValue obj, TextureSlot& t) {
-  detail::JsonArray wrap = reader.array(obj, "wrap");
+void read_wraps(detail::JsonReader& reader, const SlotMembers& slot, TextureSlot& t) {
+  detail::JsonArray wrap = reader.array(slot["wrap"]);
   TextureWrap w[2] = {TextureWrap::Unknown, TextureWrap::Unknown};
   if (wrap.size() == 2) {
     size_t i = 0;
@@ -60,14 +86,15 @@ void read_wraps(detail::JsonReader& reader, detail::JsonValue obj, TextureSlot& 
   t.wrap_v = w[1];
 }
 
-void read_slot(detail::JsonReader& reader, detail::JsonValue obj, TextureSlot& t) {
-  t.texture = reader.string(obj, "texture");
-  t.uv_set = reader.u32(obj, "uv_set");
-  reader.f32_array(obj, "offset", t.offset, 2);
-  t.rotation = reader.f32(obj, "rotation");
-  reader.f32_array(obj, "scale", t.scale, 2);
-  read_wraps(reader, obj, t);
-  std::string_view filter = reader.string(obj, "filter");
+void read_slot(detail::JsonReader& reader, const detail::Member& member, TextureSlot& t) {
+  SlotMembers slot(reader, reader.object(member));
+  t.texture = reader.string(slot["texture"]);
+  t.uv_set = reader.u32(slot["uv_set"]);
+  reader.f32_array(slot["offset"], t.offset, 2);
+  t.rotation = reader.f32(slot["rotation"]);
+  reader.f32_array(slot["scale"], t.scale, 2);
+  read_wraps(reader, slot, t);
+  std::string_view filter = reader.string(slot["filter"]);
   t.nearest = filter == "nearest";
   if (reader.ok() && filter != "nearest" && filter != "linear")
     reader.fail(ErrorCode::InvalidValue, "filter must be linear or nearest");
@@ -152,25 +179,32 @@ Status read_legacy_material(detail::JsonValue meta, uint64_t blob_size, const ch
 
 // Fills `m` (reset first) from parsed MATL metadata.
 Status read_material(detail::JsonValue meta, uint64_t blob_size, MaterialInfo& m) {
-  if (detail::vkguide::is_material(meta))
+  detail::JsonReader reader("MATL metadata");
+  detail::Members<kMaterialKeys> keys(reader, meta);
+  // Legacy metadata has no "alpha_mode": only then is it worth looking for vkguide's keys.
+  if (!keys["alpha_mode"].found() && detail::vkguide::is_material(meta))
     return read_legacy_material(meta, blob_size, "MATL metadata", m);
   reset_keeping_memory(m);
-  detail::JsonReader reader("MATL metadata");
-  m.name = reader.string(meta, "name");
-  reader.f32_array(meta, "base_color_factor", m.base_color_factor, 4);
-  m.metallic_factor = reader.f32(meta, "metallic_factor");
-  m.roughness_factor = reader.f32(meta, "roughness_factor");
-  reader.f32_array(meta, "emissive_factor", m.emissive_factor, 3);
-  m.emissive_strength = reader.f32(meta, "emissive_strength");
-  m.normal_scale = reader.f32(meta, "normal_scale");
-  m.occlusion_strength = reader.f32(meta, "occlusion_strength");
-  m.alpha_mode = reader.named(meta, "alpha_mode", alpha_mode_from_name);
-  m.alpha_cutoff = reader.f32(meta, "alpha_cutoff");
-  m.double_sided = reader.boolean(meta, "double_sided");
-  m.unlit = reader.boolean(meta, "unlit");
-  m.original_file = reader.string(meta, "original_file");
-  for (const auto& [key, slot] : slots(m)) read_slot(reader, reader.object(meta, key), *slot);
-  detail::read_no_blob(reader, meta, blob_size);
+  m.name = reader.string(keys["name"]);
+  reader.f32_array(keys["base_color_factor"], m.base_color_factor, 4);
+  m.metallic_factor = reader.f32(keys["metallic_factor"]);
+  m.roughness_factor = reader.f32(keys["roughness_factor"]);
+  reader.f32_array(keys["emissive_factor"], m.emissive_factor, 3);
+  m.emissive_strength = reader.f32(keys["emissive_strength"]);
+  m.normal_scale = reader.f32(keys["normal_scale"]);
+  m.occlusion_strength = reader.f32(keys["occlusion_strength"]);
+  m.alpha_mode = reader.named(keys["alpha_mode"], alpha_mode_from_name);
+  m.alpha_cutoff = reader.f32(keys["alpha_cutoff"]);
+  m.double_sided = reader.boolean(keys["double_sided"]);
+  m.unlit = reader.boolean(keys["unlit"]);
+  m.original_file = reader.string(keys["original_file"]);
+  // The slots in the order slots() lists them.
+  read_slot(reader, keys["base_color_texture"], m.base_color);
+  read_slot(reader, keys["metallic_roughness_texture"], m.metallic_roughness);
+  read_slot(reader, keys["normal_texture"], m.normal);
+  read_slot(reader, keys["occlusion_texture"], m.occlusion);
+  read_slot(reader, keys["emissive_texture"], m.emissive);
+  detail::read_no_blob(reader, keys["compression"], keys["chunks"], blob_size);
   return reader.status();
 }
 

@@ -259,11 +259,13 @@ size_t bytes_held(const MeshInfo& info) {
 Status read_mesh(detail::JsonValue meta, uint64_t blob_size, MeshInfo& out) {
   reset_keeping_memory(out);
   detail::JsonReader reader("MESH metadata");
-  const bool legacy = detail::vkguide::is_mesh(meta);
+  detail::MeshMembers m(reader, meta);
+  // Legacy metadata has no "vertex_count": only then is it worth looking for vkguide's keys.
+  const bool legacy = !m["vertex_count"].found() && detail::vkguide::is_mesh(meta);
   if (legacy) {
     detail::vkguide::read_mesh(reader, meta, out);
   } else {
-    detail::mesh_from_json(reader, meta, out);
+    detail::mesh_from_json(reader, m, out);
   }
   if (!reader.ok()) return reader.status();
   uint32_t stride = out.vertex_stride, skin_stride = out.skin_stride;
@@ -287,8 +289,8 @@ Status read_mesh(detail::JsonValue meta, uint64_t blob_size, MeshInfo& out) {
                                  {out.vertex_buffer_size, out.index_buffer_size}, blob_size,
                                  out.chunks);
   } else {
-    detail::read_chunk_table(reader, meta, mesh_unpacked_size(out), blob_size, out.compression,
-                             out.chunks);
+    detail::read_chunk_table(reader, m["compression"], m["chunks"], mesh_unpacked_size(out),
+                             blob_size, out.compression, out.chunks);
   }
   return reader.status();
 }

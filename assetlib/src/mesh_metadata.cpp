@@ -30,10 +30,23 @@ json lod_to_json(const MeshLod& lod) {
   return {{"error", lod.error}, {"submeshes", ranges}};
 }
 
+// The keys read from each object of MESH metadata but the top level (mesh_metadata.h), in the
+// order mesh_to_json writes them.
+constexpr KeySet kBoundsKeys{"extents", "origin", "radius"};
+constexpr KeySet kMaterialKeys{"base_color", "base_color_texture", "material",
+                               "name",       "normal_texture",     "specular_color"};
+constexpr KeySet kSubmeshKeys{"bounds",      "first_index", "first_meshlet",
+                              "index_count", "material",    "meshlet_count"};
+constexpr KeySet kLodKeys{"error", "submeshes"};
+constexpr KeySet kMeshletKeys{"count", "triangle_count", "vertex_count"};
+constexpr KeySet kStatsKeys{"acmr_after", "acmr_before", "atvr_after", "atvr_before"};
+constexpr KeySet kSkinKeys{"format", "joint_count", "skeleton", "stride"};
+
 void read_bounds(JsonReader& reader, JsonValue b, MeshBounds& bounds) {
-  reader.f32_array(b, "origin", bounds.origin, 3);
-  reader.f32_array(b, "extents", bounds.extents, 3);
-  bounds.radius = reader.f32(b, "radius");
+  Members<kBoundsKeys> m(reader, b);
+  reader.f32_array(m["origin"], bounds.origin, 3);
+  reader.f32_array(m["extents"], bounds.extents, 3);
+  bounds.radius = reader.f32(m["radius"]);
 }
 
 // Entry `index` of `entries`: the one already there when there is one (reused with its memory:
@@ -45,32 +58,34 @@ T& entry_at(std::vector<T>& entries, size_t index) {
   return entries[index];
 }
 
-void read_materials(JsonReader& reader, JsonValue meta, std::vector<MeshMaterial>& out) {
+void read_materials(JsonReader& reader, const Member& materials, std::vector<MeshMaterial>& out) {
   size_t count = 0;
-  for (JsonValue m : reader.entries(meta, "materials")) {
+  for (JsonValue entry : reader.entries(materials)) {
     if (!reader.ok()) return;
+    Members<kMaterialKeys> m(reader, entry);
     MeshMaterial& material = entry_at(out, count++);
-    material.name = reader.string(m, "name");
-    reader.f32_array(m, "base_color", material.base_color, 4);
-    reader.f32_array(m, "specular_color", material.specular_color, 3);
-    material.base_color_texture = reader.string(m, "base_color_texture");
-    material.normal_texture = reader.string(m, "normal_texture");
-    material.material = reader.optional_string(m, "material", "");
+    material.name = reader.string(m["name"]);
+    reader.f32_array(m["base_color"], material.base_color, 4);
+    reader.f32_array(m["specular_color"], material.specular_color, 3);
+    material.base_color_texture = reader.string(m["base_color_texture"]);
+    material.normal_texture = reader.string(m["normal_texture"]);
+    material.material = reader.optional_string(m["material"], "");
   }
   out.resize(count);
 }
 
-void read_submeshes(JsonReader& reader, JsonValue meta, std::vector<Submesh>& out) {
+void read_submeshes(JsonReader& reader, const Member& submeshes, std::vector<Submesh>& out) {
   out.clear();
-  for (JsonValue s : reader.entries(meta, "submeshes")) {
+  for (JsonValue entry : reader.entries(submeshes)) {
     if (!reader.ok()) return;
+    Members<kSubmeshKeys> m(reader, entry);
     Submesh sub;
-    sub.first_index = reader.u32(s, "first_index");
-    sub.index_count = reader.u32(s, "index_count");
-    sub.material = reader.u32(s, "material");
-    sub.first_meshlet = reader.u32(s, "first_meshlet");
-    sub.meshlet_count = reader.u32(s, "meshlet_count");
-    read_bounds(reader, reader.object(s, "bounds"), sub.bounds);
+    sub.first_index = reader.u32(m["first_index"]);
+    sub.index_count = reader.u32(m["index_count"]);
+    sub.material = reader.u32(m["material"]);
+    sub.first_meshlet = reader.u32(m["first_meshlet"]);
+    sub.meshlet_count = reader.u32(m["meshlet_count"]);
+    read_bounds(reader, reader.object(m["bounds"]), sub.bounds);
     out.push_back(sub);
   }
 }
@@ -89,16 +104,17 @@ bool read_range(JsonValue r, IndexRange& range) {
   return true;
 }
 
-void read_lods(JsonReader& reader, JsonValue meta, std::vector<MeshLod>& out) {
-  JsonArray lods = reader.entries(meta, "lods");
+void read_lods(JsonReader& reader, const Member& member, std::vector<MeshLod>& out) {
+  JsonArray lods = reader.entries(member);
   if (lods.size() > 32) reader.fail(ErrorCode::InvalidValue, "more than 32 LODs");
   size_t count = 0;
   for (JsonValue l : lods) {
     if (!reader.ok()) return;
+    Members<kLodKeys> m(reader, l);
     MeshLod& lod = entry_at(out, count++);
-    lod.error = reader.f32(l, "error");
+    lod.error = reader.f32(m["error"]);
     lod.submeshes.clear();
-    for (JsonValue r : reader.entries(l, "submeshes")) {
+    for (JsonValue r : reader.entries(m["submeshes"])) {
       IndexRange range;
       if (!read_range(r, range)) {
         reader.fail(ErrorCode::WrongKeyType, "a LOD range must be [first_index, index_count]");
@@ -111,17 +127,17 @@ void read_lods(JsonReader& reader, JsonValue meta, std::vector<MeshLod>& out) {
 }
 
 // The optional "skin" key (absent: a rigid mesh). Consistency is checked by mesh_asset.cpp.
-void read_skin(JsonReader& reader, JsonValue meta, MeshInfo& info) {
+void read_skin(JsonReader& reader, const Member& member, MeshInfo& info) {
   info.skin_format = SkinFormat::None;
   info.skin_stride = 0;
   info.skin_joint_count = 0;
   info.skeleton.clear();
-  if (!reader.ok() || !has_key(meta, "skin")) return;
-  JsonValue skin = reader.object(meta, "skin");
-  info.skin_format = reader.named(skin, "format", skin_format_from_name);
-  info.skin_stride = reader.u32(skin, "stride");
-  info.skin_joint_count = reader.u32(skin, "joint_count");
-  info.skeleton = reader.string(skin, "skeleton");
+  if (!reader.ok() || !member.found()) return;
+  Members<kSkinKeys> skin(reader, reader.object(member));
+  info.skin_format = reader.named(skin["format"], skin_format_from_name);
+  info.skin_stride = reader.u32(skin["stride"]);
+  info.skin_joint_count = reader.u32(skin["joint_count"]);
+  info.skeleton = reader.string(skin["skeleton"]);
 }
 
 }  // namespace
@@ -160,28 +176,28 @@ json mesh_to_json(const MeshInfo& info) {
   return meta;
 }
 
-void mesh_from_json(JsonReader& reader, JsonValue meta, MeshInfo& info) {
-  info.vertex_format = reader.named(meta, "vertex_format", vertex_format_from_name);
-  info.vertex_count = reader.u32(meta, "vertex_count");
-  info.vertex_stride = reader.u32(meta, "vertex_stride");
-  info.index_count = reader.u32(meta, "index_count");
-  info.lod_index_count = reader.u32(meta, "lod_index_count");
-  info.index_size = reader.u32(meta, "index_size");
-  info.original_file = reader.string(meta, "original_file");
-  read_bounds(reader, reader.object(meta, "bounds"), info.bounds);
-  read_materials(reader, meta, info.materials);
-  read_submeshes(reader, meta, info.submeshes);
-  read_lods(reader, meta, info.lods);
-  JsonValue meshlets = reader.object(meta, "meshlets");
-  info.meshlet_count = reader.u32(meshlets, "count");
-  info.meshlet_vertex_count = reader.u32(meshlets, "vertex_count");
-  info.meshlet_triangle_count = reader.u32(meshlets, "triangle_count");
-  JsonValue stats = reader.object(meta, "stats");
-  info.stats.acmr_before = reader.f32(stats, "acmr_before");
-  info.stats.acmr_after = reader.f32(stats, "acmr_after");
-  info.stats.atvr_before = reader.f32(stats, "atvr_before");
-  info.stats.atvr_after = reader.f32(stats, "atvr_after");
-  read_skin(reader, meta, info);
+void mesh_from_json(JsonReader& reader, const MeshMembers& m, MeshInfo& info) {
+  info.vertex_format = reader.named(m["vertex_format"], vertex_format_from_name);
+  info.vertex_count = reader.u32(m["vertex_count"]);
+  info.vertex_stride = reader.u32(m["vertex_stride"]);
+  info.index_count = reader.u32(m["index_count"]);
+  info.lod_index_count = reader.u32(m["lod_index_count"]);
+  info.index_size = reader.u32(m["index_size"]);
+  info.original_file = reader.string(m["original_file"]);
+  read_bounds(reader, reader.object(m["bounds"]), info.bounds);
+  read_materials(reader, m["materials"], info.materials);
+  read_submeshes(reader, m["submeshes"], info.submeshes);
+  read_lods(reader, m["lods"], info.lods);
+  Members<kMeshletKeys> meshlets(reader, reader.object(m["meshlets"]));
+  info.meshlet_count = reader.u32(meshlets["count"]);
+  info.meshlet_vertex_count = reader.u32(meshlets["vertex_count"]);
+  info.meshlet_triangle_count = reader.u32(meshlets["triangle_count"]);
+  Members<kStatsKeys> stats(reader, reader.object(m["stats"]));
+  info.stats.acmr_before = reader.f32(stats["acmr_before"]);
+  info.stats.acmr_after = reader.f32(stats["acmr_after"]);
+  info.stats.atvr_before = reader.f32(stats["atvr_before"]);
+  info.stats.atvr_after = reader.f32(stats["atvr_after"]);
+  read_skin(reader, m["skin"], info);
 }
 
 }  // namespace assetlib::detail

@@ -58,20 +58,49 @@ Status check_layout(const TextureInfo& info, const char* context) {
   return {};
 }
 
-void read_mips(detail::JsonReader& reader, detail::JsonValue meta, std::vector<TextureMip>& mips) {
-  detail::JsonArray levels = reader.array(meta, "mips");
+// The keys read from TEXI metadata and from each of its "mips" (written before "mip_count"
+// replaced them), in the order pack_texture writes them.
+constexpr detail::KeySet kTextureKeys{"chunks",        "compression", "format",
+                                      "height",        "mip_count",   "mips",
+                                      "original_file", "total_size",  "width"};
+constexpr detail::KeySet kMipKeys{"height", "offset", "size", "width"};
+
+// Bounds what a hostile "mips" array or "mip_count" makes a reader lay out; the real bound,
+// texture_full_mip_count, is checked with the rest of the layout.
+constexpr uint64_t kMaxMipLevels = 64;
+
+// The chain "mip_count" stands for: level i is max(1, side >> i), right after level i - 1.
+// check_layout then finds it contiguous by construction, and checks count and total_size.
+void lay_out_mip_chain(detail::JsonReader& reader, const detail::Member& member,
+                       TextureInfo& info) {
+  uint64_t count = reader.u64(member, kMaxMipLevels);
   if (!reader.ok()) return;
-  if (levels.size() > 64) {
+  info.mips.clear();
+  uint64_t offset = 0;
+  for (uint32_t level = 0; level < count; ++level) {
+    uint32_t width = std::max(1u, info.width >> level), height = std::max(1u, info.height >> level);
+    uint64_t size = texture_level_size(info.format, width, height);
+    info.mips.push_back({width, height, offset, size});
+    offset += size;
+  }
+}
+
+void read_mips(detail::JsonReader& reader, const detail::Member& member,
+               std::vector<TextureMip>& mips) {
+  detail::JsonArray levels = reader.array(member);
+  if (!reader.ok()) return;
+  if (levels.size() > kMaxMipLevels) {
     reader.fail(ErrorCode::InvalidValue, "too many mip levels");
     return;
   }
   mips.clear();
   for (detail::JsonValue level : levels) {
+    detail::Members<kMipKeys> m(reader, level);
     TextureMip mip;
-    mip.width = reader.u32(level, "width");
-    mip.height = reader.u32(level, "height");
-    mip.offset = reader.u64(level, "offset");
-    mip.size = reader.u64(level, "size");
+    mip.width = reader.u32(m["width"]);
+    mip.height = reader.u32(m["height"]);
+    mip.offset = reader.u64(m["offset"]);
+    mip.size = reader.u64(m["size"]);
     mips.push_back(mip);
   }
 }
@@ -93,30 +122,46 @@ size_t bytes_held(const TextureInfo& info) {
          info.original_file.capacity();
 }
 
+// What every read texture is checked for before its chunk table is read: the layout, and what
+// the caller will allocate to unpack it.
+Status check_read_texture(const TextureInfo& info) {
+  if (Status s = check_layout(info, "TEXI metadata"); !s) return s;
+  return detail::check_unpacked_size(info.total_size, "TEXI metadata");
+}
+
+Status read_legacy_texture(detail::JsonValue meta, uint64_t blob_size, TextureInfo& out) {
+  detail::JsonReader reader("TEXI metadata");
+  detail::vkguide::read_texture(reader, meta, out);
+  if (!reader.ok()) return reader.status();
+  if (Status s = check_read_texture(out); !s) return s;
+  detail::vkguide::read_chunks(reader, out.compression, {out.total_size}, blob_size, out.chunks);
+  return reader.status();
+}
+
 // Fills `out` (reset first) from parsed TEXI metadata; `blob_size`: the blob's length in the file.
 Status read_texture(detail::JsonValue meta, uint64_t blob_size, TextureInfo& out) {
   reset_keeping_memory(out);
   detail::JsonReader reader("TEXI metadata");
-  const bool legacy = detail::vkguide::is_texture(meta);
-  if (legacy) {
-    detail::vkguide::read_texture(reader, meta, out);
-  } else {
-    out.format = reader.named(meta, "format", texture_format_from_name);
-    out.width = reader.u32(meta, "width");
-    out.height = reader.u32(meta, "height");
-    out.total_size = reader.u64(meta, "total_size");
-    out.original_file = reader.string(meta, "original_file");
-    read_mips(reader, meta, out.mips);
+  detail::Members<kTextureKeys> m(reader, meta);
+  // Legacy metadata has neither "mip_count" nor "mips": only then is it worth looking for
+  // vkguide's keys.
+  const bool has_mip_list = m["mips"].found();
+  if (!has_mip_list && !m["mip_count"].found() && detail::vkguide::is_texture(meta))
+    return read_legacy_texture(meta, blob_size, out);
+  out.format = reader.named(m["format"], texture_format_from_name);
+  out.width = reader.u32(m["width"]);
+  out.height = reader.u32(m["height"]);
+  out.total_size = reader.u64(m["total_size"]);
+  out.original_file = reader.string(m["original_file"]);
+  if (has_mip_list) {
+    read_mips(reader, m["mips"], out.mips);
+  } else if (reader.ok()) {
+    lay_out_mip_chain(reader, m["mip_count"], out);
   }
   if (!reader.ok()) return reader.status();
-  if (Status s = check_layout(out, "TEXI metadata"); !s) return s;
-  // What the caller will allocate to unpack it: checked before the chunk table is even read.
-  if (Status s = detail::check_unpacked_size(out.total_size, "TEXI metadata"); !s) return s;
-  if (legacy) {
-    detail::vkguide::read_chunks(reader, out.compression, {out.total_size}, blob_size, out.chunks);
-  } else {
-    detail::read_chunk_table(reader, meta, out.total_size, blob_size, out.compression, out.chunks);
-  }
+  if (Status s = check_read_texture(out); !s) return s;
+  detail::read_chunk_table(reader, m["compression"], m["chunks"], out.total_size, blob_size,
+                           out.compression, out.chunks);
   return reader.status();
 }
 
@@ -153,12 +198,8 @@ Status pack_texture_throwing(const TextureInfo& info, const void* pixels, size_t
   meta["height"] = info.height;
   meta["total_size"] = info.total_size;
   meta["original_file"] = info.original_file;
-  json mips = json::array();
-  for (const TextureMip& mip : info.mips) {
-    mips.push_back(
-        {{"width", mip.width}, {"height", mip.height}, {"offset", mip.offset}, {"size", mip.size}});
-  }
-  meta["mips"] = std::move(mips);
+  // check_layout proved the levels the contiguous chain: their count says all of them.
+  meta["mip_count"] = info.mips.size();
   detail::write_chunk_table(meta, options.compression, chunks);
   return detail::finish_asset(out, "TEXI", meta, std::move(blob), "pack_texture");
 }

@@ -1,4 +1,5 @@
 // The container: round trips, alignment, atomic save, and every way a file can be broken.
+#include "edited_metadata.h"
 #include "test_helpers.h"
 
 #include <catch2/catch.hpp>
@@ -127,6 +128,28 @@ TEST_CASE("load_binaryfile names the file and the reason for each broken contain
   }
 }
 
+TEST_CASE("a texture written with its level list, as before mip_count, reads the same") {
+  AssetFile counted = test::packed_texture(48, 20, 6);
+  REQUIRE(json::parse(counted.json).contains("mip_count"));
+  REQUIRE_FALSE(json::parse(counted.json).contains("mips"));
+  AssetFile listed = test::with_mip_list(counted);
+  TextureInfo a, b;
+  REQUIRE(read_texture_info(counted, a));
+  REQUIRE(read_texture_info(listed, b));
+  REQUIRE(a.mips.size() == 6);
+  REQUIRE(b.mips.size() == a.mips.size());
+  for (size_t i = 0; i < a.mips.size(); ++i) {
+    CHECK(a.mips[i].width == b.mips[i].width);
+    CHECK(a.mips[i].height == b.mips[i].height);
+    CHECK(a.mips[i].offset == b.mips[i].offset);
+    CHECK(a.mips[i].size == b.mips[i].size);
+  }
+  CHECK(a.mips[5].width == 1);  // 48 >> 5
+  CHECK(a.mips[5].height == 1);
+  CHECK(a.total_size == b.total_size);
+  CHECK(a.chunks.size() == b.chunks.size());
+}
+
 TEST_CASE("read_texture_info rejects broken metadata with the specific error") {
   test::TempDir dir("meta");
   AssetFile good = test::packed_texture(32, 32, 3);
@@ -160,6 +183,8 @@ TEST_CASE("read_texture_info rejects broken metadata with the specific error") {
     CHECK(s.message.find("'height'") != std::string::npos);
     CHECK(read_texture_info(with_json(good, [](json& j) { j["width"] = -32; }), info).code ==
           ErrorCode::WrongKeyType);
+    CHECK(read_texture_info(with_json(good, [](json& j) { j["mip_count"] = "3"; }), info).code ==
+          ErrorCode::WrongKeyType);
     CHECK(read_texture_info(with_json(good, [](json& j) { j["mips"] = 3; }), info).code ==
           ErrorCode::WrongKeyType);
   }
@@ -170,8 +195,19 @@ TEST_CASE("read_texture_info rejects broken metadata with the specific error") {
           ErrorCode::InvalidValue);
     CHECK(read_texture_info(with_json(good, [](json& j) { j["width"] = 1u << 20; }), info).code ==
           ErrorCode::InvalidValue);
-    CHECK(read_texture_info(with_json(good, [](json& j) { j["mips"][1]["offset"] = 7; }), info)
+    // A level count the dimensions cannot have (32x32: 1..6 levels), or beyond any texture.
+    for (int count : {0, 7, 65, 1 << 30}) {
+      INFO("mip_count " << count);
+      CHECK(
+          read_texture_info(with_json(good, [&](json& j) { j["mip_count"] = count; }), info).code ==
+          ErrorCode::InvalidValue);
+    }
+    // The level list of older files must be the chain the count stands for.
+    AssetFile listed = test::with_mip_list(good);
+    CHECK(read_texture_info(with_json(listed, [](json& j) { j["mips"][1]["offset"] = 7; }), info)
               .code == ErrorCode::InvalidValue);
+    CHECK(read_texture_info(with_json(listed, [](json& j) { j["mips"].erase(1); }), info).code ==
+          ErrorCode::InvalidValue);
   }
   SECTION("unknown codec") {
     Status s = read_texture_info(with_json(good, [](json& j) { j["compression"] = "Zstd"; }), info);

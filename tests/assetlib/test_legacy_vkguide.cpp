@@ -2,6 +2,7 @@
 // description as vkguide's asset system writes them (compact JSON, no padding, one LZ4 block for a
 // whole blob), read through the ordinary readers: exact bytes and values, and clear errors for
 // hostile ones.
+#include "edited_metadata.h"
 #include "test_helpers.h"
 
 #include <lz4.h>
@@ -657,16 +658,19 @@ TEST_CASE("hostile legacy vkguide materials and prefabs get clear errors") {
 }
 
 TEST_CASE("files of our own format are never taken for legacy ones") {
-  // An extra key vkguide uses does not make one of our files legacy: ours have "mips" /
-  // "vertex_count" / "alpha_mode" / "nodes".
-  AssetFile texture = test::packed_texture(8, 8, 4);
-  json meta = json::parse(texture.json);
-  meta["buffer_size"] = 12345;
-  texture.json = meta.dump();
-  TextureInfo info;
-  REQUIRE(read_texture_info(texture, info).ok());
-  CHECK_FALSE(info.legacy);
-  CHECK(info.mips.size() == 4);
+  // An extra key vkguide uses does not make one of our files legacy: ours have "mip_count" (or,
+  // written before it, "mips") / "vertex_count" / "alpha_mode" / "nodes".
+  for (const AssetFile& ours :
+       {test::packed_texture(8, 8, 4), test::with_mip_list(test::packed_texture(8, 8, 4))}) {
+    AssetFile texture = ours;
+    json meta = json::parse(texture.json);
+    meta["buffer_size"] = 12345;
+    texture.json = meta.dump();
+    TextureInfo info;
+    REQUIRE(read_texture_info(texture, info).ok());
+    CHECK_FALSE(info.legacy);
+    CHECK(info.mips.size() == 4);
+  }
 
   MaterialInfo material;
   material.name = "ours";

@@ -5,9 +5,11 @@
 // Allocations are counted by this program's own operator new or, under a sanitizer (which owns
 // operator new), by the sanitizer's allocation hooks, which see malloc too. A program of its own:
 // assetlib-tests already replaces operator new (test_out_of_memory.cpp).
+#include "edited_metadata.h"
 #include "test_helpers.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <cstring>
@@ -399,4 +401,68 @@ TEST_CASE("warm reads: JSON as nlohmann read it (NUL end, byte order mark, a key
           REQUIRE(read_texture_info(twice, t).ok());
           return t;
         }()));
+}
+
+namespace {
+
+// `meta` as JSON text with the members of every object in reverse order, after an unknown member
+// and each followed by the same key again with a value of the wrong type. Readers find the keys
+// they want in one pass, trying the order writers use first: one written in any other order, with
+// members they do not know and a key given twice, must read the same (the first of each key).
+std::string scrambled(const nlohmann::json& meta) {
+  std::string out;
+  if (meta.is_array()) {
+    out += '[';
+    for (size_t i = 0; i < meta.size(); ++i) {
+      if (i > 0) out += ',';
+      out += scrambled(meta[i]);
+    }
+    out += ']';
+    return out;
+  }
+  if (!meta.is_object()) return meta.dump();
+  std::vector<std::string> keys;
+  for (auto it = meta.begin(); it != meta.end(); ++it) keys.push_back(it.key());
+  out += R"({"not a key of ours":[1,{"width":2}])";
+  for (auto key = keys.rbegin(); key != keys.rend(); ++key) {
+    out += ',';
+    out += nlohmann::json(*key).dump();
+    out += ':';
+    out += scrambled(meta[*key]);
+  }
+  for (const std::string& key : keys) {
+    out += ',';
+    out += nlohmann::json(key).dump();
+    out += ":null";
+  }
+  out += '}';
+  return out;
+}
+
+template <typename Info>
+void check_scrambled_reads_the_same(const AssetFile& file) {
+  AssetFile changed = file;
+  changed.json = scrambled(nlohmann::json::parse(file.json));
+  CAPTURE(changed.json);
+  auto read = [](const AssetFile& x, Info& i) { return read_info(x, i); };
+  CHECK(fresh<Info>(changed, read) == fresh<Info>(file, read));
+}
+
+}  // namespace
+
+TEST_CASE("metadata reads: keys in any order, unknown keys and a key given twice read as written") {
+  check_scrambled_reads_the_same<TextureInfo>(test::packed_texture(64, 32, 7));
+  check_scrambled_reads_the_same<MeshInfo>(mesh_with_materials(3));
+  check_scrambled_reads_the_same<MaterialInfo>(material_file("t.tx", AlphaMode::Mask));
+  // The level list of older textures too, and a key missing from one of its objects is still named.
+  AssetFile listed = test::with_mip_list(test::packed_texture(64, 32, 7));
+  check_scrambled_reads_the_same<TextureInfo>(listed);
+  nlohmann::json meta = nlohmann::json::parse(listed.json);
+  meta["mips"][2].erase("size");
+  AssetFile missing = listed;
+  missing.json = scrambled(meta);
+  TextureInfo info;
+  Status s = read_texture_info(missing, info);
+  CHECK(s.code == ErrorCode::MissingKey);
+  CHECK(s.message == "TEXI metadata: missing key 'size'");
 }

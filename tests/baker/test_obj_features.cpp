@@ -3,6 +3,7 @@
 // truth each test compares with is computed here from the outline or the text, independently of
 // the importer.
 #include "import/obj_import.h"
+#include "import/text_encoding.h"
 #include "mesh/polygon_triangulation.h"
 
 #include <catch2/catch.hpp>
@@ -243,6 +244,23 @@ TEST_CASE("UTF-16 and byte-order-marked OBJ text bakes like UTF-8") {
   Imported utf32 = import(std::string("\xff\xfe\0\0v\0\0\0", 8));
   CHECK(utf32.status.code == baker::BakeError::UnsupportedFeature);
   CHECK(utf32.status.message().find("UTF-32") != std::string::npos);
+}
+
+TEST_CASE("utf8_view reads UTF-8 text where it lies and converts only UTF-16") {
+  const std::string text = "\xef\xbb\xbfv 0 0 0\n";
+  std::string storage;
+  std::string_view view;
+  REQUIRE(baker::utf8_view(text, "a.obj", storage, view).ok());
+  CHECK(view.data() == text.data() + 3);  // past the byte-order mark, not a copy
+  CHECK(view == "v 0 0 0\n");
+  CHECK(storage.empty());
+  const std::string wide = utf16("v 0 0 0\n", true, true);
+  REQUIRE(baker::utf8_view(wide, "a.obj", storage, view).ok());
+  CHECK(view.data() == storage.data());
+  CHECK(view == "v 0 0 0\n");
+  std::string copied;
+  REQUIRE(baker::utf8_text(wide, "a.obj", copied).ok());
+  CHECK(copied == "v 0 0 0\n");
 }
 
 TEST_CASE("mtllib takes the rest of the line as one name, and still reads lists of names") {

@@ -182,7 +182,7 @@ TEST_CASE(
   CHECK(outcomes["MissingKey"] > 0);
   CHECK(outcomes["WrongKeyType"] > 0);
   json meta = json::parse(good.json);
-  for (const char* key : {"format", "width", "height", "mips", "total_size", "original_file",
+  for (const char* key : {"format", "width", "height", "mip_count", "total_size", "original_file",
                           "compression", "chunks"}) {
     json removed = meta;
     removed.erase(key);

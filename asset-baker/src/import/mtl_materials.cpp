@@ -257,8 +257,9 @@ std::vector<std::pair<std::string, TextureRole>> obj_texture_references(
   MtlLibraries libraries(obj_path, inputs, ignored);
   std::vector<tinyobj::material_t> materials;
   std::map<std::string, int> material_map;
-  std::string text;
-  if (!utf8_text(obj_text, obj_path, text)) return {};
+  std::string converted;
+  std::string_view text;
+  if (!utf8_view(obj_text, obj_path, converted, text)) return {};
   for_each_mtllib_line(text, [&](std::string_view, std::string_view names) {
     libraries.load_line(std::string(names), &materials, &material_map);
   });

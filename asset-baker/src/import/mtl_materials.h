@@ -18,19 +18,19 @@
 
 namespace baker {
 
-// Serves tinyobjloader's `mtllib` requests through ImportInputs, so only checked paths inside the
-// root are read, and remembers which folder each material came from (texture paths are relative
-// to it) and which materials state a roughness (`Pr`). Each library is read once, however often
-// and under whatever spelling the OBJ names it: tinyobjloader only skips a name it has loaded
-// before under the same spelling, so thousands of `mtllib d1/../a.mtl`, `mtllib d2/../a.mtl`, ...
-// lines parsed the library (and copied its materials) once each: 450 KB of OBJ took 44 s and
-// 15 GB. A name that failed is not retried.
+// Serves the `mtllib` requests of parse_obj (obj_parse.h) through ImportInputs, so only checked
+// paths inside the root are read, and remembers which folder each material came from (texture
+// paths are relative to it) and which materials state a roughness (`Pr`). Each library is read
+// once, however often and under whatever spelling the OBJ names it: the parser only skips a name
+// it has loaded before under the same spelling, so thousands of `mtllib d1/../a.mtl`, `mtllib
+// d2/../a.mtl`, ... lines parsed the library (and copied its materials) once each: 450 KB of OBJ
+// took 44 s and 15 GB. A name that failed is not retried.
 //
 // An `mtllib` line names one library by the rest of the line, spaces included, as exporters write
 // it ("mtllib My Model.mtl"; tinyobjloader split it into "My" and "Model.mtl"); only when no file
 // has that name is the line read as the OBJ spec's list of names, and every one that exists is
-// loaded. The OBJ text reaches tinyobjloader through escape_mtllib_lines(), so the request
-// carries the whole line.
+// loaded. parse_obj passes the whole line; as a tinyobjloader MaterialReader (for LoadObj, which
+// the tests compare parse_obj with) it gets the whole line through escape_mtllib_lines().
 class MtlLibraries : public tinyobj::MaterialReader {
  public:
   MtlLibraries(const std::string& obj_path, const ImportInputs& inputs,
@@ -62,8 +62,8 @@ class MtlLibraries : public tinyobj::MaterialReader {
 };
 
 // `obj_text` with the names of each `mtllib` line escaped (spaces and backslashes) so that
-// tinyobjloader passes the whole rest of the line to MtlLibraries as one request; the text itself,
-// not copied, when no name needs it.
+// tinyobjloader's LoadObj passes the whole rest of the line to MtlLibraries as one request, as
+// parse_obj does; the text itself, not copied, when no name needs it.
 std::string escape_mtllib_lines(std::string obj_text);
 
 // The images the materials of `obj_text` (the OBJ at `obj_path`) use, each with the role its slot

@@ -69,7 +69,8 @@ std::string from_utf16(std::string_view text, bool little) {
 
 }  // namespace
 
-BakeStatus utf8_text(std::string_view text, const std::string& name, std::string& out) {
+BakeStatus utf8_view(std::string_view text, const std::string& name, std::string& storage,
+                     std::string_view& out) {
   using namespace std::string_view_literals;
   if (starts_with(text, "\xff\xfe\0\0"sv) || starts_with(text, "\0\0\xfe\xff"sv)) {
     return BakeStatus::failure(BakeError::UnsupportedFeature, name,
@@ -86,10 +87,23 @@ BakeStatus utf8_text(std::string_view text, const std::string& name, std::string
     encoding = guess_without_mark(text);
   }
   if (encoding == Encoding::Utf8) {
-    out.assign(text);
+    out = text;
     return {};
   }
-  out = from_utf16(text, encoding == Encoding::Utf16Le);
+  storage = from_utf16(text, encoding == Encoding::Utf16Le);
+  out = storage;
+  return {};
+}
+
+BakeStatus utf8_text(std::string_view text, const std::string& name, std::string& out) {
+  std::string storage;
+  std::string_view view;
+  if (BakeStatus s = utf8_view(text, name, storage, view); !s) return s;
+  if (view.data() == storage.data() && !storage.empty()) {
+    out = std::move(storage);
+  } else {
+    out.assign(view);
+  }
   return {};
 }
 

@@ -16,4 +16,10 @@ namespace baker {
 // encoding).
 BakeStatus utf8_text(std::string_view text, const std::string& name, std::string& out);
 
+// utf8_text without copying text that is UTF-8 already (the usual case, and an OBJ can be
+// hundreds of megabytes): `out` views `text` itself past any byte-order mark, or `storage`,
+// which holds the conversion of UTF-16. `out` is valid while both are. The same errors.
+BakeStatus utf8_view(std::string_view text, const std::string& name, std::string& storage,
+                     std::string_view& out);
+
 }  // namespace baker

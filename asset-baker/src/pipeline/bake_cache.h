@@ -36,7 +36,9 @@ namespace baker {
 //   6  parts lie directly in "<source>.parts/" ("2.mesh", not "mesh/2.mesh")
 //   7  glTF skins and animations bake: skeletons (.skel), clips (.clip), skinned meshes with a
 //      skin stream, prefab nodes' skins and clips; joint and animated matrix nodes become TRS
-inline constexpr uint32_t kBakerVersion = 7;
+//   8  a chunk is stored raw unless LZ4 saves a quarter of it (was an eighth); textures give their
+//      level count (`mip_count`) instead of the list of levels
+inline constexpr uint32_t kBakerVersion = 8;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material

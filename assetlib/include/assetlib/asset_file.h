@@ -9,10 +9,11 @@
 //   char     json[json_length]   UTF-8 JSON object; padded so the blob starts 16-byte aligned
 //   uint8_t  blob[blob_length]   independently compressed chunks listed in the JSON
 //
-// Two ways in: load_binaryfile() reads a file into an owning AssetFile (three reads: header, json,
-// blob); parse_binaryfile() splits bytes already in memory (a mapped file, a pack) into a
-// non-owning AssetView, so the caller can decompress straight from them without a copy.
-// Everything here is a free function over plain structs: any thread may call any of it at once.
+// Two ways in: load_binaryfile() reads a file into an owning AssetFile (one read() for a file of up
+// to 4 KiB, two for a larger one); parse_binaryfile() splits bytes already in memory (a mapped
+// file, a pack) into a non-owning AssetView, so the caller can decompress straight from them
+// without a copy. Everything here is a free function over plain structs: any thread may call any of
+// it at once.
 //
 // Hostile input. Each function says whether it is safe on hostile bytes (a truncated, corrupt or
 // crafted file). Safe means: given that every pointer really holds the size passed with it, the

@@ -98,7 +98,8 @@ TextureInfo make_texture_info(TextureFormat format, uint32_t width, uint32_t hei
 // 1 GiB unpacked and within what LZ4 can expand, so total_size < 256 x the file size: allocating
 // it is justified by the file. Nothing is decompressed: corrupt chunk data is found by unpack_*.
 // Texel values are never checked (every bit pattern is a valid texel or BCn block).
-// Also reads vkguide's legacy textures (metadata with "buffer_size" and no "mips"; docs/format.md,
+// Reads the level count ("mip_count") and, from files written before it, the level list ("mips").
+// Also reads vkguide's legacy textures ("buffer_size" and neither of those; docs/format.md,
 // "Legacy vkguide files"): RGBA8_SRGB, one level, `legacy` set, compression None or LegacyLZ4 (one
 // chunk whose packed size may exceed its raw size); the guarantees above hold otherwise.
 Status read_texture_info(const AssetView& file, TextureInfo& info);

@@ -1,0 +1,501 @@
+#include "import/obj_parse.h"
+
+#include "import/mtl_materials.h"
+#include "import/obj_lines.h"
+
+#include <climits>
+#include <cmath>
+#include <set>
+
+namespace baker {
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+// isspace in the C locale: what atoi skips before a number.
+bool is_c_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// int arithmetic that wraps (two's complement) where tinyobjloader's overflows.
+int wrap_to_int(int64_t v) { return int(uint32_t(uint64_t(v))); }
+
+// tinyobjloader's float grammar and arithmetic (tryParseDouble), so every coordinate gets the bits
+// it got: [sign] digits [. digits] [e [sign] digits], or [sign] . digits ...; the digits summed
+// into a double (fraction digits times a power of ten), the exponent applied as
+// ldexp(m * 5^e, e). Reads as far as the grammar goes; false when no number starts `s`.
+bool parse_double(std::string_view s, double& result) {
+  static constexpr double kFraction[] = {1.0,    0.1,     0.01,     0.001,
+                                         0.0001, 0.00001, 0.000001, 0.0000001};
+  const size_t n = s.size();
+  if (n == 0) return false;
+  size_t i = 0;
+  bool negative = false, leading_dot = false;
+  if (s[0] == '+' || s[0] == '-') {
+    negative = s[0] == '-';
+    i = 1;
+    leading_dot = n > 1 && s[1] == '.';
+  } else if (s[0] == '.') {
+    leading_dot = true;
+  } else if (!is_digit(s[0])) {
+    return false;
+  }
+  double mantissa = 0.0;
+  if (!leading_dot) {
+    const size_t start = i;
+    for (; i < n && is_digit(s[i]); ++i) {
+      mantissa *= 10;
+      mantissa += int(s[i] - '0');
+    }
+    if (i == start) return false;
+  }
+  int exponent = 0;
+  if (i < n && s[i] == '.') {
+    ++i;
+    for (int read = 1; i < n && is_digit(s[i]); ++i, ++read)
+      mantissa += int(s[i] - '0') * (read < 8 ? kFraction[read] : std::pow(10.0, -read));
+  } else if (i >= n || (s[i] != 'e' && s[i] != 'E')) {
+    i = n;  // no exponent follows
+  }
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    bool exponent_negative = false;
+    if (i < n && (s[i] == '+' || s[i] == '-')) {
+      exponent_negative = s[i] == '-';
+      ++i;
+    } else if (i >= n || !is_digit(s[i])) {
+      return false;
+    }
+    const size_t start = i;
+    int64_t e = 0;
+    for (; i < n && is_digit(s[i]); ++i) {
+      if (e > INT_MAX / 10) return false;
+      e = int64_t(wrap_to_int(e * 10 + (s[i] - '0')));
+    }
+    if (i == start) return false;
+    exponent = wrap_to_int(exponent_negative ? -e : e);
+  }
+  result = (negative ? -1 : 1) *
+           (exponent ? std::ldexp(mantissa * std::pow(5.0, exponent), exponent) : mantissa);
+  return true;
+}
+
+// atoi: C spaces, a sign, digits; strtol's saturation at the long range, then the cast to int.
+int c_atoi(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && is_c_space(s[i])) ++i;
+  bool negative = false;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+  // 18 digits cannot overflow; past them, saturation is checked digit by digit.
+  const size_t digits = i;
+  uint64_t value = 0;
+  for (; i < s.size() && i - digits < 18 && is_digit(s[i]); ++i) value = value * 10 + (s[i] - '0');
+  const uint64_t limit = negative ? uint64_t(LONG_MAX) + 1 : uint64_t(LONG_MAX);
+  for (; i < s.size() && is_digit(s[i]); ++i) {
+    uint64_t digit = uint64_t(s[i] - '0');
+    value = value > (limit - digit) / 10 ? limit : value * 10 + digit;
+  }
+  return wrap_to_int(negative ? int64_t(0 - value) : int64_t(value));
+}
+
+// One line being read, with tinyobjloader's token rules: words end at a space or a tab.
+struct LineReader {
+  std::string_view line;
+  size_t at = 0;
+
+  bool done() const { return at >= line.size(); }
+  char peek() const { return at < line.size() ? line[at] : '\0'; }
+  void skip_blanks() {
+    while (at < line.size() && is_blank(line[at])) ++at;
+  }
+  // The next word (after blanks), consumed.
+  std::string_view word() {
+    skip_blanks();
+    size_t start = at;
+    while (at < line.size() && !is_blank(line[at])) ++at;
+    return line.substr(start, at - start);
+  }
+  // The next word as a float; `fallback` when it is not a number (parseReal).
+  float real(double fallback) {
+    double value = fallback;
+    if (!parse_double(word(), value)) value = fallback;
+    return float(value);
+  }
+  bool real(float& out) {
+    double value = 0;
+    if (!parse_double(word(), value)) return false;
+    out = float(value);
+    return true;
+  }
+  // Past the characters of an index (up to '/', a space or a tab).
+  void skip_index() {
+    while (at < line.size() && line[at] != '/' && !is_blank(line[at])) ++at;
+  }
+  // A 1-based (or negative, relative to `count`) index as 0-based; false for 0 (not a number).
+  bool index(int count, int& out) {
+    int value = c_atoi(line.substr(at));
+    skip_index();
+    if (value == 0) return false;
+    out = value > 0 ? value - 1 : count + value;
+    return true;
+  }
+};
+
+// A face index as most files write it: an optional '-' and 1 to 9 digits, not 0, read from `at`
+// on. Nothing wider: such an index reads the same as c_atoi reads it and cannot pass 2^31 - 1.
+bool plain_index(std::string_view s, size_t& at, int count, int& out) {
+  const bool negative = at < s.size() && s[at] == '-';
+  at += negative;
+  const size_t start = at;
+  int value = 0;
+  for (; at < s.size() && at - start < 9 && is_digit(s[at]); ++at)
+    value = value * 10 + (s[at] - '0');
+  if (at == start || value == 0 || (at < s.size() && is_digit(s[at]))) return false;
+  out = negative ? count - value : value - 1;
+  return true;
+}
+
+// What the checks need of an index line (after its keyword), in one pass: its words (runs of
+// characters other than space and tab: a face's corners) and the first run of digits whose value
+// (leading zeros aside) is over 2^31 - 1, without its leading zeros (empty when there is none).
+// tinyobjloader's atoi wrapped such an index into a valid one ("f 1 2 4294967299" was a
+// triangle), and they are still refused.
+struct IndexLineScan {
+  uint64_t words = 0;
+  std::string_view beyond_int;
+};
+
+IndexLineScan scan_index_line(std::string_view text) {
+  IndexLineScan scan;
+  bool in_word = false;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (is_blank(c)) {
+      in_word = false;
+      ++i;
+      continue;
+    }
+    scan.words += !in_word;
+    in_word = true;
+    if (!is_digit(c)) {
+      ++i;
+      continue;
+    }
+    while (i < text.size() && text[i] == '0') ++i;
+    const size_t start = i;
+    while (i < text.size() && is_digit(text[i])) ++i;
+    std::string_view number = text.substr(start, i - start);
+    if (number.size() > 10 || (number.size() == 10 && number > "2147483647")) {
+      scan.beyond_int = number;
+      return scan;
+    }
+  }
+  return scan;
+}
+
+// tinyobjloader's split of an `mtllib` line at spaces ('\' escaping the next character); the
+// last piece is kept even when empty.
+std::vector<std::string> split_library_names(std::string_view text) {
+  std::vector<std::string> names;
+  std::string name;
+  bool escaping = false;
+  for (char c : text) {
+    if (escaping) {
+      escaping = false;
+    } else if (c == '\\') {
+      escaping = true;
+      continue;
+    } else if (c == ' ') {
+      if (!name.empty()) names.push_back(name);
+      name.clear();
+      continue;
+    }
+    name += c;
+  }
+  names.push_back(name);
+  return names;
+}
+
+class ObjParser {
+ public:
+  ObjParser(const std::string& path, MtlLibraries& libraries,
+            std::vector<tinyobj::material_t>& materials, uint64_t text_size, ObjGeometry& out)
+      : path_(path),
+        libraries_(libraries),
+        materials_(materials),
+        budget_(kTriangulationBudgetBase + kTriangulationBudgetPerByte * text_size),
+        out_(out) {}
+
+  BakeStatus line(std::string_view text, size_t number) {
+    line_number_ = number;
+    LineReader r{text.substr(0, text.find('\0'))};
+    r.skip_blanks();
+    if (r.done() || r.peek() == '#') return {};
+    std::string_view rest = r.line.substr(r.at);
+    auto keyword = [&](std::string_view word) {
+      return rest.size() > word.size() && rest.substr(0, word.size()) == word &&
+             is_blank(rest[word.size()]);
+    };
+    if (keyword("v")) return r.at += 2, vertex(r);
+    if (keyword("vn")) return r.at += 3, triple(r, out_.normals);
+    if (keyword("vt")) return r.at += 3, uv(r);
+    if (keyword("vw")) return r.at += 3, skin_weights(r);
+    if (keyword("l") || keyword("p") || keyword("f")) return indexed(r);
+    if (rest.substr(0, 6) == "usemtl") return r.at += 6, use_material(r.word());
+    if (keyword("mtllib")) return libraries(r.line.substr(r.at + 7));
+    if (keyword("g")) return group(r);
+    if (keyword("o")) return object(r.line.substr(r.at + 2));
+    if (keyword("s")) return r.at += 2, smoothing(r);
+    return {};  // `t` tags, curves, surfaces and unknown keywords
+  }
+
+  void finish() {
+    if (!all_colors_) out_.colors.clear();
+  }
+
+ private:
+  BakeStatus fail(BakeError error, const std::string& what) const {
+    return BakeStatus::failure(error, path_, "line " + std::to_string(line_number_) + ": " + what);
+  }
+
+  // "v x y z [r g b]": the colour is kept only when every `v` line has one.
+  BakeStatus vertex(LineReader& r) {
+    for (int k = 0; k < 3; ++k) out_.positions.push_back(r.real(0.0));
+    float rgb[3];
+    bool color = r.real(rgb[0]) && r.real(rgb[1]) && r.real(rgb[2]);
+    all_colors_ = all_colors_ && color;
+    if (all_colors_) out_.colors.insert(out_.colors.end(), rgb, rgb + 3);
+    return {};
+  }
+  BakeStatus triple(LineReader& r, std::vector<float>& to) {
+    for (int k = 0; k < 3; ++k) to.push_back(r.real(0.0));
+    return {};
+  }
+  BakeStatus uv(LineReader& r) {
+    for (int k = 0; k < 2; ++k) out_.uvs.push_back(r.real(0.0));
+    return {};
+  }
+
+  // "vw vertex joint weight ...": not baked, but a negative joint failed tinyobjloader's parse.
+  BakeStatus skin_weights(LineReader& r) {
+    r.word();  // the vertex
+    // Pairs until the end of the line; trailing blanks read as one more pair, without a joint.
+    for (; !r.done(); r.skip_blanks()) {
+      float joint = r.real(-1.0);
+      r.real(0.0);
+      if (joint < 0)
+        return fail(BakeError::InvalidSource, "a vw skin weight with a negative or no joint");
+    }
+    return {};
+  }
+
+  // One corner "v", "v/t", "v//n" or "v/t/n" (tinyobjloader's parseTriple).
+  bool corner(LineReader& r, ObjCorner& c) {
+    const int positions = int(out_.positions.size() / 3), normals = int(out_.normals.size() / 3),
+              uvs = int(out_.uvs.size() / 2);
+    if (!r.index(positions, c.position)) return false;
+    if (r.peek() != '/') return true;
+    ++r.at;
+    if (r.peek() == '/') {
+      ++r.at;
+      return r.index(normals, c.normal);
+    }
+    if (!r.index(uvs, c.uv)) return false;
+    if (r.peek() != '/') return true;
+    ++r.at;
+    return r.index(normals, c.normal);
+  }
+
+  // A face line of plain corners (plain_index; "v", "v/t", "v//n" or "v/t/n", blank-separated)
+  // appended to out_.corners in one pass: most of an OBJ. Such a line holds no index beyond 2^31
+  // - 1 and one word per corner, so it reads as the general path reads it. False, with nothing
+  // appended, for any other line, and as soon as a face is over the corner limit (a hostile line of
+  // a billion corners allocates nothing): the general path reads it and reports what is wrong.
+  bool plain_face(std::string_view s, size_t at) {
+    const int positions = int(out_.positions.size() / 3), normals = int(out_.normals.size() / 3),
+              uvs = int(out_.uvs.size() / 2);
+    const size_t first = out_.corners.size();
+    auto next_is = [&](char c) { return at < s.size() && s[at] == c; };
+    while (at < s.size() && is_blank(s[at])) ++at;
+    while (at < s.size()) {
+      ObjCorner& c = out_.corners.emplace_back();
+      bool ok = plain_index(s, at, positions, c.position);
+      if (ok && next_is('/')) {
+        ++at;
+        if (next_is('/')) {
+          ++at;
+          ok = plain_index(s, at, normals, c.normal);
+        } else {
+          ok = plain_index(s, at, uvs, c.uv);
+          if (ok && next_is('/')) ok = plain_index(s, ++at, normals, c.normal);
+        }
+      }
+      if (!ok || (at < s.size() && !is_blank(s[at])) ||
+          out_.corners.size() - first > kMaxPolygonCorners) {
+        out_.corners.resize(first);
+        return false;
+      }
+      while (at < s.size() && is_blank(s[at])) ++at;
+    }
+    return true;
+  }
+
+  // `f`, `l` and `p` lines: indices checked; faces kept.
+  BakeStatus indexed(LineReader& r) {
+    const char kind = r.peek();
+    if (kind == 'f') {
+      const size_t first = out_.corners.size();
+      if (plain_face(r.line, r.at + 2)) {
+        if (BakeStatus s = check_face_budget(out_.corners.size() - first); !s) return s;
+        return add_face(first);
+      }
+    }
+    const IndexLineScan scan = scan_index_line(r.line.substr(r.at + 1));
+    if (!scan.beyond_int.empty()) {
+      return fail(BakeError::LimitExceeded,
+                  "index " + std::string(scan.beyond_int) + " is beyond 2147483647");
+    }
+    if (kind == 'f') {
+      if (BakeStatus s = check_face_budget(scan.words); !s) return s;
+    }
+    r.at += 2;
+    if (kind == 'f') r.skip_blanks();
+    const size_t first = out_.corners.size();
+    for (; !r.done(); r.skip_blanks()) {
+      ObjCorner c;
+      if (!corner(r, c)) {
+        out_.corners.resize(first);
+        return fail(BakeError::InvalidSource, std::string("`") + kind +
+                                                  "' line: an index is 0 or not a number (OBJ "
+                                                  "indices start at 1)");
+      }
+      if (kind == 'f') out_.corners.push_back(c);
+    }
+    return add_face(first);
+  }
+
+  // The corners from `first` on as a face of the current group, material and smoothing group.
+  BakeStatus add_face(size_t first) {
+    const size_t count = out_.corners.size() - first;
+    if (count < 3) {  // not a face: dropped
+      out_.corners.resize(first);
+      return {};
+    }
+    if (!group_named_) {
+      out_.group_names.push_back(group_name_);
+      group_named_ = true;
+      faces_in_group_ = 0;
+    }
+    out_.faces.push_back({uint32_t(first), uint32_t(count), material_, smoothing_group_,
+                          uint32_t(out_.group_names.size() - 1), ++faces_in_group_});
+    return {};
+  }
+
+  BakeStatus check_face_budget(uint64_t corners) {
+    if (corners > kMaxPolygonCorners) {
+      return fail(BakeError::LimitExceeded, "a face of " + std::to_string(corners) +
+                                                " corners is over the " +
+                                                std::to_string(kMaxPolygonCorners) +
+                                                "-corner limit (triangulate it when exporting)");
+    }
+    if (corners > 4) work_ += corners * corners;
+    if (work_ > budget_) {
+      return fail(BakeError::LimitExceeded,
+                  "the faces of more than 4 corners up to here need " + std::to_string(work_) +
+                      " corners squared of triangulation, over the budget of " +
+                      std::to_string(budget_) +
+                      " for a file of this size (2^24 + 64 per byte; triangulate them when "
+                      "exporting)");
+    }
+    return {};
+  }
+
+  BakeStatus use_material(std::string_view name) {
+    auto it = material_map_.find(std::string(name));
+    material_ = it == material_map_.end() ? -1 : it->second;
+    return {};
+  }
+
+  // The rest of an `mtllib` line names one library, spaces included (MtlLibraries); a line of
+  // only blanks is split as tinyobjloader splits it. A name that loaded is not asked again.
+  BakeStatus libraries(std::string_view rest) {
+    std::string_view names = rest;
+    names.remove_prefix(std::min(names.find_first_not_of(" \t"), names.size()));
+    while (!names.empty() && is_blank(names.back())) names.remove_suffix(1);
+    std::vector<std::string> requests =
+        names.empty() ? split_library_names(rest) : std::vector<std::string>{std::string(names)};
+    for (const std::string& request : requests) {
+      if (loaded_.count(request)) continue;
+      if (libraries_.load_line(request, &materials_, &material_map_)) {
+        loaded_.insert(request);
+        return {};
+      }
+    }
+    return {};
+  }
+
+  void start_group(std::string name) {
+    group_name_ = std::move(name);
+    group_named_ = false;
+  }
+  // "g a b": the names joined by one space.
+  BakeStatus group(LineReader& r) {
+    r.word();  // "g"
+    std::string name;
+    for (std::string_view w = r.word(); !w.empty(); w = r.word()) {
+      if (!name.empty()) name += ' ';
+      name += w;
+    }
+    start_group(std::move(name));
+    return {};
+  }
+  BakeStatus object(std::string_view rest) {
+    start_group(std::string(rest));
+    return {};
+  }
+
+  // "s off", "s 0" (flat) or "s <n>"; a negative number is 0.
+  BakeStatus smoothing(LineReader& r) {
+    r.skip_blanks();
+    if (r.done()) return {};
+    std::string_view rest = r.line.substr(r.at);
+    if (rest.substr(0, 3) == "off") {
+      smoothing_group_ = 0;
+      return {};
+    }
+    int id = c_atoi(rest);
+    smoothing_group_ = id < 0 ? 0 : uint32_t(id);
+    return {};
+  }
+
+  const std::string& path_;
+  MtlLibraries& libraries_;
+  std::vector<tinyobj::material_t>& materials_;
+  std::map<std::string, int> material_map_;
+  std::set<std::string> loaded_;
+  const uint64_t budget_;
+  uint64_t work_ = 0;  // corners squared of the faces over 4 corners so far
+  ObjGeometry& out_;
+  size_t line_number_ = 0;
+  bool all_colors_ = true;
+  int material_ = -1;
+  uint32_t smoothing_group_ = 0;
+  std::string group_name_;
+  bool group_named_ = false;
+  uint32_t faces_in_group_ = 0;
+};
+
+}  // namespace
+
+BakeStatus parse_obj(std::string_view text, const std::string& relative_path,
+                     MtlLibraries& libraries, std::vector<tinyobj::material_t>& materials,
+                     ObjGeometry& out) {
+  ObjParser parser(relative_path, libraries, materials, text.size(), out);
+  ObjLines lines(text);
+  size_t number = 1;
+  for (std::string_view line; lines.next(line); ++number) {
+    if (BakeStatus s = parser.line(line, number); !s) return s;
+  }
+  parser.finish();
+  return {};
+}
+
+}  // namespace baker

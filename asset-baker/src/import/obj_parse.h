@@ -1,0 +1,76 @@
+// Reading the geometry of OBJ text in one pass: positions, colours, normals, UVs and faces with
+// their material and smoothing group. It reads what tinyobjloader's LoadObj reads, with the same
+// numbers (its float parser, its atoi-based indices, its quirks), so a file bakes to the same
+// bytes; what LoadObj spent on a face (a vector per face, copied twice, and a line copied byte by
+// byte through a stream) was a third of an OBJ bake. Material libraries are still read by
+// tinyobjloader's LoadMtl (mtl_materials.h).
+#pragma once
+
+#include "common/bake_status.h"
+
+#include <tiny_obj_loader.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace baker {
+
+class MtlLibraries;
+
+// One corner of a face: 0-based indices into the position, UV and normal arrays as the file gives
+// them (relative indices resolved; not checked against the arrays: the importer does that). -1 for
+// no UV / no normal.
+struct ObjCorner {
+  int position = -1;
+  int uv = -1;
+  int normal = -1;
+};
+
+// A face of 3 or more corners (faces of fewer are dropped, as LoadObj drops them).
+struct ObjFace {
+  uint32_t first_corner = 0;
+  uint32_t corner_count = 0;
+  int material = -1;             // index into the materials, -1 for none
+  uint32_t smoothing_group = 0;  // 0 = flat
+  uint32_t group = 0;            // index into ObjGeometry::group_names
+  uint32_t number = 1;           // 1-based, within its group (error messages)
+};
+
+struct ObjGeometry {
+  std::vector<float> positions;  // xyz
+  std::vector<float> colors;     // rgb per position, or empty unless every `v` line has one
+  std::vector<float> normals;    // xyz
+  std::vector<float> uvs;        // uv
+  std::vector<ObjCorner> corners;
+  std::vector<ObjFace> faces;
+  // The `g` / `o` name each run of faces was read under ("" before the first), for messages.
+  std::vector<std::string> group_names;
+};
+
+// Budgets on the OBJ text, checked as each face is read (docs/robustness.md, "Baker"). The baker
+// triangulates a face of n corners by ear clipping (polygon_triangulation.h), quadratic in n
+// (tinyobjloader's own triangulation took 23 s on one face of 40000 corners): a face may have at
+// most kMaxPolygonCorners corners, and the faces of more than 4 corners (triangles and quads cost a
+// constant) at most kTriangulationBudgetBase + kTriangulationBudgetPerByte x the file's size in
+// corners squared, all faces together. Real n-gons (cylinder caps, glyph outlines, floor plans) are
+// far below both.
+inline constexpr size_t kMaxPolygonCorners = 1024;
+inline constexpr uint64_t kTriangulationBudgetBase = uint64_t(1) << 24;
+inline constexpr uint64_t kTriangulationBudgetPerByte = 64;
+
+// Parses `text` (UTF-8: text_encoding.h) into `out`. Lines end at '\n', '\r' or "\r\n"; a NUL ends
+// what is read of a line. Each `mtllib` line asks `libraries` for the rest of the line (spaces
+// included), appending to `materials`, once per name that loaded; `usemtl` picks by name among
+// them. `t` (subdivision tags), curves and surfaces are skipped; `l` and `p` are checked, not kept.
+// Errors (LimitExceeded, InvalidSource) name `relative_path` and the line: an index of 0 or a
+// digit run beyond 2^31 - 1 in a face, line or point; a face over the corner limit or the
+// triangulation budget; a `vw` skin weight with a negative joint. Time and memory are linear in the
+// text's size.
+BakeStatus parse_obj(std::string_view text, const std::string& relative_path,
+                     MtlLibraries& libraries, std::vector<tinyobj::material_t>& materials,
+                     ObjGeometry& out);
+
+}  // namespace baker
