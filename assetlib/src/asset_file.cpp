@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <span>
 
 namespace assetlib {
 namespace {
@@ -89,64 +90,53 @@ Status too_short(std::string_view name, uint64_t size) {
                                                        " bytes is shorter than the 16-byte header");
 }
 
-// Opens `path`, reads its 16-byte header and checks it against the file's size: the version, the
-// lengths and the JSON cap, all before anything is allocated. The file is left at the JSON.
-Status open_asset_file(const std::string& path, detail::FileHandle& f, Header& h) {
-  uint64_t file_size = 0;
-  if (Status s = detail::open_regular_file(path, f, file_size); !s) return s;
-  if (file_size < kHeaderSize) return too_short(path, file_size);
-  std::array<std::byte, kHeaderSize> raw_header;
-  if (Status s = detail::read_exact(f, raw_header.data(), kHeaderSize, path, "header"); !s)
-    return s;
-  h = decode_header(raw_header.data());
-  return check_header(h, file_size, path);
-}
-
-// open_asset_file, then the JSON into `head`: the file is left at its blob.
-Status read_asset_head(const std::string& path, detail::FileHandle& f, AssetHead& head) {
-  Header h{};
-  if (Status s = open_asset_file(path, f, h); !s) return s;
-  std::memcpy(head.type, h.type, 4);
-  head.version = h.version;
-  head.json.resize(h.json_length);
-  head.blob_length = h.blob_length;
-  return detail::read_exact(f, head.json.data(), h.json_length, path, "metadata");
-}
-
-// Bytes load_binaryfile reads before it knows the lengths: the header and a typical JSON (0.5 to
-// 1.5 KB), so a small asset takes one read() and a larger one two, instead of one per part.
+// Bytes load_binaryfile's first read() takes before the lengths are known: the header and a
+// typical JSON (0.5 to 1.5 KB), so a small asset takes one read() and a larger one two, instead
+// of one per part. load_asset_head reads the header alone first: it promises to read no blob.
 constexpr size_t kFirstRead = 4096;
+using FirstRead = std::array<std::byte, kFirstRead>;
 
-Status load_binaryfile_throwing(const std::string& path, AssetFile& out) {
-  detail::FileHandle f;
+// Opens `path`, reads its first `first_read` bytes (kHeaderSize..kFirstRead; fewer when the file
+// is shorter) into `first` and checks the header against the file's size (the version, the
+// lengths and the JSON cap) before anything is allocated; then the JSON into `head`. `blob_start`
+// is what the first read brought of the blob (in `first`); the file is left right after it.
+Status read_asset_head(const std::string& path, size_t first_read, detail::FileHandle& f,
+                       AssetHead& head, FirstRead& first, std::span<const std::byte>& blob_start) {
   uint64_t file_size = 0;
   if (Status s = detail::open_regular_file(path, f, file_size); !s) return s;
   if (file_size < kHeaderSize) return too_short(path, file_size);
-  std::array<std::byte, kFirstRead> first;
-  const size_t first_size = size_t(std::min<uint64_t>(file_size, kFirstRead));
+  const size_t first_size = size_t(std::min<uint64_t>(file_size, first_read));
   if (Status s = detail::read_exact(f, first.data(), first_size, path, "header"); !s) return s;
   Header h = decode_header(first.data());
   if (Status s = check_header(h, file_size, path); !s) return s;
   // check_header proved file_size == 16 + json_length + blob_length: every split below is in range.
+  std::memcpy(head.type, h.type, 4);
+  head.version = h.version;
+  head.blob_length = h.blob_length;
+  head.json.resize(h.json_length);
+  std::span<const std::byte> got(first.data() + kHeaderSize, first_size - kHeaderSize);
+  size_t json_part = std::min<size_t>(got.size(), h.json_length);
+  std::memcpy(head.json.data(), got.data(), json_part);
+  blob_start = got.subspan(json_part);
+  return detail::read_exact(f, head.json.data() + json_part, h.json_length - json_part, path,
+                            "metadata");
+}
+
+Status load_binaryfile_throwing(const std::string& path, AssetFile& out) {
+  detail::FileHandle f;
+  AssetHead head;
+  FirstRead first;
+  std::span<const std::byte> blob_start;
+  if (Status s = read_asset_head(path, kFirstRead, f, head, first, blob_start); !s) return s;
   AssetFile file;
-  std::memcpy(file.type, h.type, 4);
-  file.version = h.version;
-  file.json.resize(h.json_length);
-  file.blob.resize(h.blob_length);
-  const std::byte* got = first.data() + kHeaderSize;
-  size_t got_size = first_size - kHeaderSize;
-  size_t json_part = std::min<size_t>(got_size, h.json_length);
-  std::memcpy(file.json.data(), got, json_part);
+  std::memcpy(file.type, head.type, 4);
+  file.version = head.version;
+  file.json = std::move(head.json);
+  file.blob.resize(head.blob_length);
   // An empty blob's data() may be null, which memcpy must not get even for 0 bytes.
-  if (got_size > json_part) std::memcpy(file.blob.data(), got + json_part, got_size - json_part);
-  if (Status s = detail::read_exact(f, file.json.data() + json_part, h.json_length - json_part,
-                                    path, "metadata");
-      !s) {
-    return s;
-  }
-  size_t blob_part = got_size - json_part;
-  if (Status s = detail::read_exact(f, file.blob.data() + blob_part, h.blob_length - blob_part,
-                                    path, "blob");
+  if (!blob_start.empty()) std::memcpy(file.blob.data(), blob_start.data(), blob_start.size());
+  if (Status s = detail::read_exact(f, file.blob.data() + blob_start.size(),
+                                    file.blob.size() - blob_start.size(), path, "blob");
       !s) {
     return s;
   }
@@ -157,7 +147,9 @@ Status load_binaryfile_throwing(const std::string& path, AssetFile& out) {
 Status load_asset_head_throwing(const std::string& path, AssetHead& out) {
   detail::FileHandle f;
   AssetHead head;
-  if (Status s = read_asset_head(path, f, head); !s) return s;
+  FirstRead first;
+  std::span<const std::byte> blob_start;  // empty: the first read takes the header alone
+  if (Status s = read_asset_head(path, kHeaderSize, f, head, first, blob_start); !s) return s;
   out = std::move(head);
   return {};
 }

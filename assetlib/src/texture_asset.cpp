@@ -4,6 +4,7 @@
 #include "chunked_blob.h"
 #include "legacy_vkguide.h"
 #include "metadata.h"
+#include "mip_chain.h"
 #include "no_throw.h"
 
 #include <algorithm>
@@ -69,20 +70,12 @@ constexpr detail::KeySet kMipKeys{"height", "offset", "size", "width"};
 // texture_full_mip_count, is checked with the rest of the layout.
 constexpr uint64_t kMaxMipLevels = 64;
 
-// The chain "mip_count" stands for: level i is max(1, side >> i), right after level i - 1.
-// check_layout then finds it contiguous by construction, and checks count and total_size.
-void lay_out_mip_chain(detail::JsonReader& reader, const detail::Member& member,
-                       TextureInfo& info) {
+// The chain "mip_count" stands for; check_layout then checks the count and total_size.
+void read_mip_count(detail::JsonReader& reader, const detail::Member& member, TextureInfo& info) {
   uint64_t count = reader.u64(member, kMaxMipLevels);
   if (!reader.ok()) return;
   info.mips.clear();
-  uint64_t offset = 0;
-  for (uint32_t level = 0; level < count; ++level) {
-    uint32_t width = std::max(1u, info.width >> level), height = std::max(1u, info.height >> level);
-    uint64_t size = texture_level_size(info.format, width, height);
-    info.mips.push_back({width, height, offset, size});
-    offset += size;
-  }
+  detail::lay_out_mip_chain(info.format, info.width, info.height, uint32_t(count), info.mips);
 }
 
 void read_mips(detail::JsonReader& reader, const detail::Member& member,
@@ -156,7 +149,7 @@ Status read_texture(detail::JsonValue meta, uint64_t blob_size, TextureInfo& out
   if (has_mip_list) {
     read_mips(reader, m["mips"], out.mips);
   } else if (reader.ok()) {
-    lay_out_mip_chain(reader, m["mip_count"], out);
+    read_mip_count(reader, m["mip_count"], out);
   }
   if (!reader.ok()) return reader.status();
   if (Status s = check_read_texture(out); !s) return s;

@@ -1,6 +1,8 @@
 // The table of texture formats: names, Vulkan equivalents and sizes.
 #include <assetlib/texture_asset.h>
 
+#include "mip_chain.h"
+
 #include <algorithm>
 
 namespace assetlib {
@@ -79,16 +81,27 @@ TextureInfo make_texture_info(TextureFormat format, uint32_t width, uint32_t hei
   info.width = width;
   info.height = height;
   mip_count = std::clamp(mip_count, 1u, texture_full_mip_count(width, height));
-  for (uint32_t level = 0; level < mip_count; ++level) {
+  info.total_size = detail::lay_out_mip_chain(format, width, height, mip_count, info.mips);
+  return info;
+}
+
+namespace detail {
+
+uint64_t lay_out_mip_chain(TextureFormat format, uint32_t width, uint32_t height, uint32_t count,
+                           std::vector<TextureMip>& mips) {
+  uint64_t offset = 0;
+  for (uint32_t level = 0; level < count; ++level) {
     TextureMip mip;
     mip.width = std::max(1u, width >> level);
     mip.height = std::max(1u, height >> level);
-    mip.offset = info.total_size;
+    mip.offset = offset;
     mip.size = texture_level_size(format, mip.width, mip.height);
-    info.total_size += mip.size;
-    info.mips.push_back(mip);
+    offset += mip.size;
+    mips.push_back(mip);
   }
-  return info;
+  return offset;
 }
+
+}  // namespace detail
 
 }  // namespace assetlib
