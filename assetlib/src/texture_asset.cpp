@@ -25,7 +25,8 @@ bool is_contiguous_chain(const TextureInfo& info) {
   uint64_t offset = 0;
   for (size_t level = 0; level < info.mips.size(); ++level) {
     const TextureMip& mip = info.mips[level];
-    uint32_t width = std::max(1u, info.width >> level), height = std::max(1u, info.height >> level);
+    uint32_t width = detail::mip_side(info.width, uint32_t(level));
+    uint32_t height = detail::mip_side(info.height, uint32_t(level));
     if (mip.width != width || mip.height != height || mip.offset != offset ||
         mip.size != texture_level_size(info.format, width, height)) {
       return false;

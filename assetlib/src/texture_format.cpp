@@ -92,8 +92,8 @@ uint64_t lay_out_mip_chain(TextureFormat format, uint32_t width, uint32_t height
   uint64_t offset = 0;
   for (uint32_t level = 0; level < count; ++level) {
     TextureMip mip;
-    mip.width = std::max(1u, width >> level);
-    mip.height = std::max(1u, height >> level);
+    mip.width = mip_side(width, level);
+    mip.height = mip_side(height, level);
     mip.offset = offset;
     mip.size = texture_level_size(format, mip.width, mip.height);
     offset += mip.size;
