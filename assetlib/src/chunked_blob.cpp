@@ -2,6 +2,7 @@
 
 #include "lz4_fill.h"
 #include "no_throw.h"
+#include "streaming_copy.h"
 
 #include <assetlib/limits.h>
 
@@ -139,7 +140,7 @@ Status unpack_chunk_throwing(Compression compression, const Chunk& chunk, const 
   auto in = static_cast<const char*>(blob) + chunk.packed_offset;
   // Legacy vkguide blobs are LZ4 whatever their size: an LZ4 block can be as large as its data.
   if (chunk.packed_size == chunk.raw_size && compression != Compression::LegacyLZ4) {
-    std::memcpy(dst, in, chunk.raw_size);
+    detail::copy_streaming(static_cast<char*>(dst), in, size_t(chunk.raw_size));
     return {};
   }
   if (compression != Compression::LZ4 && compression != Compression::LegacyLZ4) {

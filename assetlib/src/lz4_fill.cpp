@@ -1,4 +1,5 @@
 #include "lz4_fill.h"
+#include "streaming_copy.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -71,16 +72,18 @@ bool decode_lz4_fill(const char* src, size_t src_size, char* dst, size_t raw_siz
   std::memcpy(dst, block.literals, block.literal_count);
   // From literal_count - offset on, the output repeats with period `offset`. Copying `step` bytes
   // from `step` back keeps that as long as `step` is a multiple of the period, and the copies
-  // never overlap; doubling up to 16 KiB keeps their source in the L1 cache.
+  // never overlap. Doubling up to 16 KiB makes a window that stays in the L1 cache; the rest is
+  // that window repeated, streamed past the cache when long (streaming_copy.h).
   constexpr size_t kMaxStep = size_t(16) << 10;
   size_t at = block.literal_count;
   const size_t end = at + block.match_length;
-  for (size_t step = block.offset; at < end;) {
+  size_t step = block.offset;
+  for (; at < end && step < kMaxStep; step *= 2) {
     size_t n = std::min(step, end - at);
     std::memcpy(dst + at, dst + at - step, n);
     at += n;
-    if (step <= kMaxStep / 2) step *= 2;
   }
+  if (at < end) repeat_streaming(dst + at, end - at, dst + at - step, step);
   std::memcpy(dst + end, block.tail, block.tail_count);
   return true;
 }

@@ -6,21 +6,11 @@
 #include <nlohmann/json.hpp>
 
 #include <cstring>
-#include <functional>
 
 using namespace assetlib;
 using nlohmann::json;
 
 namespace {
-
-// Rewrites the metadata of a valid file through `edit`, keeping the blob.
-AssetFile with_json(const AssetFile& file, const std::function<void(json&)>& edit) {
-  AssetFile copy = file;
-  json meta = json::parse(copy.json);
-  edit(meta);
-  copy.json = meta.dump();
-  return copy;
-}
 
 Status load_after_save(const test::TempDir& dir, const AssetFile& file, TextureInfo& info) {
   std::string path = dir.file("t.tx");
@@ -171,59 +161,60 @@ TEST_CASE("read_texture_info rejects broken metadata with the specific error") {
     CHECK(read_texture_info(file, info).code == ErrorCode::InvalidJson);
   }
   SECTION("missing key") {
-    Status s = read_texture_info(with_json(good, [](json& j) { j.erase("width"); }), info);
+    Status s = read_texture_info(test::edited(good, [](json& j) { j.erase("width"); }), info);
     CHECK(s.code == ErrorCode::MissingKey);
     CHECK(s.message.find("'width'") != std::string::npos);
-    CHECK(read_texture_info(with_json(good, [](json& j) { j.erase("chunks"); }), info).code ==
+    CHECK(read_texture_info(test::edited(good, [](json& j) { j.erase("chunks"); }), info).code ==
           ErrorCode::MissingKey);
   }
   SECTION("mistyped key") {
-    Status s = read_texture_info(with_json(good, [](json& j) { j["height"] = "32"; }), info);
+    Status s = read_texture_info(test::edited(good, [](json& j) { j["height"] = "32"; }), info);
     CHECK(s.code == ErrorCode::WrongKeyType);
     CHECK(s.message.find("'height'") != std::string::npos);
-    CHECK(read_texture_info(with_json(good, [](json& j) { j["width"] = -32; }), info).code ==
+    CHECK(read_texture_info(test::edited(good, [](json& j) { j["width"] = -32; }), info).code ==
           ErrorCode::WrongKeyType);
-    CHECK(read_texture_info(with_json(good, [](json& j) { j["mip_count"] = "3"; }), info).code ==
+    CHECK(read_texture_info(test::edited(good, [](json& j) { j["mip_count"] = "3"; }), info).code ==
           ErrorCode::WrongKeyType);
-    CHECK(read_texture_info(with_json(good, [](json& j) { j["mips"] = 3; }), info).code ==
+    CHECK(read_texture_info(test::edited(good, [](json& j) { j["mips"] = 3; }), info).code ==
           ErrorCode::WrongKeyType);
   }
   SECTION("inconsistent values") {
-    CHECK(read_texture_info(with_json(good, [](json& j) { j["format"] = "ASTC"; }), info).code ==
+    CHECK(read_texture_info(test::edited(good, [](json& j) { j["format"] = "ASTC"; }), info).code ==
           ErrorCode::InvalidValue);
-    CHECK(read_texture_info(with_json(good, [](json& j) { j["width"] = 64; }), info).code ==
+    CHECK(read_texture_info(test::edited(good, [](json& j) { j["width"] = 64; }), info).code ==
           ErrorCode::InvalidValue);
-    CHECK(read_texture_info(with_json(good, [](json& j) { j["width"] = 1u << 20; }), info).code ==
-          ErrorCode::InvalidValue);
+    CHECK(
+        read_texture_info(test::edited(good, [](json& j) { j["width"] = 1u << 20; }), info).code ==
+        ErrorCode::InvalidValue);
     // A level count the dimensions cannot have (32x32: 1..6 levels), or beyond any texture.
     for (int count : {0, 7, 33, 64, 65, 1 << 30}) {
       INFO("mip_count " << count);
-      CHECK(
-          read_texture_info(with_json(good, [&](json& j) { j["mip_count"] = count; }), info).code ==
-          ErrorCode::InvalidValue);
+      CHECK(read_texture_info(test::edited(good, [&](json& j) { j["mip_count"] = count; }), info)
+                .code == ErrorCode::InvalidValue);
     }
     // The level list of older files must be the chain the count stands for.
     AssetFile listed = test::with_mip_list(good);
-    CHECK(read_texture_info(with_json(listed, [](json& j) { j["mips"][1]["offset"] = 7; }), info)
+    CHECK(read_texture_info(test::edited(listed, [](json& j) { j["mips"][1]["offset"] = 7; }), info)
               .code == ErrorCode::InvalidValue);
-    CHECK(read_texture_info(with_json(listed, [](json& j) { j["mips"].erase(1); }), info).code ==
+    CHECK(read_texture_info(test::edited(listed, [](json& j) { j["mips"].erase(1); }), info).code ==
           ErrorCode::InvalidValue);
   }
   SECTION("unknown codec") {
-    Status s = read_texture_info(with_json(good, [](json& j) { j["compression"] = "Zstd"; }), info);
+    Status s =
+        read_texture_info(test::edited(good, [](json& j) { j["compression"] = "Zstd"; }), info);
     CHECK(s.code == ErrorCode::UnknownCompression);
     CHECK(s.message.find("Zstd") != std::string::npos);
   }
   SECTION("chunk table that lies about the blob") {
     auto edit_chunk = [&](int field, uint64_t value) {
-      return read_texture_info(with_json(good, [&](json& j) { j["chunks"][0][field] = value; }),
+      return read_texture_info(test::edited(good, [&](json& j) { j["chunks"][0][field] = value; }),
                                info)
           .code;
     };
     CHECK(edit_chunk(3, 1u << 30) == ErrorCode::InvalidValue);  // packed size past the blob
     CHECK(edit_chunk(2, 5) == ErrorCode::InvalidValue);         // gap in the blob
     CHECK(edit_chunk(1, 1) == ErrorCode::InvalidValue);         // raw sizes don't add up
-    CHECK(read_texture_info(with_json(good, [](json& j) { j["chunks"][0] = "x"; }), info).code ==
+    CHECK(read_texture_info(test::edited(good, [](json& j) { j["chunks"][0] = "x"; }), info).code ==
           ErrorCode::WrongKeyType);
   }
 }
@@ -259,7 +250,7 @@ TEST_CASE("unpack reports corrupt chunks, size mismatches, bombs and small desti
     CHECK(s.message.find("promised") != std::string::npos);
   }
   SECTION("a chunk that decodes to more bytes than promised") {
-    AssetFile lying = with_json(good, [](json& j) {
+    AssetFile lying = test::edited(good, [](json& j) {
       j["chunks"][0][1] = 65536;
       j["total_size"] = 65536;
       j["width"] = 128;
@@ -274,7 +265,7 @@ TEST_CASE("unpack reports corrupt chunks, size mismatches, bombs and small desti
             .code == ErrorCode::CorruptBlob);
   }
   SECTION("a decompression bomb is refused before anything is allocated") {
-    AssetFile bomb = with_json(good, [](json& j) {
+    AssetFile bomb = test::edited(good, [](json& j) {
       j["width"] = 8192;
       j["height"] = 8192;
       uint64_t size = 8192ull * 8192 * 4;
@@ -288,7 +279,7 @@ TEST_CASE("unpack reports corrupt chunks, size mismatches, bombs and small desti
   }
   SECTION("a chunk just past 256x its packed size is a bomb too") {
     // 508 bytes from 1: integer division (508 / 256 = 1) once let this through.
-    AssetFile bomb = with_json(good, [](json& j) {
+    AssetFile bomb = test::edited(good, [](json& j) {
       j["width"] = 1;
       j["height"] = 127;
       j["total_size"] = 508;

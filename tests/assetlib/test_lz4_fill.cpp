@@ -9,6 +9,7 @@
 #include <lz4.h>
 #include <lz4hc.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -126,6 +127,43 @@ TEST_CASE("what LZ4 and LZ4-HC make of repeated BC-like blocks unpacks to the sa
           CHECK(out == data);
         }
       }
+    }
+  }
+}
+
+// Long chunks are written with non-temporal stores from 16-byte aligned addresses on (the head
+// before that and the tail are ordinary copies): a destination at any alignment must get exactly
+// the chunk's bytes and nothing around them.
+TEST_CASE("long raw and fill chunks land exactly at every destination alignment") {
+  constexpr size_t kGuard = 64;
+  auto check_lands = [&](const std::vector<char>& block, const std::vector<char>& expected) {
+    std::vector<char> buffer(expected.size() + 2 * kGuard + 16);
+    for (size_t shift = 0; shift < 17; ++shift) {
+      std::fill(buffer.begin(), buffer.end(), '#');
+      char* dst = buffer.data() + kGuard + shift;
+      Chunk chunk{0, expected.size(), 0, block.size()};
+      INFO("block of " << block.size() << " bytes to " << expected.size() << ", shift " << shift);
+      REQUIRE(
+          unpack_chunk(Compression::LZ4, chunk, block.data(), block.size(), dst, expected.size()));
+      CHECK(std::equal(expected.begin(), expected.end(), dst));
+      auto untouched = [](const char* from, const char* to) {
+        return std::all_of(from, to, [](char c) { return c == '#'; });
+      };
+      CHECK(untouched(buffer.data(), dst));
+      CHECK(untouched(dst + expected.size(), buffer.data() + buffer.size()));
+    }
+  };
+  for (size_t size : {262143, 262144, 262145, 300077, (1 << 20) + 5}) {
+    check_lands(patterned(size, 251, 3), patterned(size, 251, 3));  // stored raw: a plain copy
+  }
+  for (size_t period : {1, 3, 16, 24, 40000}) {
+    for (size_t match : {262139, 300077}) {
+      std::vector<char> block = fill_block({period, period, match, 5});
+      size_t raw = period + match + 5;
+      std::vector<char> expected(raw);
+      REQUIRE(LZ4_decompress_safe(block.data(), expected.data(), int(block.size()), int(raw)) ==
+              int(raw));
+      check_lands(block, expected);
     }
   }
 }

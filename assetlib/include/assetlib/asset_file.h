@@ -168,6 +168,10 @@ std::string lz4_version();
 // `blob_size`) and writes only dst[0, raw_size) (DestinationTooSmall when dst_size < raw_size,
 // before writing). Corrupt data: CorruptBlob, or SizeMismatch when it decodes to another size.
 // On success exactly raw_size bytes were written. Messages name the chunk, not the file.
+// Cache: where a chunk is a long copy (stored raw, or one short pattern repeated; 256 KiB and
+// more), it is written with non-temporal stores on x86, past the cache: right for a staging
+// buffer the GPU reads next, and a CPU that reads the bytes back at once fetches them from memory.
+// Every unpack_* function unpacks through this one.
 Status unpack_chunk(Compression compression, const Chunk& chunk, const void* blob, size_t blob_size,
                     void* dst, size_t dst_size);
 
