@@ -4,7 +4,8 @@
 // first read every destination cache line from memory and then write it back, and they push the
 // loader's own working set out of the cache; non-temporal stores write the line straight to memory.
 // Measured on the baked corpus (every chunk through unpack_chunk into one 331 MiB arena, best of
-// 41): one thread 40.0 -> 38.6 ms, two threads 23.3 -> 21.9 ms.
+// 41, three runs alternating with plain memcpy): one thread 40.0-41.0 -> 38.2-39.3 ms, two
+// threads 22.9-24.7 -> 20.2-22.5 ms.
 #pragma once
 
 #include <cstddef>
