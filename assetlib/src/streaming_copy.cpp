@@ -40,27 +40,20 @@ void repeat(char* dst, size_t n, const char* window, size_t window_size, Copy co
 
 }  // namespace
 
-void copy_streaming(char* dst, const char* src, size_t n) {
-#if defined(__SSE2__)
-  if (n >= kStreamingMinBytes) {
-    stream_unfenced(dst, src, n);
-    _mm_sfence();  // non-temporal stores are weakly ordered
-    return;
-  }
-#endif
-  std::memcpy(dst, src, n);
-}
-
 void repeat_streaming(char* dst, size_t n, const char* window, size_t window_size) {
 #if defined(__SSE2__)
   if (n >= kStreamingMinBytes) {
     repeat(dst, n, window, window_size, stream_unfenced);
-    _mm_sfence();
+    _mm_sfence();  // non-temporal stores are weakly ordered
     return;
   }
 #endif
   repeat(dst, n, window, window_size,
          [](char* d, const char* s, size_t k) { std::memcpy(d, s, k); });
+}
+
+void copy_streaming(char* dst, const char* src, size_t n) {
+  repeat_streaming(dst, n, src, n);  // one window: the whole copy
 }
 
 }  // namespace assetlib::detail
