@@ -600,6 +600,29 @@ TEST_CASE("every skinned or animated model of the corpus bakes, its parts unpack
   }
 }
 
+namespace {
+
+// Writes `assets` into `dir` as a baked folder with a manifest that matches them byte for byte:
+// what check then finds wrong lies between the assets, not in the manifest.
+void write_baked_folder(const test::TempDir& dir, const std::vector<baker::BakedAsset>& assets) {
+  Manifest manifest;
+  for (const baker::BakedAsset& a : assets) {
+    std::vector<std::byte> bytes = serialize_binaryfile(a.file);
+    dir.write(a.path, std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    uint64_t raw = 0;
+    ClipInfo clip;
+    MeshInfo mesh;
+    if (read_clip_info(a.file, clip)) raw = clip_unpacked_size(clip);
+    if (read_mesh_info(a.file, mesh)) raw = mesh_unpacked_size(mesh);
+    manifest.assets.push_back({a.name, std::string(a.file.type, 4), a.path,
+                               baker::hash_string(baker::hash_bytes(bytes.data(), bytes.size())),
+                               bytes.size(), raw});
+  }
+  dir.write("manifest.json", write_manifest(manifest));
+}
+
+}  // namespace
+
 TEST_CASE("check refuses a skinned mesh whose skeleton has another joint count") {
   // The quad's assets written as a baked folder with their manifest; then its skeleton replaced
   // by one of three joints (the manifest updated to match: only the joint counts disagree).
@@ -611,28 +634,48 @@ TEST_CASE("check refuses a skinned mesh whose skeleton has another joint count")
   test::BakedScene three = bake(g);
   REQUIRE(three.status.ok());
   test::TempDir dir;
-  auto write = [&](const std::vector<baker::BakedAsset>& assets) {
-    Manifest manifest;
-    for (const baker::BakedAsset& a : assets) {
-      std::vector<std::byte> bytes = serialize_binaryfile(a.file);
-      dir.write(a.path, std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-      uint64_t raw = 0;
-      ClipInfo clip;
-      MeshInfo mesh;
-      if (read_clip_info(a.file, clip)) raw = clip_unpacked_size(clip);
-      if (read_mesh_info(a.file, mesh)) raw = mesh_unpacked_size(mesh);
-      manifest.assets.push_back({a.name, std::string(a.file.type, 4), a.path,
-                                 baker::hash_string(baker::hash_bytes(bytes.data(), bytes.size())),
-                                 bytes.size(), raw});
-    }
-    dir.write("manifest.json", write_manifest(manifest));
-  };
-  write(baked.assets);
+  write_baked_folder(dir, baked.assets);
   CHECK(baker::run_check(dir.path(), true) == 0);
   std::vector<baker::BakedAsset> mixed = baked.assets;
   for (baker::BakedAsset& a : mixed) {
     if (a.name == "c.gltf#skin/0") a.file = three.find("c.gltf#skin/0")->file;
   }
-  write(mixed);
+  write_baked_folder(dir, mixed);
   CHECK(baker::run_check(dir.path(), true) == 1);
+}
+
+TEST_CASE("check refuses a skeleton or clip that indexes a node its prefab does not have") {
+  // Each asset is valid alone (node indices are prefab indices its reader cannot check); only the
+  // prefab's node count tells that node 3 of a quad's three nodes is not there.
+  test::BakedScene baked = bake(SkinnedQuad().build());
+  REQUIRE(baked.status.ok());
+  const uint32_t nodes = uint32_t(baked.prefab().nodes.size());
+  REQUIRE(nodes == 3);
+  test::TempDir dir;
+  write_baked_folder(dir, baked.assets);
+  REQUIRE(baker::run_check(dir.path(), true) == 0);
+
+  SECTION("a skeleton joint") {
+    std::vector<baker::BakedAsset> edited = baked.assets;
+    SkeletonInfo skeleton = skeleton_of(baked, "c.gltf#skin/0");
+    skeleton.joints.back().node = int32_t(nodes);  // one past the last
+    for (baker::BakedAsset& a : edited) {
+      if (a.name == "c.gltf#skin/0") REQUIRE(pack_skeleton(skeleton, a.file));
+    }
+    write_baked_folder(dir, edited);
+    CHECK(baker::run_check(dir.path(), true) == 1);
+  }
+  SECTION("a clip channel") {
+    std::vector<baker::BakedAsset> edited = baked.assets;
+    REQUIRE(baked.prefab().clips.size() == 1);
+    const std::string name = baked.prefab().clips[0];
+    std::vector<float> keys;
+    ClipInfo clip = clip_of(baked, name, keys);
+    clip.channels[0].node = nodes;
+    for (baker::BakedAsset& a : edited) {
+      if (a.name == name) REQUIRE(pack_clip(clip, keys.data(), keys.size(), a.file));
+    }
+    write_baked_folder(dir, edited);
+    CHECK(baker::run_check(dir.path(), true) == 1);
+  }
 }

@@ -25,39 +25,52 @@ namespace {
 namespace fs = std::filesystem;
 using assetlib::Status;
 
-// Skinned meshes index their skeleton's joints: each must have the joint count its meshes' skin
-// streams were checked against (the palette an engine sizes by the skeleton). Checked once every
-// asset is read.
-struct JointCounts {
-  std::map<std::string, uint32_t> skeletons;  // name -> joints
-  struct Need {
-    std::string who, skeleton;
-    uint32_t joints;
-  };
-  std::vector<Need> needs;
-
+// What assets require of the assets they name, checked once every asset is read: skinned meshes
+// index their skeleton's joints, so it must have the joint count their skin streams were checked
+// against (the palette an engine sizes by the skeleton); a prefab's skeletons and clips index its
+// nodes, so each of their node indices must be below the prefab's node count.
+class CrossReferences {
+ public:
   void add(const std::string& who, const std::string& name, const UnpackedAsset& asset) {
-    if (asset.type == "SKEL") skeletons[name] = asset.joint_count;
+    if (asset.type == "SKEL") joints_[name] = asset.joint_count;
+    if (asset.type == "SKEL" || asset.type == "CLIP") nodes_used_[name] = asset.nodes_used;
     for (const AssetReference& ref : asset.references) {
-      if (ref.joint_count > 0) needs.push_back({who, ref.name, ref.joint_count});
+      if (ref.joint_count > 0 || ref.node_count) needs_.push_back({who, ref});
     }
   }
+
   void check(std::vector<std::string>& problems) const {
-    for (const Need& n : needs) {
-      auto it = skeletons.find(n.skeleton);
-      if (it != skeletons.end() && it->second != n.joints) {
-        problems.push_back(n.who + ": its skin indexes " + std::to_string(n.joints) +
-                           " joints, skeleton '" + n.skeleton + "' has " +
-                           std::to_string(it->second));
+    for (const Need& n : needs_) {
+      const AssetReference& ref = n.reference;
+      auto joints = joints_.find(ref.name);
+      if (ref.joint_count > 0 && joints != joints_.end() && joints->second != ref.joint_count) {
+        problems.push_back(n.who + ": its skin indexes " + std::to_string(ref.joint_count) +
+                           " joints, skeleton '" + ref.name + "' has " +
+                           std::to_string(joints->second));
+      }
+      auto used = nodes_used_.find(ref.name);
+      if (ref.node_count && used != nodes_used_.end() && used->second > *ref.node_count) {
+        problems.push_back(n.who + ": it has " + std::to_string(*ref.node_count) + " nodes, " +
+                           ref.type + " '" + ref.name + "' refers to node " +
+                           std::to_string(used->second - 1));
       }
     }
   }
+
+ private:
+  struct Need {
+    std::string who;
+    AssetReference reference;
+  };
+  std::map<std::string, uint32_t> joints_;      // skeleton name -> joints
+  std::map<std::string, uint32_t> nodes_used_;  // skeleton or clip name -> largest node + 1
+  std::vector<Need> needs_;
 };
 
 // Checks one manifest entry, adding what is wrong to `problems`.
 void check_entry(const fs::path& baked_dir, const assetlib::Manifest& manifest,
                  const assetlib::ManifestEntry& e, std::vector<std::string>& problems,
-                 JointCounts& joints) {
+                 CrossReferences& cross) {
   std::string path = (baked_dir / e.path).string();
   std::error_code ec;
   fs::file_status status = fs::status(path, ec);
@@ -84,7 +97,7 @@ void check_entry(const fs::path& baked_dir, const assetlib::Manifest& manifest,
     problems.push_back(path + ": type " + asset.type + ", manifest says " + e.type);
   if (asset.raw_size != e.raw_size)
     problems.push_back(path + ": unpacked size differs from the manifest");
-  joints.add(path, e.name, asset);
+  cross.add(path, e.name, asset);
   for (const AssetReference& ref : asset.references) {
     const assetlib::ManifestEntry* target = assetlib::find_asset(manifest, ref.name);
     if (!target || target->type != ref.type) {
@@ -112,7 +125,7 @@ void check_guarded(const std::string& label, std::vector<std::string>& problems,
 // Checks pack entry `index` as check_entry checks a file: its hash, type, unpacked size and
 // references against the table.
 void check_pack_entry(const std::string& pack_name, const assetlib::PackView& pack, size_t index,
-                      std::vector<std::string>& problems, JointCounts& joints) {
+                      std::vector<std::string>& problems, CrossReferences& cross) {
   assetlib::PackEntry e = assetlib::pack_entry(pack, index);
   std::string label = pack_name + ": " + std::string(e.name);
   // open_pack checked the range: the bytes are there.
@@ -133,7 +146,7 @@ void check_pack_entry(const std::string& pack_name, const assetlib::PackView& pa
   }
   if (asset.raw_size != e.raw_size)
     problems.push_back(label + ": unpacked size differs from the pack's table");
-  joints.add(label, std::string(e.name), asset);
+  cross.add(label, std::string(e.name), asset);
   for (const AssetReference& ref : asset.references) {
     std::optional<assetlib::PackEntry> target = assetlib::find_pack_entry(pack, ref.name);
     if (!target || std::string_view(target->type, 4) != ref.type) {
@@ -165,13 +178,13 @@ int check_pack(const fs::path& path, bool quiet) {
     return 1;
   }
   std::vector<std::string> problems;
-  JointCounts joints;
+  CrossReferences cross;
   for (size_t i = 0; i < pack.entry_count; ++i) {
     std::string label = path.string() + ": " + std::string(assetlib::pack_entry(pack, i).name);
     check_guarded(label, problems,
-                  [&] { check_pack_entry(path.string(), pack, i, problems, joints); });
+                  [&] { check_pack_entry(path.string(), pack, i, problems, cross); });
   }
-  joints.check(problems);
+  cross.check(problems);
   return report(problems, pack.entry_count, path.string(), quiet);
 }
 
@@ -187,14 +200,14 @@ int run_check(const fs::path& baked_dir, bool quiet) {
     return 1;
   }
   std::set<std::string> listed;
-  JointCounts joints;
+  CrossReferences cross;
   for (const assetlib::ManifestEntry& e : manifest.assets) {
     listed.insert(e.path);
     // Out of memory on one file is that file's problem; the others are still checked.
     check_guarded((baked_dir / e.path).string(), problems,
-                  [&] { check_entry(baked_dir, manifest, e, problems, joints); });
+                  [&] { check_entry(baked_dir, manifest, e, problems, cross); });
   }
-  joints.check(problems);
+  cross.check(problems);
   std::error_code ec;
   for (fs::recursive_directory_iterator it(baked_dir, ec), end; !ec && it != end;
        it.increment(ec)) {

@@ -75,12 +75,13 @@ BakeStatus check_prefab(const std::string& path, const assetlib::AssetView& file
                         UnpackedAsset& out) {
   assetlib::PrefabInfo info;
   if (assetlib::Status s = assetlib::read_prefab_info(file, info); !s) return about(path, s);
+  const auto nodes = uint32_t(info.nodes.size());
   for (const assetlib::PrefabNode& node : info.nodes) {
     if (!node.mesh.empty()) out.references.push_back({node.mesh, "MESH"});
     for (const std::string& material : node.materials) out.references.push_back({material, "MATL"});
-    if (!node.skin.empty()) out.references.push_back({node.skin, "SKEL"});
+    if (!node.skin.empty()) out.references.push_back({node.skin, "SKEL", 0, nodes});
   }
-  for (const std::string& clip : info.clips) out.references.push_back({clip, "CLIP"});
+  for (const std::string& clip : info.clips) out.references.push_back({clip, "CLIP", 0, nodes});
   return {};
 }
 
@@ -89,6 +90,8 @@ BakeStatus check_skeleton(const std::string& path, const assetlib::AssetView& fi
   assetlib::SkeletonInfo info;
   if (assetlib::Status s = assetlib::read_skeleton_info(file, info); !s) return about(path, s);
   out.joint_count = uint32_t(info.joints.size());
+  for (const assetlib::SkeletonJoint& joint : info.joints)
+    out.nodes_used = std::max(out.nodes_used, uint32_t(joint.node + 1));
   return {};
 }
 
@@ -99,6 +102,8 @@ BakeStatus check_clip(const std::string& path, const assetlib::AssetView& file,
   assetlib::ClipInfo info;
   if (assetlib::Status s = assetlib::read_clip_info(file, info); !s) return about(path, s);
   out.raw_size = assetlib::clip_unpacked_size(info);
+  for (const assetlib::ClipChannel& channel : info.channels)
+    out.nodes_used = std::max(out.nodes_used, channel.node + 1);
   std::vector<float> keys(info.key_float_count);
   return about(path, assetlib::unpack_clip(info, file.blob.data(), file.blob.size(), keys.data(),
                                            keys.size()));

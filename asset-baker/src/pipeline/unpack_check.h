@@ -6,18 +6,30 @@
 #include <assetlib/asset_file.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace baker {
 
 // A logical name an asset refers to, and the type the named asset must have.
 struct AssetReference {
+  AssetReference(std::string name_, std::string type_, uint32_t joint_count_ = 0,
+                 std::optional<uint32_t> node_count_ = {})
+      : name(std::move(name_)),
+        type(std::move(type_)),
+        joint_count(joint_count_),
+        node_count(node_count_) {}
+
   std::string name;
   std::string type;  // "TEXI", "MESH", "MATL", "SKEL", "CLIP"
   // A skinned mesh's skeleton: the joints its skin stream indexes below, which the skeleton must
   // have (0: no such requirement).
   uint32_t joint_count = 0;
+  // A prefab's skeleton or clip: the prefab's node count, which every node index of the named asset
+  // must stay below (a loader indexes the prefab's nodes with them).
+  std::optional<uint32_t> node_count;
 };
 
 struct UnpackedAsset {
@@ -25,6 +37,7 @@ struct UnpackedAsset {
   uint64_t raw_size = 0;                   // unpacked bytes of all sections (0: metadata only)
   std::vector<AssetReference> references;  // textures, meshes, materials, skeletons, clips it names
   uint32_t joint_count = 0;                // a skeleton's joints
+  uint32_t nodes_used = 0;  // a skeleton's or clip's largest prefab node index + 1 (0: none)
 };
 
 // Loads `path` (a regular file: a FIFO or a folder is refused without blocking), reads its metadata
