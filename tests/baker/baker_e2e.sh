@@ -111,7 +111,7 @@ single_file)
   cp "$work/src/textures/checker.png" "$work/src/textures/checker.jpg"
   set +e; "$baker" "$work/src/textures/checker.jpg" --root "$work/src" -o "$work/out" >"$work/log" 2>&1; rc=$?; set -e
   [ "$rc" = 1 ] || { cat "$work/log"; fail "a single file taking another source's output must exit 1, got $rc"; }
-  expect_line "$work/log" "output textures/checker.tx is also produced by another source"
+  expect_line "$work/log" "output textures/checker.tx is already produced by another source"
   rm "$work/src/textures/checker.jpg"
   "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check after a refused single-file bake"; }
   # Without --root the output is named from the file's own folder.

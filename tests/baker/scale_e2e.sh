@@ -161,6 +161,47 @@ shard_merge)
   set +e; "$baker" "$work/tree" -o "$work/x" --shard 4/3 >"$work/log" 2>&1; rc=$?; set -e
   [ "$rc" = 2 ] || fail "--shard 4/3 must exit 2"
   ;;
+merge_problems)
+  # A merge that cannot read a shard (missing, or its cache damaged as an interrupted download
+  # leaves it) exits 1 and deletes nothing: every previous merged output and entry stays.
+  for k in 1 2; do
+    bake "$work/src" "$work/shard$k" --no-cache --shard $k/2
+    [ "$rc" = 0 ] || { cat "$work/log"; fail "shard $k"; }
+  done
+  merge() { set +e; "$baker" merge "$@" -o "$work/merged" >"$work/log" 2>&1; rc=$?; set -e; }
+  merge "$work/shard1" "$work/shard2"
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "merge"; }
+  before=$(cd "$work/merged" && sha256sum manifest.json $(find . -name '*.tx' -o -name '*.mesh' | sort))
+  cp -r "$work/shard2" "$work/damaged"
+  size=$(stat -c %s "$work/damaged/.assetlib-cache.json")
+  truncate -s $((size / 2)) "$work/damaged/.assetlib-cache.json"
+  for second in "$work/missing" "$work/damaged"; do
+    merge "$work/shard1" "$second"
+    [ "$rc" = 1 ] || { cat "$work/log"; fail "merging with $(basename "$second") exited $rc"; }
+    grep -qE "not a baked folder|not JSON \(damaged\); this shard is not merged" "$work/log" ||
+      { cat "$work/log"; fail "no reason given for $(basename "$second")"; }
+    [ "$before" = "$(cd "$work/merged" && sha256sum manifest.json $(find . -name '*.tx' -o -name '*.mesh' | sort))" ] ||
+      fail "a merge with the $(basename "$second") shard changed or lost merged outputs"
+  done
+  "$baker" check "$work/merged" >/dev/null || fail "check after the failed merges"
+  # Into a fresh folder the damaged shard still fails the merge.
+  set +e; "$baker" merge "$work/shard1" "$work/damaged" -o "$work/fresh" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "a fresh merge with a damaged shard exited $rc"; }
+  ;;
+collect_damaged_record)
+  # A bake-one record that cannot be read makes collect warn and exit 1, never drop it silently.
+  (cd "$work/src" && find . -type f -iname '*.png' | sed 's|^\./||' | sort) >"$work/pngs"
+  while read -r f; do
+    "$baker" bake-one "$work/src/$f" --root "$work/src" -o "$work/out" -q || fail "bake-one $f"
+  done <"$work/pngs"
+  first=$(sed -n 1p "$work/pngs")
+  record="$work/out/.assetlib-records/$first.json"
+  [ -f "$record" ] || fail "no record at $record"
+  truncate -s 10 "$record"
+  set +e; "$baker" collect "$work/src" -o "$work/out" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "collect exited $rc with a damaged record"; }
+  grep -qF "$first: its bake-one record" "$work/log" || { cat "$work/log"; fail "the damaged record is not named"; }
+  ;;
 bake_one_parallel)
   # Many bake-one runs at once in one output folder, then collect: equal to a whole bake.
   python3 "$repo/scripts/make_scale_tree.py" "$work/tree" --count 300 >/dev/null

@@ -16,6 +16,8 @@
 #   overlap           output = parent of the input, or the input itself: refused, no source touched
 #   time_limit        a source still baking at --time-limit: it fails naming the limit, the bake
 #                     stops, the manifest holds what finished, previous outputs are kept, exit 1
+#   baker_names       source folders named manifest.json, .assetlib-cache.json, .assetlib-records:
+#                     those sources fail naming why, the rest bakes, the folder stays usable
 set -euo pipefail
 
 baker=$1 case=$2
@@ -153,9 +155,9 @@ disk_full)
   expect_rc 0
   before=$(tree_hash "$work/out")
   # Output files over 64 KiB cannot be written (EFBIG, as a full disk gives ENOSPC); the manifest
-  # and the cache are small enough to be.
+  # and the cache are small enough to be. SIGXFSZ is left at its default: the baker must not die.
   set +e
-  (ulimit -f 64; trap '' XFSZ; exec timeout 300 "$baker" "$work/src" -o "$work/out" -j1 --force) >"$work/log" 2>&1
+  (ulimit -f 64; exec timeout 300 "$baker" "$work/src" -o "$work/out" -j1 --force) >"$work/log" 2>&1
   rc=$?
   set -e
   expect_rc 1
@@ -192,6 +194,24 @@ interrupted)
   run "$work/src" -o "$work/out" -j1
   expect_rc 0
   expect_line "$work/log" "baked $((150 - done)), up to date $done,"
+  ;;
+baker_names)
+  for folder in manifest.json .assetlib-cache.json .assetlib-records; do
+    make_pngs "$work/src/$folder" 1 16
+  done
+  make_pngs "$work/src" 1 16
+  for round in first second; do
+    run "$work/src" -o "$work/out"
+    expect_rc 1
+    for folder in manifest.json .assetlib-cache.json .assetlib-records; do
+      expect_line "$work/log" "error: $folder/noise000.png: output $folder/noise000.tx is a name the output folder keeps for the baker's own files"
+    done
+    expect_line "$work/log" "baked 1, up to date 0, failed 3|baked 0, up to date 1, failed 3"
+    [ -f "$work/out/manifest.json" ] && [ -f "$work/out/.assetlib-cache.json" ] ||
+      fail "the $round bake left no manifest or cache file"
+    check_output "$work/out"
+  done
+  grep -q '"noise000.png"' "$work/out/.assetlib-cache.json" || fail "the good source is not in the cache"
   ;;
 overlap)
   make_pngs "$work/project/src" 1 16

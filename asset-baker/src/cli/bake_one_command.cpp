@@ -81,11 +81,7 @@ BakeStatus write_stamp(const fs::path& stamp) {
 JobResult refused_result(const std::string& relative, const std::string& taken) {
   JobResult r;
   r.outcome = Outcome::Failed;
-  r.status = is_utf8(relative)
-                 ? BakeStatus::failure(BakeError::RefusedPath, relative,
-                                       "output " + taken + " is already produced by another source")
-                 : BakeStatus::failure(BakeError::RefusedPath, relative,
-                                       "file name is not valid UTF-8; rename it");
+  r.status = refused_source(relative, taken);
   return r;
 }
 

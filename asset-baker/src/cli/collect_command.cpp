@@ -16,10 +16,13 @@ namespace {
 namespace fs = std::filesystem;
 
 // The entry of `source` now: its record when a bake-one run wrote one since the index was last
-// written (`previous`), else the previous entry. nullopt when it has none (never baked, or failed).
+// written (`previous`), else the previous entry. nullopt when it has none (never baked, or failed),
+// or when its record is there but cannot be read (`unreadable_record` set).
 std::optional<CacheEntry> current_entry(const OutputTree& output, const BakeCache& previous,
                                         const std::string& source,
-                                        std::map<std::string, FileStamp>& stamps) {
+                                        std::map<std::string, FileStamp>& stamps,
+                                        bool& unreadable_record) {
+  unreadable_record = false;
   auto old = previous.entries.find(source);
   std::optional<FileStat> stat = output.file_stat(record_path(source));
   // A record older than the index was folded into it already: its entry is there (or a whole
@@ -30,7 +33,10 @@ std::optional<CacheEntry> current_entry(const OutputTree& output, const BakeCach
     return old->second;
   }
   std::optional<SourceRecord> record = read_record(output, source);
-  if (!record) return std::nullopt;
+  if (!record) {
+    unreadable_record = true;
+    return std::nullopt;
+  }
   for (auto& [path, stamp] : record->stamps) stamps[path] = stamp;
   if (!record->failed) return record->entry;
   if (record->keep_previous && old != previous.entries.end()) return old->second;
@@ -76,7 +82,22 @@ int run_collect(const CollectOptions& options) {
   size_t left_out = 0;
   size_t never_baked = 0;
   for (const Source& s : sources) {
-    std::optional<CacheEntry> entry = current_entry(output, previous, s.relative, next.stamps);
+    bool unreadable_record = false;
+    std::optional<CacheEntry> entry =
+        current_entry(output, previous, s.relative, next.stamps, unreadable_record);
+    if (unreadable_record) {
+      // A damaged record (an interrupted copy of the folder, an edit): what it said is lost, so
+      // the source counts as left out; its previous entry stays listed while its outputs hold.
+      progress.warning(s.relative + ": its bake-one record " + record_path(s.relative) +
+                       " cannot be read; left out of the manifest (bake it again)");
+      ++left_out;
+      auto old = previous.entries.find(s.relative);
+      if (old == previous.entries.end()) continue;
+      entry = old->second;
+      if (!outputs_hold(output, previous, *entry) || !claim(claimed, s.relative, *entry)) continue;
+      next.entries[s.relative] = std::move(*entry);
+      continue;
+    }
     if (!entry && !previous.entries.count(s.relative) &&
         !output.file_stat(record_path(s.relative))) {
       // Not failed (that leaves a record): never baked into this folder. A build system whose

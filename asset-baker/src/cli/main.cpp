@@ -7,6 +7,7 @@
 #include <malloc.h>
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -49,10 +50,16 @@ void reuse_freed_memory() {
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
+// A write past the file size limit (ulimit -f) would kill the process (SIGXFSZ) with a temporary
+// left behind and nothing said. Ignored, the write fails with EFBIG and is reported as a full disk
+// is: that output fails, its previous version stays, the other sources still bake.
+void fail_writes_past_size_limit() { std::signal(SIGXFSZ, SIG_IGN); }
+
 }  // namespace
 
 int main(int argc, char** argv) {
   reuse_freed_memory();
+  fail_writes_past_size_limit();
   CLI::App app{
       "asset-baker: converts images, OBJ models and glTF scenes into engine-ready assetlib files"};
   app.require_subcommand(0, 1);

@@ -69,7 +69,12 @@ void merge_shard(const fs::path& dir, const OutputTree& output, BakeCache& next,
     problem(dir.string() + ": not a baked folder (no " + kCacheFileName + ")");
     return;
   }
-  BakeCache cache = load_cache(shard);
+  std::string damaged;
+  BakeCache cache = load_cache(shard, &damaged);
+  if (!damaged.empty()) {
+    problem((dir / kCacheFileName).string() + ": " + damaged + "; this shard is not merged");
+    return;
+  }
   for (auto& [shard_source, shard_entry] : cache.entries) {
     const std::string& source = shard_source;  // clang 14 cannot capture a structured binding
     CacheEntry entry = shard_entry;
@@ -99,6 +104,27 @@ void merge_shard(const fs::path& dir, const OutputTree& output, BakeCache& next,
     next.run_started_ns = cache.run_started_ns;
 }
 
+// After a merge with problems (a shard missing or damaged, an output that could not be copied):
+// the previous entries of the sources it did not merge stay in `next`, their outputs listed and
+// not deleted, unless another source took an output of theirs. A merge without problems then
+// removes what is gone. Returns how many were kept.
+size_t keep_unmerged(const BakeCache& previous, BakeCache& next,
+                     std::map<std::string, std::string>& claimed) {
+  size_t kept = 0;
+  for (const auto& [previous_source, entry] : previous.entries) {
+    const std::string& source = previous_source;  // clang 14 cannot capture a structured binding
+    if (next.entries.count(source)) continue;
+    bool free = std::none_of(entry.outputs.begin(), entry.outputs.end(),
+                             [&](const OutputRecord& o) { return claimed.count(o.path) > 0; });
+    if (!free) continue;
+    for (const OutputRecord& o : entry.outputs) claimed[o.path] = source;
+    next.entries[source] = entry;
+    ++kept;
+  }
+  for (const auto& [path, stamp] : previous.stamps) next.stamps.emplace(path, stamp);
+  return kept;
+}
+
 }  // namespace
 
 int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool quiet) {
@@ -125,6 +151,7 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
   std::map<std::string, std::string> claimed;
   size_t problems = 0;
   for (const fs::path& shard : shards) merge_shard(shard, output, next, claimed, problems);
+  const size_t kept = problems > 0 ? keep_unmerged(previous, next, claimed) : 0;
   size_t removed = 0;
   if (BakeStatus s = write_index(output, previous, next, removed); !s) {
     std::fprintf(stderr, "error: %s\n", s.message().c_str());
@@ -135,9 +162,11 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
     for (const auto& [source, entry] : next.entries) assets += entry.outputs.size();
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("merged %zu sources (%zu assets) from %zu shards in %.2f s, removed %zu -> %s\n",
-                next.entries.size(), assets, shards.size(), seconds, removed,
-                target.string().c_str());
+    std::printf(
+        "merged %zu sources (%zu assets) from %zu shards in %.2f s, kept %zu from before "
+        "(problems), removed %zu -> %s\n",
+        next.entries.size() - kept, assets, shards.size(), seconds, kept, removed,
+        target.string().c_str());
   }
   return problems ? 1 : 0;
 }

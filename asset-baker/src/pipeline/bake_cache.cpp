@@ -70,26 +70,49 @@ bool trustworthy(const std::string& source, const CacheEntry& e) {
 
 }  // namespace
 
-BakeCache load_cache(const OutputTree& output) {
+BakeCache load_cache(const OutputTree& output, std::string* problem) {
+  std::string ignored;
+  std::string& why = problem ? *problem : ignored;
+  why.clear();
   std::optional<std::string> text = output.read_file(kCacheFileName, kMaxCacheBytes);
-  if (!text) return {};
+  if (!text) {
+    why = "missing, unreadable or over " + std::to_string(kMaxCacheBytes >> 20) + " MiB";
+    return {};
+  }
   json doc = json::parse(*text, nullptr, false);
   BakeCache cache;
   // A damaged cache only costs a full rebake, so any problem means "start empty".
   try {
-    if (doc.is_discarded() || doc.at("baker_version").get<uint32_t>() != kBakerVersion) return {};
+    if (doc.is_discarded()) {
+      why = "not JSON (damaged)";
+      return {};
+    }
+    if (doc.at("baker_version").get<uint32_t>() != kBakerVersion) {
+      why = "written by another baker version (cache version " + doc.at("baker_version").dump() +
+            ", this baker " + std::to_string(kBakerVersion) + ")";
+      return {};
+    }
+    size_t dropped = 0;
     for (auto& [source, entry] : doc.at("entries").items()) {
       CacheEntry e = entry_from_json(entry);
-      if (trustworthy(source, e)) cache.entries[source] = std::move(e);
+      if (trustworthy(source, e))
+        cache.entries[source] = std::move(e);
+      else
+        ++dropped;
     }
     for (auto& [path, s] : doc.at("stamps").items()) {
       cache.stamps[path] = {s.at(0).get<uint64_t>(), s.at(1).get<int64_t>(),
                             s.at(2).get<std::string>()};
     }
-  } catch (const json::exception&) {
+    cache.run_started_ns = doc.value("run_started_ns", int64_t(0));
+    if (dropped > 0) {
+      why = std::to_string(dropped) +
+            " entries name paths outside the folder or files that are not baked assets";
+    }
+  } catch (const json::exception& e) {
+    why = std::string("malformed (") + e.what() + ")";
     return {};
   }
-  cache.run_started_ns = doc.value("run_started_ns", int64_t(0));
   return cache;
 }
 

@@ -103,7 +103,10 @@ inline constexpr uint64_t kMaxCacheBytes = 256ull << 20;
 // entry whose source or any output is not a safe relative path (assetlib::is_safe_relative_path),
 // or an output not a baked file's name, is dropped, and outputs are only ever deleted while they
 // still hold the recorded hash (OutputTree::remove_if_unchanged).
-BakeCache load_cache(const OutputTree& output);
+// For a bake an empty cache only costs a full rebake; a reader that must not mistake a damaged
+// cache for an empty one (merge, whose shard caches are its inputs) passes `problem`: it is then
+// set to why the cache was not read whole ("" when it was: every entry kept).
+BakeCache load_cache(const OutputTree& output, std::string* problem = nullptr);
 
 // Writes it atomically.
 BakeStatus save_cache(const OutputTree& output, const BakeCache& cache);

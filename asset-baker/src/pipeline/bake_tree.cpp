@@ -207,13 +207,22 @@ BakeStatus resolve_setup(const BakeOptions& options, Setup& setup) {
   return {};
 }
 
+// The output folder's own files: the manifest and every `.assetlib-` name (cache, lock, bake-one
+// records). No source's output may be one or lie below one: a source folder named manifest.json
+// would otherwise make the manifest unwritable for good.
+bool is_baker_file(const std::string& output) {
+  const std::string first = output.substr(0, output.find('/'));
+  return first == "manifest.json" || first.rfind(".assetlib-", 0) == 0;
+}
+
 // The outputs sources claim: exact paths, and the parts folders of OBJ and glTF sources.
 class OutputClaims {
  public:
-  // The claimed output `source` would overwrite, or "" when it takes none.
+  // The claimed output `source` would overwrite (or a baker's file, is_baker_file), or "" when it
+  // takes none.
   std::string conflict(const Source& source) const {
     for (const std::string& path : source.outputs) {
-      if (paths_.count(path)) return path;
+      if (paths_.count(path) || is_baker_file(path)) return path;
       for (size_t slash = path.find('/'); slash != std::string::npos;
            slash = path.find('/', slash + 1)) {
         if (folders_.count(path.substr(0, slash + 1))) return path;
@@ -235,6 +244,19 @@ class OutputClaims {
 };
 
 }  // namespace
+
+BakeStatus refused_source(const std::string& relative, const std::string& taken) {
+  if (!is_utf8(relative)) {
+    return BakeStatus::failure(BakeError::RefusedPath, relative,
+                               "file name is not valid UTF-8; rename it");
+  }
+  return BakeStatus::failure(
+      BakeError::RefusedPath, relative,
+      "output " + taken +
+          (is_baker_file(taken) ? " is a name the output folder keeps for the baker's own "
+                                  "files (manifest.json, .assetlib-*); rename the source"
+                                : " is already produced by another source"));
+}
 
 std::vector<std::string> taken_outputs(const std::vector<Source>& sources) {
   OutputClaims claims;
@@ -264,11 +286,7 @@ std::vector<size_t> claim_outputs(const std::vector<Source>& sources,
       continue;
     }
     results[i].outcome = Outcome::Failed;
-    results[i].status =
-        utf8 ? BakeStatus::failure(BakeError::RefusedPath, sources[i].relative,
-                                   "output " + taken + " is already produced by another source")
-             : BakeStatus::failure(BakeError::RefusedPath, sources[i].relative,
-                                   "file name is not valid UTF-8; rename it");
+    results[i].status = refused_source(sources[i].relative, taken);
     progress.error(results[i].status);
     progress.step(sources[i].relative, to_string(Outcome::Failed), sources[i].bytes);
   }
@@ -292,10 +310,8 @@ BakeStatus select_only(const std::string& only, std::vector<Source>& sources) {
                                "not bakeable from its root (inside the output folder, or a "
                                "symlink leading out of the root)");
   }
-  if (std::string taken = claims.conflict(*chosen); !taken.empty()) {
-    return BakeStatus::failure(BakeError::RefusedPath, only,
-                               "output " + taken + " is also produced by another source");
-  }
+  if (std::string taken = claims.conflict(*chosen); !taken.empty())
+    return refused_source(only, taken);
   Source kept = *chosen;
   sources = {std::move(kept)};
   return {};

@@ -70,8 +70,14 @@ std::vector<Source> scan_sources(const std::filesystem::path& root,
                                  size_t& unsupported);
 
 // For each of `sources` (in path order, outputs planned), the output an earlier source already
-// claims (a.png and a.jpg both make a.tx; "" when none): that source fails, the first bakes.
+// claims (a.png and a.jpg both make a.tx; "" when none), or the baker's own file it would
+// replace (manifest.json/x.png): that source fails, the first bakes.
 // Sources whose names are not UTF-8 claim nothing.
 std::vector<std::string> taken_outputs(const std::vector<Source>& sources);
+
+// Why `relative` may not bake (RefusedPath), given `taken` from taken_outputs: its output is an
+// earlier source's or a name the output folder keeps for the baker's own files (manifest.json,
+// .assetlib-*), or its name is not UTF-8.
+BakeStatus refused_source(const std::string& relative, const std::string& taken);
 
 }  // namespace baker
