@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <cmath>
 #include <map>
 #include <string>
@@ -211,6 +213,26 @@ TEST_CASE("a self-crossing polygon is reported: no triangulation covers it exact
   CHECK(i.warnings[0].find("models/part.obj: 1 polygon(s) whose outline crosses itself") == 0);
 }
 
+TEST_CASE("a self-crossing polygon whose lobes cancel out is reported, a flat one is not") {
+  // Equal lobes: the outline's net area is zero, yet it has area to cover.
+  for (const std::vector<Vec3>& bowtie :
+       {std::vector<Vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}},
+        std::vector<Vec3>{{0, 0, 0}, {2, 0, 0}, {0, 1, 0}, {2, 2, 0}, {0, 3, 0}, {2, 3, 0}}}) {
+    std::vector<uint32_t> corners;
+    CHECK_FALSE(baker::triangulate_polygon(bowtie, corners));
+    CHECK(corners.size() == 3 * (bowtie.size() - 2));
+    Imported i = import(obj_of(bowtie));
+    REQUIRE(i.status.ok());
+    REQUIRE(i.warnings.size() == 1);
+    CHECK(i.warnings[0].find("polygon(s) whose outline crosses itself") != std::string::npos);
+  }
+  // Every corner on one line: nothing to cover, nothing to say.
+  std::vector<Vec3> line = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {3, 0, 0}};
+  std::vector<uint32_t> corners;
+  CHECK(baker::triangulate_polygon(line, corners));
+  CHECK(corners.size() == 6);
+}
+
 TEST_CASE("an OBJ with concave faces bakes their true area") {
   // 256 and 300 corners: past the 255 that tinyobjloader's byte-sized corner count holds.
   for (const auto& outline :
@@ -291,7 +313,57 @@ TEST_CASE("mtllib takes the rest of the line as one name, and still reads lists 
   SECTION("a name with spaces that does not exist warns once, naming the whole line") {
     Imported i = import("mtllib My Model Materials.mtl\n" + faces);
     REQUIRE(i.status.ok());
-    REQUIRE(i.warnings.size() == 1);
+    REQUIRE(i.warnings.size() == 2);
     CHECK(i.warnings[0].find("'My Model Materials.mtl' not found") != std::string::npos);
+    CHECK(i.warnings[1].find("(first: 'Red')") != std::string::npos);
+  }
+}
+
+TEST_CASE("what an OBJ says that its mesh does not carry is warned about") {
+  const std::string corners = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+  const std::map<std::string, std::string> red = {{"models/red.mtl", "newmtl Red\nKd 1 0 0\n"}};
+  auto warned = [](const Imported& i, const std::string& what) {
+    INFO(i.status.message());
+    REQUIRE(i.status.ok());
+    return std::any_of(i.warnings.begin(), i.warnings.end(),
+                       [&](const std::string& w) { return w.find(what) != std::string::npos; });
+  };
+  const std::string unknown = "usemtl names 1 material(s) no material library defines (first: ";
+  // A material its libraries lack, or no library at all: the default material, said so once.
+  CHECK(warned(import("mtllib red.mtl\n" + corners + "usemtl Blue\nf 1 2 3\nf 3 2 1\n", red),
+               unknown + "'Blue'); their faces get the default material"));
+  CHECK(warned(import(corners + "usemtl Blue\nf 1 2 3\n"), unknown + "'Blue')"));
+  // A defined one, or an unknown name no face uses: nothing to say.
+  CHECK(import("mtllib red.mtl\n" + corners + "usemtl Red\nf 1 2 3\n", red).warnings.empty());
+  CHECK(import("mtllib red.mtl\n" + corners + "usemtl Red\nf 1 2 3\nusemtl Blue\n", red)
+            .warnings.empty());
+  // Lines and points beside faces are not baked.
+  CHECK(warned(import(corners + "l 1 2\np 3\nf 1 2 3\n"),
+               "2 line and point element(s) (`l`, `p`) are not baked"));
+  CHECK(import(corners + "f 1 2 3\n").warnings.empty());
+}
+
+TEST_CASE("an MTL map with -clamp on samples clamped to the edge") {
+  const std::string obj = "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl M\nf 1 2 3\n";
+  for (const char* clamp : {"-clamp on ", "", "-clamp off "}) {
+    INFO(clamp);
+    const std::string mtl = std::string("newmtl M\nmap_Kd ") + clamp + "decal.png\n";
+    baker::ImportInputs inputs;
+    inputs.read_file = [&](const std::string& path) -> std::optional<std::string> {
+      return path == "models/m.mtl" ? std::optional<std::string>(mtl) : std::nullopt;
+    };
+    inputs.texture_name = [](const std::string& path, baker::TextureRole) {
+      return std::optional<std::string>(path);
+    };
+    Imported i;
+    i.status = baker::import_obj(obj, "models/part.obj", inputs, i.mesh, i.materials, i.warnings);
+    REQUIRE(i.status.ok());
+    REQUIRE(i.materials.size() == 1);
+    const assetlib::TextureSlot& slot = i.materials[0].base_color;
+    CHECK(slot.texture == "models/decal.png");
+    const auto expected = std::string(clamp) == "-clamp on " ? assetlib::TextureWrap::ClampToEdge
+                                                             : assetlib::TextureWrap::Repeat;
+    CHECK(slot.wrap_u == expected);
+    CHECK(slot.wrap_v == expected);
   }
 }

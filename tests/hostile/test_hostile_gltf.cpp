@@ -142,7 +142,7 @@ TEST_CASE("indices, offsets, counts and types out of range are refused with thei
   expect_refused(edited([](json& d) { d["bufferViews"][0]["byteOffset"] = 1000; }),
                  "bufferViews[0]: bytes 1000");
   expect_refused(edited([](json& d) { d["accessors"][0]["count"] = 4; }),
-                 "accessors[0]: reads bytes");
+                 "accessors[0]: reads 4 elements of 12 bytes");
   expect_refused(edited([](json& d) { d["accessors"][0]["count"] = 0; }), "accessors[0].count");
   expect_refused(edited([](json& d) { d["accessors"][0]["count"] = 1u << 31; }),
                  "accessors[0].count");
@@ -163,7 +163,15 @@ TEST_CASE("indices, offsets, counts and types out of range are refused with thei
   expect_refused(edited([](json& d) { d["bufferViews"][0]["byteStride"] = 4; }),
                  "elements overlap");
   expect_refused(edited([](json& d) { d["bufferViews"][1]["byteStride"] = 4; }),
-                 "accessors[1]: reads bytes 0..10 of a buffer view of 6 bytes");
+                 "accessors[1]: reads 3 elements of 2 bytes, 4 apart, from byte 0 of a buffer view "
+                 "of 6 bytes");
+  // Offsets and strides whose end wraps past 2^64 into the view (a check that adds them first
+  // passes, and the copy reads outside the buffer).
+  expect_refused(edited([](json& d) { d["bufferViews"][0]["byteStride"] = uint64_t(1) << 63; }),
+                 "accessors[0]: reads 3 elements of 12 bytes, 9223372036854775808 apart");
+  expect_refused(edited([](json& d) { d["accessors"][0]["byteOffset"] = ~uint64_t(0) - 11; }),
+                 "accessors[0]: reads 3 elements of 12 bytes, 12 apart, from byte "
+                 "18446744073709551604");
   // An index past the vertices.
   test::GeneratedGltf g = test::one_primitive(kTriangle, {0, 1, 3}, 4);
   expect_refused(g.bytes(), "meshes[0].primitives[0].indices: index 3 is not below 3 vertices");
@@ -187,6 +195,21 @@ TEST_CASE("sparse accessors with unordered or out-of-range indices are refused")
          {{"bufferView", g.doc["accessors"][ti]["bufferView"]}, {"componentType", 5123}}},
         {"values", {{"bufferView", g.doc["accessors"][vi]["bufferView"]}}}};
     expect_refused(g.bytes(), "accessors[0].sparse.indices: indices must increase");
+  }
+  // Sparse offsets whose end wraps past 2^64.
+  for (const char* part : {"indices", "values"}) {
+    INFO(part);
+    test::GeneratedGltf g = triangle();
+    uint16_t targets[2] = {0, 2};
+    float values[6] = {0, 0, 1, 0, 0, 2};
+    size_t ti = g.add(targets, 4, 5123, "SCALAR", 2), vi = g.add(values, 24, 5126, "VEC3", 2);
+    g.doc["accessors"][0]["sparse"] = {
+        {"count", 2},
+        {"indices",
+         {{"bufferView", g.doc["accessors"][ti]["bufferView"]}, {"componentType", 5123}}},
+        {"values", {{"bufferView", g.doc["accessors"][vi]["bufferView"]}}}};
+    g.doc["accessors"][0]["sparse"][part]["byteOffset"] = ~uint64_t(0) - 1;
+    expect_refused(g.bytes(), std::string("accessors[0].sparse.") + part + ": reads 2 elements");
   }
 }
 

@@ -64,13 +64,21 @@ uint32_t unsigned_index(const uint8_t* p, uint32_t type) {
   return v;
 }
 
-// The elements of `count` values of `element` bytes, `stride` apart from `offset` in `view`.
+// The elements of `count` values of `element` bytes, `stride` apart from `offset` in `view`, must
+// lie inside it. Every number comes from the file, so nothing is added or multiplied before it is
+// known not to wrap (offset + stride * (count - 1) + element could, to pass a bounds check).
 void check_range(std::span<const uint8_t> view, uint64_t offset, uint64_t stride, uint64_t count,
                  uint64_t element, const std::string& path) {
-  uint64_t end = offset + stride * (count - 1) + element;
-  if (count > 0 && end > view.size()) {
-    throw GltfError(path, "reads bytes " + std::to_string(offset) + ".." + std::to_string(end) +
-                              " of a buffer view of " + std::to_string(view.size()) + " bytes");
+  if (count == 0) return;
+  const uint64_t size = view.size();
+  const bool inside =
+      offset <= size && element <= size - offset &&
+      (count == 1 || (stride > 0 && (count - 1) <= (size - offset - element) / stride));
+  if (!inside) {
+    throw GltfError(path, "reads " + std::to_string(count) + " elements of " +
+                              std::to_string(element) + " bytes, " + std::to_string(stride) +
+                              " apart, from byte " + std::to_string(offset) +
+                              " of a buffer view of " + std::to_string(size) + " bytes");
   }
 }
 

@@ -93,6 +93,9 @@ assetlib::TextureSlot make_slot(const TextureUse& use, const std::string& folder
     slot.scale[0] = float(o.scale[0]);
     slot.scale[1] = float(o.scale[1]);
   }
+  // `-clamp on`: one copy of the map, not tiled; the edge texels beyond it are the nearest sampler
+  // mode a GPU has.
+  if (o.clamp) slot.wrap_u = slot.wrap_v = assetlib::TextureWrap::ClampToEdge;
   return slot;
 }
 

@@ -47,6 +47,20 @@ void warn_face_notes(const FaceNotes& notes, const std::string& path,
   }
 }
 
+// What the file holds beside its faces that the mesh does not carry.
+void warn_unbaked_elements(const ObjGeometry& g, const std::string& path,
+                           std::vector<std::string>& warnings) {
+  if (g.lines_and_points > 0) {
+    warnings.push_back(path + ": " + std::to_string(g.lines_and_points) +
+                       " line and point element(s) (`l`, `p`) are not baked; only faces are");
+  }
+  if (!g.unknown_materials.empty()) {
+    warnings.push_back(path + ": usemtl names " + std::to_string(g.unknown_materials.size()) +
+                       " material(s) no material library defines (first: '" +
+                       g.unknown_materials[0] + "'); their faces get the default material");
+  }
+}
+
 // Positions out of range make a face meaningless: an error. A normal or UV index pointing nowhere
 // (files that reference attributes they never wrote) is dropped with one warning, and the bake
 // generates normals / zero UVs as for a file without them. Polygons are cut into triangles here
@@ -260,6 +274,7 @@ BakeStatus import_obj(std::string_view obj_text, const std::string& relative_pat
   if (tris.empty())
     return BakeStatus::failure(BakeError::InvalidSource, relative_path,
                                "no triangles (only points or lines?)");
+  warn_unbaked_elements(geometry, relative_path, warnings);
   // Unparsable numbers ("nan", "inf") read as 0: a mesh of only zero-area triangles is such a
   // file, or nothing a renderer could draw.
   if (std::none_of(tris.begin(), tris.end(),

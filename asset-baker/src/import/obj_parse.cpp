@@ -3,6 +3,7 @@
 #include "import/mtl_materials.h"
 #include "import/obj_lines.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <set>
@@ -369,6 +370,7 @@ class ObjParser {
       }
       if (kind == 'f') out_.corners.push_back(c);
     }
+    if (kind != 'f') ++out_.lines_and_points;
     return add_face(first);
   }
 
@@ -386,6 +388,12 @@ class ObjParser {
     }
     out_.faces.push_back({uint32_t(first), uint32_t(count), material_, smoothing_group_,
                           uint32_t(out_.group_names.size() - 1), ++faces_in_group_});
+    if (!unknown_material_.empty()) {
+      if (std::find(out_.unknown_materials.begin(), out_.unknown_materials.end(),
+                    unknown_material_) == out_.unknown_materials.end())
+        out_.unknown_materials.push_back(unknown_material_);
+      unknown_material_.clear();
+    }
     return {};
   }
 
@@ -411,6 +419,7 @@ class ObjParser {
   BakeStatus use_material(std::string_view name) {
     auto it = material_map_.find(std::string(name));
     material_ = it == material_map_.end() ? -1 : it->second;
+    unknown_material_ = material_ < 0 ? std::string(name) : std::string();
     return {};
   }
 
@@ -477,6 +486,7 @@ class ObjParser {
   size_t line_number_ = 0;
   bool all_colors_ = true;
   int material_ = -1;
+  std::string unknown_material_;  // the `usemtl` name in force when no library defines it
   uint32_t smoothing_group_ = 0;
   std::string group_name_;
   bool group_named_ = false;

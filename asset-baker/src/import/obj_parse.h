@@ -48,6 +48,11 @@ struct ObjGeometry {
   std::vector<ObjFace> faces;
   // The `g` / `o` name each run of faces was read under ("" before the first), for messages.
   std::vector<std::string> group_names;
+  // What the file says that the faces do not carry, for warnings: `l` and `p` elements (read and
+  // checked, not kept), and the names `usemtl` gave faces that no material library defines, in
+  // order of first use (those faces have no material).
+  size_t lines_and_points = 0;
+  std::vector<std::string> unknown_materials;
 };
 
 // Budgets on the OBJ text, checked as each face is read (docs/robustness.md, "Baker"). The baker

@@ -173,9 +173,17 @@ bool triangulate_polygon(std::span<const Vec3> corners, std::vector<uint32_t>& o
     return true;
   }
   std::vector<Point> points = projected(corners);
-  if (points.empty()) {  // no area: any triangles cover it
-    for (uint32_t k = 1; k + 1 < n; ++k) out.insert(out.end(), {0, k, k + 1});
-    return true;
+  if (points.empty()) {
+    // No net area: either every corner lies on one line (nothing to cover, any triangles do) or
+    // the outline crosses itself with lobes that cancel (a bowtie of two equal halves), which no
+    // triangulation covers.
+    bool flat = true;
+    for (uint32_t k = 1; k + 1 < n; ++k) {
+      out.insert(out.end(), {0, k, k + 1});
+      Vec3 normal = cross(corners[k] - corners[0], corners[k + 1] - corners[0]);
+      flat = flat && dot(normal, normal) == 0;
+    }
+    return flat;
   }
   if (n == 4 && convex_quad(corners, points, out)) return true;
   const size_t first = out.size();

@@ -25,8 +25,9 @@ inline constexpr uint64_t kTriangulationTestsPerCornerSquared = 4;
 // so a simple polygon, convex or not, is covered exactly. Returns false when the triangles do not
 // cover the outline exactly: it crosses itself (no triangulation can; found by an edge-crossing
 // test and by comparing the triangles' area with the outline's), or ear clipping found no
-// ear or ran out of its test budget and fanned the rest. A polygon of zero area is fanned and
-// returns true (nothing to cover).
+// ear or ran out of its test budget and fanned the rest. A polygon of zero area is fanned; it
+// returns true when its corners lie on one line (nothing to cover), false when its outline has area
+// that cancels out (a bowtie of equal lobes: it crosses itself).
 bool triangulate_polygon(std::span<const Vec3> corners, std::vector<uint32_t>& out);
 
 }  // namespace baker
