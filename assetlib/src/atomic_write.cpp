@@ -17,11 +17,25 @@
 namespace assetlib {
 namespace {
 
-// Unique among live writers: a process id and a thread id never repeat at the same time.
-std::string temporary_name(const std::string& path) {
+// Unique among live writers: a process id and a thread id never repeat at the same time;
+// `attempt` (0..15) steps past a name left by a crashed writer or planted by someone else. The
+// name keeps the "<pid>-<n>" form that sweeps of stale temporaries recognise.
+std::string temporary_name(const std::string& path, int attempt) {
   size_t tid = std::hash<std::thread::id>{}(std::this_thread::get_id());
   return path + ".assetlib-tmp-" + std::to_string(::getpid()) + "-" +
-         std::to_string(tid % 1000000007u);
+         std::to_string((tid % 1000000007u) * 16 + size_t(attempt));
+}
+
+// Creates the temporary exclusively: O_EXCL never opens an existing file and never follows a
+// symlink planted at the name (which would make the write land outside the target's folder).
+int create_temporary(const std::string& path, std::string& tmp) {
+  constexpr int kAttempts = 16;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    tmp = temporary_name(path, attempt);
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  return -1;  // errno is EEXIST
 }
 
 bool write_all(int fd, std::span<const std::byte> bytes) {
@@ -40,8 +54,8 @@ Status io_error(const std::string& path, const char* what, int err) {
 
 Status write_file_atomically_throwing(const std::string& path,
                                       std::span<const std::span<const std::byte>> parts) {
-  std::string tmp = temporary_name(path);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  std::string tmp;
+  int fd = create_temporary(path, tmp);
   if (fd < 0) return io_error(path, "cannot create temporary file", errno);
   bool written = true;
   for (auto part : parts) written = written && write_all(fd, part);

@@ -1,6 +1,7 @@
 // The loader reads only regular files: a FIFO, a folder or a device in place of an asset or a
 // manifest is refused at once, naming what it is, and never blocks (a FIFO without a writer would
 // block an ordinary open() for ever; an alarm turns such a regression into a failure, not a hang).
+// The writer creates its temporary exclusively, so nothing planted at its name is written through.
 #include "test_helpers.h"
 
 #include <catch2/catch.hpp>
@@ -11,6 +12,11 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <span>
+#include <thread>
 
 using namespace assetlib;
 
@@ -69,4 +75,38 @@ TEST_CASE(
   s = load_binaryfile(dir.file("missing.tx"), file);
   CHECK(s.code == ErrorCode::FileNotFound);
   CHECK(s.message.rfind(dir.file("missing.tx") + ": cannot open file", 0) == 0);
+}
+
+TEST_CASE("assetlib atomic writes never write through a file or symlink at the temporary's name") {
+  // The writer's temporary is "<path>.assetlib-tmp-<pid>-<16 n + attempt>", n from this thread's
+  // id: predictable to anyone who knows the process. A symlink planted there must not carry the
+  // write to the file it names.
+  test::TempDir dir("atomic");
+  const std::string target = dir.file("out.tx"), victim = dir.file("victim.txt");
+  { std::ofstream(victim) << "precious"; }
+  const size_t n = std::hash<std::thread::id>{}(std::this_thread::get_id()) % 1000000007u;
+  auto planted = [&](size_t attempt) {
+    return target + ".assetlib-tmp-" + std::to_string(::getpid()) + "-" +
+           std::to_string(n * 16 + attempt);
+  };
+  auto victim_text = [&] {
+    std::ifstream in(victim);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  std::filesystem::create_symlink(victim, planted(0));
+  const std::string text = "new bytes";
+  const auto bytes = std::as_bytes(std::span(text));
+  const std::span<const std::byte> parts[] = {bytes};
+  REQUIRE(write_file_atomically(target, parts).ok());
+  CHECK(victim_text() == "precious");
+  CHECK(std::filesystem::is_regular_file(std::filesystem::symlink_status(target)));
+  CHECK(std::filesystem::file_size(target) == text.size());
+  // Every name taken: an IoError, nothing written anywhere.
+  for (size_t k = 1; k < 16; ++k) std::filesystem::create_symlink(victim, planted(k));
+  std::filesystem::remove(target);
+  Status s = write_file_atomically(target, parts);
+  CHECK(s.code == ErrorCode::IoError);
+  CHECK(s.message.rfind(target + ": cannot create temporary file", 0) == 0);
+  CHECK(victim_text() == "precious");
+  CHECK_FALSE(std::filesystem::exists(std::filesystem::symlink_status(target)));
 }
