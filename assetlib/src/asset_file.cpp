@@ -165,10 +165,18 @@ Status load_blob_range_throwing(const std::string& path, const AssetHead& head, 
   detail::FileHandle f;
   uint64_t file_size = 0;
   if (Status s = detail::open_regular_file(path, f, file_size); !s) return s;
-  // The head was checked against the file when it was read: only its size need still agree (one
-  // pread then, not a second header read).
+  // The head was checked against the file when it was read; its size and the header's two lengths
+  // must still agree (a file rewritten with a longer JSON and a shorter blob keeps its size, and
+  // the range would then come from the wrong place).
   const uint64_t blob_start = kHeaderSize + head.json.size();
-  if (file_size != blob_start + head.blob_length) {
+  std::byte header[kHeaderSize];
+  bool same = file_size == blob_start + head.blob_length;
+  if (same) {
+    if (Status s = detail::read_exact_at(f, 0, header, kHeaderSize, path, "header"); !s) return s;
+    same = detail::read_u32(header + 8) == head.json.size() &&
+           detail::read_u32(header + 12) == head.blob_length;
+  }
+  if (!same) {
     return Status::error(ErrorCode::LengthMismatch,
                          path + ": the file changed since its head was read");
   }

@@ -229,6 +229,20 @@ TEST_CASE("partial reads fetch only the blob bytes of the levels asked for") {
     CHECK(bytes.size() == 1);  // unchanged on error
     REQUIRE(save_binaryfile(path, test::packed_texture(64, 64, 1)));
     CHECK(load_blob_range(path, head, 0, 16, bytes).code == ErrorCode::LengthMismatch);
+    // The same size, laid out anew: 16 bytes more JSON, 16 bytes less blob.
+    std::vector<std::byte> relaid = serialize_binaryfile_head(file);
+    const uint32_t json_length = uint32_t(relaid.size() - 16) + 16;
+    const uint32_t blob_length = uint32_t(file.blob.size()) - 16;
+    for (int k = 0; k < 4; ++k) {  // the header's lengths are little-endian
+      relaid[size_t(8 + k)] = std::byte((json_length >> (8 * k)) & 0xff);
+      relaid[size_t(12 + k)] = std::byte((blob_length >> (8 * k)) & 0xff);
+    }
+    relaid.insert(relaid.end(), 16, std::byte{' '});
+    relaid.insert(relaid.end(), file.blob.begin(), file.blob.end() - 16);
+    test::write_bytes(path, relaid.data(), relaid.size());
+    REQUIRE(std::filesystem::file_size(path) == 16 + head.json.size() + head.blob_length);
+    CHECK(load_blob_range(path, head, 0, 16, bytes).code == ErrorCode::LengthMismatch);
+    CHECK(bytes.size() == 1);
   }
   SECTION("a head is checked like a whole file") {
     std::vector<std::byte> whole = test::read_bytes(path);

@@ -679,3 +679,81 @@ TEST_CASE("check refuses a skeleton or clip that indexes a node its prefab does 
     CHECK(baker::run_check(dir.path(), true) == 1);
   }
 }
+
+TEST_CASE("check refuses a prefab node whose mesh takes other materials or another skin") {
+  test::BakedScene baked = bake(SkinnedQuad().build());
+  REQUIRE(baked.status.ok());
+  test::TempDir dir;
+  PrefabInfo prefab = baked.prefab();
+  const baker::BakedAsset* prefab_asset = nullptr;
+  for (const baker::BakedAsset& a : baked.assets) {
+    if (has_type(a.file, "PRFB")) prefab_asset = &a;
+  }
+  REQUIRE(prefab_asset);
+  size_t skinned = prefab.nodes.size();
+  for (size_t i = 0; i < prefab.nodes.size(); ++i) {
+    if (!prefab.nodes[i].skin.empty()) skinned = i;
+  }
+  REQUIRE(skinned < prefab.nodes.size());
+  REQUIRE(prefab.nodes[skinned].materials.size() == 1);
+  auto with_prefab = [&](const PrefabInfo& edited) {
+    std::vector<baker::BakedAsset> assets = baked.assets;
+    for (baker::BakedAsset& a : assets) {
+      if (a.name == prefab_asset->name) REQUIRE(pack_prefab(edited, a.file));
+    }
+    write_baked_folder(dir, assets);
+    return baker::run_check(dir.path(), true);
+  };
+  CHECK(with_prefab(prefab) == 0);
+  PrefabInfo edited = prefab;
+  edited.nodes[skinned].materials.push_back(edited.nodes[skinned].materials[0]);
+  CHECK(with_prefab(edited) == 1);  // two materials for one submesh
+  edited = prefab;
+  edited.nodes[skinned].materials.clear();
+  CHECK(with_prefab(edited) == 1);  // none
+  edited = prefab;
+  edited.nodes[skinned].skin.clear();
+  CHECK(with_prefab(edited) == 1);  // a skinned mesh drawn rigid
+}
+
+TEST_CASE("check refuses a mesh whose indices reach past its vertices") {
+  // The quad's mesh stored raw, then one index byte set past the vertex count: every chunk still
+  // unpacks to its size, only the value is wrong.
+  test::BakedScene baked = bake(SkinnedQuad().build());
+  REQUIRE(baked.status.ok());
+  const baker::BakedAsset* mesh_asset = nullptr;
+  for (const baker::BakedAsset& a : baked.assets) {
+    if (has_type(a.file, "MESH")) mesh_asset = &a;
+  }
+  REQUIRE(mesh_asset);
+  MeshInfo info;
+  REQUIRE(read_mesh_info(mesh_asset->file, info));
+  REQUIRE(info.meshlet_count == 0);
+  const auto& blob = mesh_asset->file.blob;
+  std::vector<std::byte> vertices(info.vertex_buffer_size), indices(info.index_buffer_size),
+      skin(info.skin_buffer_size);
+  REQUIRE(unpack_mesh(info, blob.data(), blob.size(), vertices.data(), vertices.size(),
+                      indices.data(), indices.size()));
+  REQUIRE(unpack_mesh_skin(info, blob.data(), blob.size(), skin.data(), skin.size()));
+  PackOptions raw;
+  raw.compression = Compression::None;
+  std::vector<baker::BakedAsset> assets = baked.assets;
+  test::TempDir dir;
+  for (baker::BakedAsset& a : assets) {
+    if (a.name != mesh_asset->name) continue;
+    REQUIRE(pack_mesh(info, vertices.data(), vertices.size(), indices.data(), indices.size(),
+                      a.file, raw, nullptr, skin.data(), skin.size()));
+    write_baked_folder(dir, assets);
+    REQUIRE(baker::run_check(dir.path(), true) == 0);
+    MeshInfo stored;
+    REQUIRE(read_mesh_info(a.file, stored));
+    for (const Chunk& c : stored.chunks) {
+      if (c.raw_offset != stored.vertex_buffer_size) continue;
+      REQUIRE(c.packed_size == c.raw_size);
+      // The first index's high byte: 0x7f.. is far past the quad's few vertices.
+      a.file.blob[c.packed_offset + stored.index_size - 1] = std::byte{0x7f};
+    }
+  }
+  write_baked_folder(dir, assets);
+  CHECK(baker::run_check(dir.path(), true) == 1);
+}

@@ -16,6 +16,9 @@
 #   overlap           output = parent of the input, or the input itself: refused, no source touched
 #   time_limit        a source still baking at --time-limit: it fails naming the limit, the bake
 #                     stops, the manifest holds what finished, previous outputs are kept, exit 1
+#   symlinked_assets  a baked asset replaced by a symlink to an identical file elsewhere, and a
+#                     symlink loop: pack refuses it (no pack), check names it, neither follows it,
+#                     check and info go on past the loop
 #   baker_names       source folders named manifest.json, .assetlib-cache.json, .assetlib-records:
 #                     those sources fail naming why, the rest bakes, the folder stays usable
 set -euo pipefail
@@ -194,6 +197,28 @@ interrupted)
   run "$work/src" -o "$work/out" -j1
   expect_rc 0
   expect_line "$work/log" "baked $((150 - done)), up to date $done,"
+  ;;
+symlinked_assets)
+  make_pngs "$work/src" 2 16
+  run "$work/src" -o "$work/out"
+  expect_rc 0
+  run "$work/src" -o "$work/elsewhere"
+  expect_rc 0
+  # The same bytes behind the link: the manifest's hash and size still match.
+  rm "$work/out/noise000.tx"
+  ln -s "$work/elsewhere/noise000.tx" "$work/out/noise000.tx"
+  run pack "$work/out" -o "$work/game.pack"
+  expect_rc 1
+  expect_line "$work/log" "noise000.tx: cannot read \(not a regular file\); not packed"
+  [ ! -e "$work/game.pack" ] || fail "a pack was written from a symlinked asset"
+  ln -s stray.tx "$work/out/stray.tx"
+  run check "$work/out"
+  expect_rc 1
+  expect_line "$work/log" "noise000.tx: a symlink \(not followed\)"
+  ! grep -q "internal error" "$work/log" || { cat "$work/log"; fail "check stopped at the symlink loop"; }
+  run info "$work/out"
+  ! grep -q "internal error" "$work/log" || { cat "$work/log"; fail "info stopped at the symlink loop"; }
+  expect_line "$work/log" "noise001.tx"
   ;;
 baker_names)
   for folder in manifest.json .assetlib-cache.json .assetlib-records; do

@@ -25,17 +25,19 @@ namespace {
 namespace fs = std::filesystem;
 using assetlib::Status;
 
-// What assets require of the assets they name, checked once every asset is read: skinned meshes
-// index their skeleton's joints, so it must have the joint count their skin streams were checked
-// against (the palette an engine sizes by the skeleton); a prefab's skeletons and clips index its
-// nodes, so each of their node indices must be below the prefab's node count.
+// What assets require of the assets they name (AssetReference), checked once every asset is
+// read: a skinned mesh's skeleton has the joints its skin stream indexes; a prefab's skeletons and
+// clips index only nodes it has; a prefab node gives its mesh one material per submesh and skins it
+// with the skeleton the mesh's skin stream was made for (or none for a rigid mesh).
 class CrossReferences {
  public:
   void add(const std::string& who, const std::string& name, const UnpackedAsset& asset) {
     if (asset.type == "SKEL") joints_[name] = asset.joint_count;
     if (asset.type == "SKEL" || asset.type == "CLIP") nodes_used_[name] = asset.nodes_used;
+    if (asset.type == "MESH") meshes_[name] = {asset.submesh_count, asset.skeleton};
     for (const AssetReference& ref : asset.references) {
-      if (ref.joint_count > 0 || ref.node_count) needs_.push_back({who, ref});
+      if (ref.joint_count > 0 || ref.node_count || ref.submesh_count || ref.skeleton)
+        needs_.push_back({who, ref});
     }
   }
 
@@ -54,16 +56,36 @@ class CrossReferences {
                            ref.type + " '" + ref.name + "' refers to node " +
                            std::to_string(used->second - 1));
       }
+      auto mesh = meshes_.find(ref.name);
+      if (mesh == meshes_.end()) continue;
+      if (ref.submesh_count && *ref.submesh_count != mesh->second.submeshes) {
+        problems.push_back(n.who + ": it gives mesh '" + ref.name + "' " +
+                           std::to_string(*ref.submesh_count) + " materials for its " +
+                           std::to_string(mesh->second.submeshes) + " submeshes");
+      }
+      if (ref.skeleton && *ref.skeleton != mesh->second.skeleton) {
+        problems.push_back(n.who + ": it skins mesh '" + ref.name + "' with " +
+                           quoted_or(*ref.skeleton, "no skeleton") + ", the mesh's skin is for " +
+                           quoted_or(mesh->second.skeleton, "no skeleton (a rigid mesh)"));
+      }
     }
   }
 
  private:
+  static std::string quoted_or(const std::string& name, const char* none) {
+    return name.empty() ? std::string(none) : "skeleton '" + name + "'";
+  }
   struct Need {
     std::string who;
     AssetReference reference;
   };
+  struct MeshFacts {
+    uint32_t submeshes = 0;
+    std::string skeleton;
+  };
   std::map<std::string, uint32_t> joints_;      // skeleton name -> joints
-  std::map<std::string, uint32_t> nodes_used_;  // skeleton or clip name -> largest node + 1
+  std::map<std::string, uint64_t> nodes_used_;  // skeleton or clip name -> largest node + 1
+  std::map<std::string, MeshFacts> meshes_;
   std::vector<Need> needs_;
 };
 
@@ -73,9 +95,11 @@ void check_entry(const fs::path& baked_dir, const assetlib::Manifest& manifest,
                  CrossReferences& cross) {
   std::string path = (baked_dir / e.path).string();
   std::error_code ec;
-  fs::file_status status = fs::status(path, ec);
+  // Not followed: a symlink could lead anywhere, and a baked folder holds regular files.
+  fs::file_status status = fs::symlink_status(path, ec);
   if (fs::exists(status) && !fs::is_regular_file(status)) {
-    problems.push_back(path + ": not a regular file");
+    problems.push_back(
+        path + (fs::is_symlink(status) ? ": a symlink (not followed)" : ": not a regular file"));
     return;
   }
   uint64_t size = fs::file_size(path, ec);
@@ -211,7 +235,8 @@ int run_check(const fs::path& baked_dir, bool quiet) {
   std::error_code ec;
   for (fs::recursive_directory_iterator it(baked_dir, ec), end; !ec && it != end;
        it.increment(ec)) {
-    if (!it->is_regular_file()) continue;
+    std::error_code kind;
+    if (!it->is_regular_file(kind)) continue;  // a symlink loop is not a baked file: no throw
     std::string relative = fs::relative(it->path(), baked_dir).generic_string();
     std::string ext = it->path().extension().string();
     if (relative.find(".assetlib-tmp-") != std::string::npos) {

@@ -44,7 +44,8 @@ std::vector<fs::path> baked_files(const fs::path& path) {
   if (!fs::is_directory(path, ec)) return {path};
   for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
     std::string ext = it->path().extension().string();
-    if (it->is_regular_file() && is_output_extension(ext)) files.push_back(it->path());
+    std::error_code kind;  // a symlink loop is not a baked file: no throw
+    if (it->is_regular_file(kind) && is_output_extension(ext)) files.push_back(it->path());
   }
   std::sort(files.begin(), files.end());
   return files;

@@ -13,6 +13,10 @@ ReadResult read_regular_file(const std::filesystem::path& path, uint64_t max_byt
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0)
     return errno == ENOENT || errno == ENOTDIR ? ReadResult::NotFound : ReadResult::ReadError;
+  return read_opened_file(fd, max_bytes, out);
+}
+
+ReadResult read_opened_file(int fd, uint64_t max_bytes, std::vector<std::byte>& out) {
   struct stat st {};
   ReadResult result = ReadResult::Ok;
   if (::fstat(fd, &st) != 0) {

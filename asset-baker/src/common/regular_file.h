@@ -18,6 +18,9 @@ enum class ReadResult { Ok, NotFound, NotRegular, TooLarge, ReadError };
 ReadResult read_regular_file(const std::filesystem::path& path, uint64_t max_bytes,
                              std::vector<std::byte>& out);
 
+// The same from a file the caller opened (O_NONBLOCK, so a FIFO did not block); closes `fd`.
+ReadResult read_opened_file(int fd, uint64_t max_bytes, std::vector<std::byte>& out);
+
 // What went wrong, for messages: "cannot read (not a regular file)".
 std::string read_result_reason(ReadResult result, uint64_t max_bytes);
 

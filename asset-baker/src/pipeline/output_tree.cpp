@@ -322,6 +322,20 @@ std::optional<std::string> OutputTree::read_file(const std::string& relative,
   return read_small_file(dir.get(), leaf, max_bytes);
 }
 
+ReadResult OutputTree::read_bytes(const std::string& relative, uint64_t max_bytes,
+                                  std::vector<std::byte>& out) const {
+  auto failed = [] {
+    if (errno == ENOENT) return ReadResult::NotFound;
+    return errno == ELOOP || errno == ENOTDIR ? ReadResult::NotRegular : ReadResult::ReadError;
+  };
+  std::string leaf;
+  FileDescriptor dir(open_parent(relative, false, leaf));
+  if (dir.get() < 0) return failed();
+  int fd = ::openat(dir.get(), leaf.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return failed();
+  return read_opened_file(fd, max_bytes, out);
+}
+
 std::optional<std::string> OutputTree::file_hash(const std::string& relative) const {
   std::string leaf;
   FileDescriptor dir(open_parent(relative, false, leaf));

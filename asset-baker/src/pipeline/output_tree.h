@@ -9,6 +9,7 @@
 #pragma once
 
 #include "common/bake_status.h"
+#include "common/regular_file.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -108,6 +109,11 @@ class OutputTree {
 
   // The bytes of the regular file at `relative`, if it holds at most `max_bytes`.
   std::optional<std::string> read_file(const std::string& relative, uint64_t max_bytes) const;
+
+  // The same, with the reason when it cannot be read: a symlink at `relative` or on the way to it
+  // is NotRegular (what lies behind it is never read).
+  ReadResult read_bytes(const std::string& relative, uint64_t max_bytes,
+                        std::vector<std::byte>& out) const;
 
   // The content hash ("xxh3-64:...") of the regular file at `relative`; nullopt when there is
   // none, or the path is unsafe or passes a symlink.

@@ -5,8 +5,10 @@
 #include "pipeline/bake_cache.h"
 #include "pipeline/interrupt.h"
 #include "pipeline/output_lock.h"
+#include "pipeline/output_tree.h"
 #include "pipeline/streamed_file.h"
 
+#include <assetlib/limits.h>
 #include <assetlib/manifest.h>
 #include <assetlib/pack_file.h>
 
@@ -76,11 +78,13 @@ BakeStatus pack_inputs(const fs::path& baked_dir, const assetlib::Manifest& mani
   return {};
 }
 
-// Reads the file of `entry` into `bytes` and checks it against the manifest.
-BakeStatus read_verified(const fs::path& baked_dir, const assetlib::ManifestEntry& entry,
+// Reads the file of `entry` into `bytes` and checks it against the manifest. Read inside the
+// folder only: a symlink on the way (planted beside a manifest that carries its target's hash) is
+// refused, not followed.
+BakeStatus read_verified(const OutputTree& baked, const assetlib::ManifestEntry& entry,
                          uint64_t hash, std::vector<std::byte>& bytes) {
-  std::string path = (baked_dir / entry.path).string();
-  ReadResult r = read_regular_file(path, entry.file_size, bytes);
+  std::string path = (baked.root() / entry.path).string();
+  ReadResult r = baked.read_bytes(entry.path, entry.file_size, bytes);
   if (r == ReadResult::TooLarge || (r == ReadResult::Ok && bytes.size() != entry.file_size)) {
     return BakeStatus::failure(BakeError::InvalidAsset, path,
                                "size differs from the manifest (" +
@@ -106,7 +110,7 @@ BakeStatus read_verified(const fs::path& baked_dir, const assetlib::ManifestEntr
 }
 
 // The index, then each asset at its offset, verified on the way.
-BakeStatus write_pack(const fs::path& baked_dir, const assetlib::Manifest& manifest,
+BakeStatus write_pack(const OutputTree& baked, const assetlib::Manifest& manifest,
                       const std::vector<assetlib::PackInput>& inputs,
                       const assetlib::PackLayout& layout, const fs::path& pack,
                       StreamedFile& file) {
@@ -118,7 +122,7 @@ BakeStatus write_pack(const fs::path& baked_dir, const assetlib::Manifest& manif
           BakeError::IoError, pack.string(),
           "interrupted (signal " + std::to_string(signal) + "); nothing written");
     }
-    if (BakeStatus s = read_verified(baked_dir, manifest.assets[k], inputs[k].hash, bytes); !s)
+    if (BakeStatus s = read_verified(baked, manifest.assets[k], inputs[k].hash, bytes); !s)
       return s;
     if (BakeStatus s = file.write_zeros(layout.offsets[k] - file.size()); !s) return s;
     if (BakeStatus s = file.write(bytes); !s) return s;
@@ -128,8 +132,21 @@ BakeStatus write_pack(const fs::path& baked_dir, const assetlib::Manifest& manif
 
 BakeStatus pack_throwing(const fs::path& baked_dir, const fs::path& pack, PackSummary& out) {
   std::string manifest_path = (baked_dir / "manifest.json").string();
+  std::error_code ec;
+  if (!fs::is_directory(baked_dir, ec))
+    return BakeStatus::failure(BakeError::Config, baked_dir.string(), "not a baked folder");
+  OutputTree baked;
+  if (BakeStatus s = OutputTree::open(baked_dir, baked); !s) return s;
+  std::vector<std::byte> manifest_bytes;
+  if (ReadResult r = baked.read_bytes("manifest.json", assetlib::kMaxManifestSize, manifest_bytes);
+      r != ReadResult::Ok) {
+    return BakeStatus::failure(BakeError::InvalidAsset, manifest_path,
+                               read_result_reason(r, assetlib::kMaxManifestSize));
+  }
   assetlib::Manifest manifest;
-  if (assetlib::Status s = assetlib::load_manifest(manifest_path, manifest); !s)
+  std::string_view manifest_text(reinterpret_cast<const char*>(manifest_bytes.data()),
+                                 manifest_bytes.size());
+  if (assetlib::Status s = assetlib::read_manifest(manifest_text, manifest, manifest_path); !s)
     return BakeStatus::from_file_call(s, BakeError::InvalidAsset, manifest_path);
   if (BakeStatus s = check_destination(baked_dir, pack, manifest); !s) return s;
   std::vector<assetlib::PackInput> inputs;
@@ -138,11 +155,10 @@ BakeStatus pack_throwing(const fs::path& baked_dir, const fs::path& pack, PackSu
   if (assetlib::Status s = assetlib::layout_pack(inputs, layout); !s)
     return BakeStatus::from_memory_call(s, BakeError::InvalidAsset, manifest_path);
 
-  std::error_code ec;
   if (pack.has_parent_path()) fs::create_directories(pack.parent_path(), ec);
   StreamedFile file;
   if (BakeStatus s = file.open(pack); !s) return s;
-  if (BakeStatus s = write_pack(baked_dir, manifest, inputs, layout, pack, file); !s) return s;
+  if (BakeStatus s = write_pack(baked, manifest, inputs, layout, pack, file); !s) return s;
   if (BakeStatus s = file.commit(); !s) return s;
   out = {};
   out.assets = inputs.size();

@@ -8,6 +8,8 @@
 #include <assetlib/texture_asset.h>
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
 #include <new>
 #include <span>
 #include <stdexcept>
@@ -45,10 +47,14 @@ BakeStatus check_section_starts(const std::string& path, std::span<const assetli
   return {};
 }
 
+// Sees each chunk's unpacked bytes, in order; a failure stops the unpacking.
+using ChunkVisitor =
+    std::function<BakeStatus(const assetlib::Chunk&, std::span<const std::byte> unpacked)>;
+
 // Every chunk decompressed into `buffer` (as large as the largest chunk), in order.
 BakeStatus unpack_each_chunk(const std::string& path, assetlib::Compression compression,
                              std::span<const assetlib::Chunk> chunks,
-                             std::span<const std::byte> blob) {
+                             std::span<const std::byte> blob, const ChunkVisitor& visit = {}) {
   uint64_t largest = 0;
   for (const assetlib::Chunk& c : chunks) largest = std::max(largest, c.raw_size);
   std::vector<std::byte> buffer(largest);
@@ -56,9 +62,58 @@ BakeStatus unpack_each_chunk(const std::string& path, assetlib::Compression comp
     assetlib::Status s = assetlib::unpack_chunk(compression, c, blob.data(), blob.size(),
                                                 buffer.data(), buffer.size());
     if (!s) return about(path, s);
+    if (visit) {
+      if (BakeStatus v = visit(c, std::span(buffer).first(size_t(c.raw_size))); !v) return v;
+    }
   }
   return {};
 }
+
+// A mesh's indices (LOD 0 and the coarser LODs) against its vertex count, as their chunks go by:
+// a loader draws with them unchecked (mesh_asset.h). An index may straddle two chunks.
+class IndexCheck {
+ public:
+  IndexCheck(const std::string& path, const assetlib::MeshInfo& info)
+      : path_(path),
+        begin_(info.vertex_buffer_size),
+        end_(info.vertex_buffer_size + info.index_buffer_size),
+        index_size_(info.index_size),
+        vertex_count_(info.vertex_count) {}
+
+  BakeStatus operator()(const assetlib::Chunk& c, std::span<const std::byte> unpacked) {
+    const uint64_t from = std::max(c.raw_offset, begin_);
+    const uint64_t to = std::min(c.raw_offset + c.raw_size, end_);
+    for (uint64_t at = from; at < to; ++at) {
+      pending_[filled_++] = unpacked[size_t(at - c.raw_offset)];
+      if (filled_ < index_size_) continue;
+      filled_ = 0;
+      uint32_t value = 0;
+      if (index_size_ == 2) {
+        uint16_t v16 = 0;
+        std::memcpy(&v16, pending_, 2);
+        value = v16;
+      } else {
+        std::memcpy(&value, pending_, 4);
+      }
+      if (value >= vertex_count_) {
+        return BakeStatus::failure(BakeError::InvalidAsset, path_,
+                                   "index " + std::to_string(index_) + " is " +
+                                       std::to_string(value) + ", not below the mesh's " +
+                                       std::to_string(vertex_count_) + " vertices");
+      }
+      ++index_;
+    }
+    return {};
+  }
+
+ private:
+  const std::string& path_;
+  uint64_t begin_, end_;
+  uint32_t index_size_, vertex_count_;
+  std::byte pending_[4] = {};
+  uint32_t filled_ = 0;
+  uint64_t index_ = 0;
+};
 
 BakeStatus check_material(const std::string& path, const assetlib::AssetView& file,
                           UnpackedAsset& out) {
@@ -76,12 +131,22 @@ BakeStatus check_prefab(const std::string& path, const assetlib::AssetView& file
   assetlib::PrefabInfo info;
   if (assetlib::Status s = assetlib::read_prefab_info(file, info); !s) return about(path, s);
   const auto nodes = uint32_t(info.nodes.size());
+  auto indexing_nodes = [&](const std::string& name, const char* type) {
+    AssetReference ref(name, type);
+    ref.node_count = nodes;
+    return ref;
+  };
   for (const assetlib::PrefabNode& node : info.nodes) {
-    if (!node.mesh.empty()) out.references.push_back({node.mesh, "MESH"});
+    if (!node.mesh.empty()) {
+      AssetReference mesh(node.mesh, "MESH");
+      if (!info.legacy) mesh.submesh_count = uint32_t(node.materials.size());
+      mesh.skeleton = node.skin;
+      out.references.push_back(std::move(mesh));
+    }
     for (const std::string& material : node.materials) out.references.push_back({material, "MATL"});
-    if (!node.skin.empty()) out.references.push_back({node.skin, "SKEL", 0, nodes});
+    if (!node.skin.empty()) out.references.push_back(indexing_nodes(node.skin, "SKEL"));
   }
-  for (const std::string& clip : info.clips) out.references.push_back({clip, "CLIP", 0, nodes});
+  for (const std::string& clip : info.clips) out.references.push_back(indexing_nodes(clip, "CLIP"));
   return {};
 }
 
@@ -91,7 +156,7 @@ BakeStatus check_skeleton(const std::string& path, const assetlib::AssetView& fi
   if (assetlib::Status s = assetlib::read_skeleton_info(file, info); !s) return about(path, s);
   out.joint_count = uint32_t(info.joints.size());
   for (const assetlib::SkeletonJoint& joint : info.joints)
-    out.nodes_used = std::max(out.nodes_used, uint32_t(joint.node + 1));
+    out.nodes_used = std::max(out.nodes_used, uint64_t(int64_t(joint.node) + 1));
   return {};
 }
 
@@ -103,7 +168,7 @@ BakeStatus check_clip(const std::string& path, const assetlib::AssetView& file,
   if (assetlib::Status s = assetlib::read_clip_info(file, info); !s) return about(path, s);
   out.raw_size = assetlib::clip_unpacked_size(info);
   for (const assetlib::ClipChannel& channel : info.channels)
-    out.nodes_used = std::max(out.nodes_used, channel.node + 1);
+    out.nodes_used = std::max(out.nodes_used, uint64_t(channel.node) + 1);
   std::vector<float> keys(info.key_float_count);
   return about(path, assetlib::unpack_clip(info, file.blob.data(), file.blob.size(), keys.data(),
                                            keys.size()));
@@ -114,7 +179,9 @@ BakeStatus check_clip(const std::string& path, const assetlib::AssetView& file,
 BakeStatus check_mesh_skin(const std::string& path, const assetlib::AssetView& file,
                            const assetlib::MeshInfo& info, UnpackedAsset& out) {
   if (info.skin_format == assetlib::SkinFormat::None) return {};
-  out.references.push_back({info.skeleton, "SKEL", info.skin_joint_count});
+  AssetReference skeleton(info.skeleton, "SKEL");
+  skeleton.joint_count = info.skin_joint_count;
+  out.references.push_back(std::move(skeleton));
   std::vector<std::byte> skin(info.skin_buffer_size);
   return about(path, assetlib::unpack_mesh_skin(info, file.blob.data(), file.blob.size(),
                                                 skin.data(), skin.size()));
@@ -153,7 +220,11 @@ BakeStatus unpack_view(const std::string& path, const assetlib::AssetView& file,
       !s) {
     return s;
   }
-  if (BakeStatus s = unpack_each_chunk(path, info.compression, info.chunks, file.blob); !s)
+  out.submesh_count = uint32_t(info.submeshes.size());
+  out.skeleton = info.skeleton;
+  if (BakeStatus s =
+          unpack_each_chunk(path, info.compression, info.chunks, file.blob, IndexCheck(path, info));
+      !s)
     return s;
   if (BakeStatus s = check_mesh_skin(path, file, info, out); !s) return s;
   if (info.meshlet_data_size == 0) return {};
