@@ -120,6 +120,8 @@ symlinked_folder)
   expect_rc 1
   [ -z "$(ls -A "$work/elsewhere")" ] || fail "wrote through a symlinked folder: $(ls "$work/elsewhere")"
   expect_line "$work/log" "textures/noise000.tx: a folder on the way is a symlink"
+  # The output folder's fault, not the sources': a source that fails so keeps its previous outputs.
+  expect_line "$work/log" "I/O errors \(the output, not the source\)"
   [ -f "$work/out/noise000.tx" ] || fail "the sources outside the symlinked folder did not bake"
   ;;
 symlinked_output)

@@ -226,9 +226,10 @@ BakeStatus OutputTree::stage(const std::string& relative,
   FileDescriptor dir(open_parent(relative, true, leaf));
   if (dir.get() < 0) {
     int err = errno;
+    // The output folder's fault, not the source's (IoError: its previous outputs are kept).
     if (err == ELOOP || err == ENOTDIR || err == EINVAL) {
       return BakeStatus::failure(
-          BakeError::RefusedPath, path,
+          BakeError::IoError, path,
           "a folder on the way is a symlink or not a folder; outputs are written only "
           "through real folders inside the output folder");
     }
@@ -263,7 +264,7 @@ BakeStatus OutputTree::stage_from(const std::string& relative, int from_dir,
   std::string leaf;
   FileDescriptor dir(open_parent(relative, true, leaf));
   if (dir.get() < 0) {
-    return BakeStatus::failure(BakeError::RefusedPath, path,
+    return BakeStatus::failure(BakeError::IoError, path,
                                "a folder on the way is a symlink or not a folder");
   }
   StagedFile staged;
