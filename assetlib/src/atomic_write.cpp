@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -20,10 +21,15 @@ namespace {
 // Unique among live writers: a process id and a thread id never repeat at the same time;
 // `attempt` (0..15) steps past a name left by a crashed writer or planted by someone else. The
 // name keeps the "<pid>-<n>" form that sweeps of stale temporaries recognise.
+// A file name near the 255-byte limit leaves no room for the suffix: its start stands in.
 std::string temporary_name(const std::string& path, int attempt) {
   size_t tid = std::hash<std::thread::id>{}(std::this_thread::get_id());
-  return path + ".assetlib-tmp-" + std::to_string(::getpid()) + "-" +
-         std::to_string((tid % 1000000007u) * 16 + size_t(attempt));
+  const std::string suffix = ".assetlib-tmp-" + std::to_string(::getpid()) + "-" +
+                             std::to_string((tid % 1000000007u) * 16 + size_t(attempt));
+  constexpr size_t kMaxFileName = 255;
+  const size_t slash = path.rfind('/');
+  const size_t leaf = slash == std::string::npos ? 0 : slash + 1;
+  return path.substr(0, leaf + std::min(path.size() - leaf, kMaxFileName - suffix.size())) + suffix;
 }
 
 // Creates the temporary exclusively: O_EXCL never opens an existing file and never follows a

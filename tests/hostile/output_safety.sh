@@ -20,7 +20,8 @@
 #                     symlink loop: pack refuses it (no pack), check names it, neither follows it,
 #                     check and info go on past the loop
 #   baker_names       source folders named manifest.json, .assetlib-cache.json, .assetlib-records:
-#                     those sources fail naming why, the rest bakes, the folder stays usable
+#                     those sources fail naming why, the rest bakes (a 251-byte name too), the
+#                     folder stays usable
 set -euo pipefail
 
 baker=$1 case=$2
@@ -227,13 +228,16 @@ baker_names)
     make_pngs "$work/src/$folder" 1 16
   done
   make_pngs "$work/src" 1 16
+  # A name of 251 bytes: its output (248) leaves no room for a temporary's suffix within 255.
+  long=$(printf 'L%.0s' $(seq 247))
+  cp "$work/src/noise000.png" "$work/src/$long.png"
   for round in first second; do
     run "$work/src" -o "$work/out"
     expect_rc 1
     for folder in manifest.json .assetlib-cache.json .assetlib-records; do
       expect_line "$work/log" "error: $folder/noise000.png: output $folder/noise000.tx is a name the output folder keeps for the baker's own files"
     done
-    expect_line "$work/log" "baked 1, up to date 0, failed 3|baked 0, up to date 1, failed 3"
+    expect_line "$work/log" "baked 2, up to date 0, failed 3|baked 0, up to date 2, failed 3"
     [ -f "$work/out/manifest.json" ] && [ -f "$work/out/.assetlib-cache.json" ] ||
       fail "the $round bake left no manifest or cache file"
     check_output "$work/out"

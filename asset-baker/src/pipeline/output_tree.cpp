@@ -127,8 +127,14 @@ std::string io_reason(const char* what, int err) {
 
 std::string temporary_name(const std::string& path) {
   static std::atomic<uint64_t> counter{0};
-  return path + kTempMarker + std::to_string(::getpid()) + "-" +
-         std::to_string(counter.fetch_add(1));
+  const std::string suffix =
+      kTempMarker + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
+  // A file name near the 255-byte limit leaves no room for the suffix: the start of the name
+  // stands in for it (the counter keeps the temporary unique).
+  const size_t slash = path.rfind('/');
+  const size_t leaf = slash == std::string::npos ? 0 : slash + 1;
+  const size_t room = kMaxFileName - suffix.size();
+  return path.substr(0, leaf + std::min(path.size() - leaf, room)) + suffix;
 }
 
 bool is_temporary_name(std::string_view file_name) {

@@ -22,11 +22,13 @@ namespace baker {
 
 // Temporary files carry this marker followed by "<pid>-<counter>"; only such names are swept.
 inline constexpr const char* kTempMarker = ".assetlib-tmp-";
+inline constexpr size_t kMaxFileName = 255;  // bytes of one path component (NAME_MAX on Linux)
 
 // True for a name written by OutputTree::write as a temporary ("x.tx.assetlib-tmp-12-3").
 bool is_temporary_name(std::string_view file_name);
 
-// `path` + "<kTempMarker><pid>-<n>": a temporary sibling name no other writer uses at once.
+// `path` + "<kTempMarker><pid>-<n>": a temporary sibling name no other writer uses at once. Its
+// file name is cut to leave room for the suffix within kMaxFileName bytes.
 std::string temporary_name(const std::string& path);
 
 // Writes all of `bytes` to `fd`, retrying short writes and EINTR. False with errno set (ENOSPC
