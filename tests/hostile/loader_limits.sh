@@ -203,7 +203,7 @@ PY
   run "$work/sources" -o "$work/out" --config "$work/baker.json"; expect 2 "baker\.json: cannot read \(not a regular file\)"
   run check "$work/baked"; expect 1 "fifo\.tx: not a regular file"
   expect 1 "folder\.tx: not a regular file"
-  expect 1 "zero\.tx: not a regular file"
+  expect 1 "zero\.tx: a symlink \(not followed\)"  # to /dev/zero
   expect 1 "4 assets in .*: 3 problem"
   ;;
 straddling)
