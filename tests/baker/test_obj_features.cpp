@@ -341,6 +341,9 @@ TEST_CASE("what an OBJ says that its mesh does not carry is warned about") {
   CHECK(warned(import(corners + "l 1 2\np 3\nf 1 2 3\n"),
                "2 line and point element(s) (`l`, `p`) are not baked"));
   CHECK(import(corners + "f 1 2 3\n").warnings.empty());
+  // Coordinates that are not numbers read as 0 (as tinyobjloader read them), said so.
+  CHECK(warned(import(corners + "v nan inf 0\nvt x 0\nf 1 2 3\nf 1 2 4\n"),
+               "3 coordinate(s) are not numbers (nan, inf or text) and were read as 0"));
 }
 
 TEST_CASE("an MTL map with -clamp on samples clamped to the edge") {

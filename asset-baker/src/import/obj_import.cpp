@@ -50,6 +50,10 @@ void warn_face_notes(const FaceNotes& notes, const std::string& path,
 // What the file holds beside its faces that the mesh does not carry.
 void warn_unbaked_elements(const ObjGeometry& g, const std::string& path,
                            std::vector<std::string>& warnings) {
+  if (g.unreadable_numbers > 0) {
+    warnings.push_back(path + ": " + std::to_string(g.unreadable_numbers) +
+                       " coordinate(s) are not numbers (nan, inf or text) and were read as 0");
+  }
   if (g.lines_and_points > 0) {
     warnings.push_back(path + ": " + std::to_string(g.lines_and_points) +
                        " line and point element(s) (`l`, `p`) are not baked; only faces are");

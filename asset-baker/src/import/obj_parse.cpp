@@ -259,7 +259,7 @@ class ObjParser {
 
   // "v x y z [r g b]": the colour is kept only when every `v` line has one.
   BakeStatus vertex(LineReader& r) {
-    for (int k = 0; k < 3; ++k) out_.positions.push_back(r.real(0.0));
+    for (int k = 0; k < 3; ++k) out_.positions.push_back(coordinate(r));
     float rgb[3];
     bool color = r.real(rgb[0]) && r.real(rgb[1]) && r.real(rgb[2]);
     all_colors_ = all_colors_ && color;
@@ -267,12 +267,24 @@ class ObjParser {
     return {};
   }
   BakeStatus triple(LineReader& r, std::vector<float>& to) {
-    for (int k = 0; k < 3; ++k) to.push_back(r.real(0.0));
+    for (int k = 0; k < 3; ++k) to.push_back(coordinate(r));
     return {};
   }
   BakeStatus uv(LineReader& r) {
-    for (int k = 0; k < 2; ++k) out_.uvs.push_back(r.real(0.0));
+    for (int k = 0; k < 2; ++k) out_.uvs.push_back(coordinate(r));
     return {};
+  }
+  // One number of a `v`, `vn` or `vt` line; one that is there but not a number ("nan", "inf",
+  // text) reads as 0, as LoadObj read it, and is counted for a warning. A missing one is 0.
+  float coordinate(LineReader& r) {
+    std::string_view word = r.word();
+    double value = 0;
+    if (word.empty()) return 0.0f;
+    if (!parse_double(word, value)) {
+      ++out_.unreadable_numbers;
+      return 0.0f;
+    }
+    return float(value);
   }
 
   // "vw vertex joint weight ...": not baked, but a negative joint failed tinyobjloader's parse.

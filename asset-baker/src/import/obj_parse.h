@@ -53,6 +53,8 @@ struct ObjGeometry {
   // order of first use (those faces have no material).
   size_t lines_and_points = 0;
   std::vector<std::string> unknown_materials;
+  // Coordinates of `v`, `vn` and `vt` lines that are not numbers ("nan", "inf", text): read as 0.
+  size_t unreadable_numbers = 0;
 };
 
 // Budgets on the OBJ text, checked as each face is read (docs/robustness.md, "Baker"). The baker
