@@ -383,3 +383,30 @@ TEST_CASE("a glTF bakes to the same bytes on one thread and on several") {
   }
   CHECK(one.warnings == three.warnings);
 }
+
+TEST_CASE("a material sampling a UV set its primitive lacks is warned about") {
+  const std::vector<float> triangle = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+  const std::vector<float> uvs = {0, 0, 1, 0, 0, 1};
+  const std::map<std::string, std::string> image = {{"scenes/t.png", "an image"}};
+  for (uint32_t sampled : {0u, 1u}) {
+    for (bool with_uv0 : {false, true}) {
+      INFO("texCoord " << sampled << (with_uv0 ? ", TEXCOORD_0 present" : ", no UVs"));
+      test::GeneratedGltf g = test::one_primitive(triangle, {0, 1, 2}, 4);
+      if (with_uv0) {
+        size_t at = g.add(uvs.data(), uvs.size() * 4, 5126, "VEC2", 3);
+        g.doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = at;
+      }
+      g.doc["images"] = {{{"uri", "t.png"}}};
+      g.doc["textures"] = {{{"source", 0}}};
+      g.doc["materials"] = {{{"pbrMetallicRoughness",
+                              {{"baseColorTexture", {{"index", 0}, {"texCoord", sampled}}}}}}};
+      g.doc["meshes"][0]["primitives"][0]["material"] = 0;
+      test::BakedScene baked = test::bake_gltf_bytes(g.bytes(), "scenes/x.gltf", image);
+      INFO(baked.status.message());
+      REQUIRE(baked.status.ok());
+      const bool lacking = sampled == 1 || !with_uv0;
+      CHECK(baked.warned("its material samples TEXCOORD_" + std::to_string(sampled) +
+                         ", which the primitive does not have") == lacking);
+    }
+  }
+}

@@ -220,10 +220,10 @@ std::vector<assetlib::MaterialInfo> gltf_materials(const Json& root, const std::
   return out;
 }
 
-bool samples_uv1(const assetlib::MaterialInfo& m) {
+bool samples_uv_set(const assetlib::MaterialInfo& m, uint32_t uv_set) {
   for (const assetlib::TextureSlot* s :
        {&m.base_color, &m.metallic_roughness, &m.normal, &m.occlusion, &m.emissive}) {
-    if (!s->texture.empty() && s->uv_set == 1) return true;
+    if (!s->texture.empty() && s->uv_set == uv_set) return true;
   }
   return false;
 }

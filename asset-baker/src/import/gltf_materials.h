@@ -47,7 +47,7 @@ std::vector<assetlib::MaterialInfo> gltf_materials(const Json& root, const std::
                                                    const GltfTextureName& texture_name,
                                                    std::vector<std::string>& warnings);
 
-// True when a slot of `material` samples the second UV set.
-bool samples_uv1(const assetlib::MaterialInfo& material);
+// True when a textured slot of `material` samples UV set `uv_set` (0 or 1).
+bool samples_uv_set(const assetlib::MaterialInfo& material, uint32_t uv_set);
 
 }  // namespace baker

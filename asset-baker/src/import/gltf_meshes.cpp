@@ -244,6 +244,13 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
                             .value_or(default_material);
     Primitive& primitive = read.emplace_back();
     primitive.data = read_primitive(data, p, pp, skin != nullptr, notes);
+    for (uint32_t set : {0u, 1u}) {
+      const std::string attribute = "TEXCOORD_" + std::to_string(set);
+      if (samples_uv_set(materials[material], set) && !primitive.data.attributes.count(attribute)) {
+        warnings.push_back(source + ": " + pp + ": its material samples " + attribute +
+                           ", which the primitive does not have; it reads UV (0, 0) there");
+      }
+    }
     skin_attributes = skin_attributes || primitive.data.skin_attributes;
     if (skin) {
       data.spend(uint64_t(primitive.data.vertex_count) * sizeof(QuantizedInfluences), pp);
@@ -277,7 +284,7 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
     out.submeshes.push_back(
         {first, uint32_t(out.corners.size() - first), uint32_t(out.materials.size())});
     out.materials.push_back(material_summary(materials[material], material_names[material]));
-    out.uses_uv1 = out.uses_uv1 || samples_uv1(materials[material]);
+    out.uses_uv1 = out.uses_uv1 || samples_uv_set(materials[material], 1);
   }
   if (out.corners.empty()) {
     warnings.push_back(source + ": " + path + " has no triangles; not baked");
