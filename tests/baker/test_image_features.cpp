@@ -441,3 +441,86 @@ TEST_CASE("texture roles skip size and variant tags after the role") {
   CHECK(baker::role_from_name("tile_normal_lod0.png") == TextureRole::Normal);
   CHECK(baker::role_from_name("2k.png") == TextureRole::Color);
 }
+
+TEST_CASE("a 16-bit RLE PSD and HDR layouts other than -Y +X are refused, naming the feature") {
+  Bytes psd;
+  hostile::append(psd, std::string("8BPS"));
+  // Version 1, 3 channels, 1 x 1, 16 bits, RGB; empty mode, resource and layer sections; RLE.
+  psd.insert(psd.end(), {0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 16, 0, 3});
+  for (int section = 0; section < 3; ++section) hostile::put_be32(psd, 0);
+  hostile::put_be16(psd, 1);
+  for (int row = 0; row < 3; ++row) hostile::put_be16(psd, 3);
+  for (int row = 0; row < 3; ++row) psd.insert(psd.end(), {1, 0x7f, 0x7f});
+  Baked b = bake(psd, "paint.psd");
+  REQUIRE_FALSE(b.status.ok());
+  CHECK(b.status.code == baker::BakeError::UnsupportedFeature);
+  CHECK(b.status.message().find("a 16-bit PSD with RLE compression is not supported") !=
+        std::string::npos);
+  for (const char* layout : {"+Y 1 +X 1", "-Y 1 -X 1", "+X 1 -Y 1"}) {
+    INFO(layout);
+    Bytes hdr;
+    hostile::append(hdr, std::string("#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n") + layout + "\n");
+    hdr.insert(hdr.end(), {128, 64, 32, 128});
+    Baked h = bake(hdr, "sky.hdr");
+    REQUIRE_FALSE(h.status.ok());
+    CHECK(h.status.message().find(std::string("a Radiance HDR laid out '") +
+                                  std::string(layout).substr(0, 5)) != std::string::npos);
+  }
+}
+
+TEST_CASE("a forged size padded with comments is judged by the compressed pixel data alone") {
+  SECTION("JPEG: a COM segment beside a 16384 x 16384 frame header") {
+    Bytes jpeg = jpeg_blocks(picture({"A"}));
+    size_t sof = 2;
+    while (!(jpeg[sof] == 0xff && jpeg[sof + 1] == 0xc0)) ++sof;
+    for (size_t at : {sof + 5, sof + 7}) {  // height, width
+      jpeg[at] = 0x40;
+      jpeg[at + 1] = 0;
+    }
+    Bytes comment = {0xff, 0xfe, 0xff, 0xff};
+    comment.resize(comment.size() + 0xfffd, 'x');
+    jpeg.insert(jpeg.begin() + 2, comment.begin(), comment.end());
+    Baked b = bake(jpeg, "forged.jpg");
+    REQUIRE_FALSE(b.status.ok());
+    CHECK(b.status.code == baker::BakeError::LimitExceeded);
+    CHECK(b.status.message().find("pixels per byte") != std::string::npos);
+  }
+  SECTION("GIF: a comment extension beside a 16384 x 16384 canvas around one pixel") {
+    Bytes gif;
+    hostile::append(gif, std::string("GIF89a"));
+    gif.insert(gif.end(), {0, 0x40, 0, 0x40, 0x80, 0, 0, 220, 30, 30, 40, 50, 230});
+    gif.insert(gif.end(), {0x21, 0xfe});
+    for (int block = 0; block < 300; ++block) {
+      gif.push_back(255);
+      gif.insert(gif.end(), 255, 'x');
+    }
+    gif.push_back(0);
+    gif.insert(gif.end(), {0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3b});
+    Baked b = bake(gif, "forged.gif");
+    REQUIRE_FALSE(b.status.ok());
+    CHECK(b.status.code == baker::BakeError::LimitExceeded);
+  }
+}
+
+TEST_CASE("a PNG declaring a colour space other than sRGB is baked with a warning naming it") {
+  Bytes linear_gamma, srgb_gamma, srgb = {0};
+  hostile::put_be32(linear_gamma, 100000);
+  hostile::put_be32(srgb_gamma, 45455);
+  Bytes profile;
+  hostile::append(profile, std::string("ProPhoto RGB"));
+  profile.insert(profile.end(), {0, 0, 0x78, 0x9c, 3, 0, 0, 0, 0, 1});  // name, method, data
+  const Bytes plain = png_of(picture({"AB"}));
+  auto warned = [](const Bytes& png) {
+    Baked b = bake(png, "shot.png");
+    INFO(b.status.message());
+    REQUIRE(b.status.ok());
+    require_picture(b.picture, picture({"AB"}));
+    return b.warnings;
+  };
+  CHECK(mentions(warned(with_chunk(plain, "gAMA", linear_gamma)),
+                 "shot.png: declares a gamma of 1/1.00; baked without colour conversion"));
+  CHECK(mentions(warned(with_chunk(plain, "iCCP", profile)),
+                 "shot.png: declares an ICC profile 'ProPhoto RGB'"));
+  CHECK(warned(with_chunk(plain, "gAMA", srgb_gamma)).empty());
+  CHECK(warned(with_chunk(with_chunk(plain, "gAMA", linear_gamma), "sRGB", srgb)).empty());
+}

@@ -130,8 +130,23 @@ std::string psd_feature(const ByteView& h) {
 
 std::string hdr_feature(const ByteView& h) {
   for (uint64_t at = 0; at + 6 < h.size() && at < 4096; ++at) {
-    if (h.has(at, "\n\n")) break;  // the header ends at an empty line
     if (h.has(at, "FORMAT=32-bit_rle_xyze")) return not_supported("a Radiance HDR in XYZE");
+    if (!h.has(at, "\n\n")) continue;
+    // The header ends at an empty line; the resolution line follows. stb_image reads only
+    // "-Y h +X w" (rows top to bottom, left to right); the other seven layouts are valid files.
+    const uint64_t line = at + 2;
+    uint64_t after_height = line + 3;
+    while (h.u8(after_height) >= '0' && h.u8(after_height) <= '9') ++after_height;
+    const bool standard = h.has(line, "-Y ") && h.has(after_height, " +X ");
+    const bool layout_line =
+        h.has(line, "-Y ") || h.has(line, "+Y ") || h.has(line, "-X ") || h.has(line, "+X ");
+    if (layout_line && !standard) {
+      std::string layout;
+      for (uint64_t k = line; k < h.size() && k < line + 5; ++k) layout += char(h.u8(k));
+      return not_supported("a Radiance HDR laid out '" + layout +
+                           "...' (only '-Y h +X w', rows top to bottom, is read)");
+    }
+    break;
   }
   return {};
 }

@@ -96,12 +96,23 @@ BakeStatus check_png(std::span<const std::byte> source, const std::string& name,
 BakeStatus check_jpeg(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
   Reader r(source, 2);
   bool defined[2][4] = {};  // [DC/AC][table]
+  // Pixels are judged against the entropy-coded bytes, not the file: comment and APPn segments
+  // would otherwise pad a forged 16384 x 16384 header past the ratio.
+  uint64_t scan_bytes = 0;
+  bool in_scan = false;
   while (r.left() >= 4) {
-    if (r.u8() != 0xff) continue;  // entropy-coded data, or fill
+    if (r.u8() != 0xff) {  // entropy-coded data, or fill
+      scan_bytes += in_scan;
+      continue;
+    }
     uint8_t marker = r.u8();
-    while (marker == 0xff && r.left() > 0) marker = r.u8();              // fill bytes
-    if (marker == 0x00 || (marker >= 0xd0 && marker <= 0xd7)) continue;  // stuffing, RSTn
-    if (marker == 0xd9) break;                                           // EOI
+    while (marker == 0xff && r.left() > 0) marker = r.u8();      // fill bytes
+    if (marker == 0x00 || (marker >= 0xd0 && marker <= 0xd7)) {  // stuffing, RSTn
+      scan_bytes += in_scan ? 2 : 0;
+      continue;
+    }
+    in_scan = false;
+    if (marker == 0xd9) break;  // EOI
     uint64_t length_at = r.pos();
     uint64_t segment_end = length_at + r.be16();
     if (marker == 0xc4) {
@@ -129,10 +140,11 @@ BakeStatus check_jpeg(std::span<const std::byte> source, const std::string& name
           return refuse(name,
                         "a JPEG scan uses a Huffman table that was never defined (corrupt file)");
       }
+      in_scan = true;
     }
     r = Reader(source, segment_end);
   }
-  return check_ratio(name, pixels, source.size(), kMaxPixelsPerByte);
+  return check_ratio(name, pixels, scan_bytes, kMaxPixelsPerByte);
 }
 
 // Walks GIF sub-blocks: a length byte, that many bytes, until a zero length. Counts the data bytes
@@ -172,7 +184,8 @@ BakeStatus check_gif(std::span<const std::byte> source, const std::string& name,
     r.skip(1);                                                        // LZW minimum code size
     if (!skip_gif_sub_blocks(r, data)) break;
     if (data == 0) return refuse(name, "the GIF image has no pixel data");
-    return check_ratio(name, pixels, source.size(), kMaxPixelsPerByte);
+    // The canvas against the first frame's LZW bytes: comment extensions do not count.
+    return check_ratio(name, pixels, data, kMaxPixelsPerByte);
   }
   return truncated(name, "the first GIF image", r.pos(), source.size());
 }
@@ -250,6 +263,14 @@ BakeStatus check_psd(std::span<const std::byte> source, const std::string& name,
     return truncated(name, "the PSD pixel data", needed, source.size());
   }
   if (compression != 1) return {};
+  // stb_image 2.27 unpacks RLE runs as one byte per sample: 16-bit RLE data came out as wrong
+  // colours and alpha, baked without a word.
+  if (depth_bytes == 2) {
+    return refuse(name,
+                  "a 16-bit PSD with RLE compression is not supported (save it uncompressed or "
+                  "as 8-bit)",
+                  BakeError::UnsupportedFeature);
+  }
   uint64_t table = r.pos();
   uint64_t data = table + channels * height * 2;
   if (data > source.size()) return truncated(name, "the PSD row table", data, source.size());
