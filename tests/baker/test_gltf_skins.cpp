@@ -713,7 +713,20 @@ TEST_CASE("check refuses a prefab node whose mesh takes other materials or anoth
   CHECK(with_prefab(edited) == 1);  // none
   edited = prefab;
   edited.nodes[skinned].skin.clear();
-  CHECK(with_prefab(edited) == 1);  // a skinned mesh drawn rigid
+  CHECK(with_prefab(edited) == 0);  // a skinned mesh drawn rigid, in its bind pose: valid glTF
+  // Another skeleton (a copy of the right one under another name) for the mesh's joint indices.
+  edited = prefab;
+  edited.nodes[skinned].skin = "c.gltf#skin/9";
+  std::vector<baker::BakedAsset> assets = baked.assets;
+  for (const baker::BakedAsset& a : baked.assets) {
+    if (a.name == prefab.nodes[skinned].skin)
+      assets.push_back({"c.gltf#skin/9", "other.skel", a.file});
+  }
+  for (baker::BakedAsset& a : assets) {
+    if (a.name == prefab_asset->name) REQUIRE(pack_prefab(edited, a.file));
+  }
+  write_baked_folder(dir, assets);
+  CHECK(baker::run_check(dir.path(), true) == 1);
 }
 
 TEST_CASE("check refuses a mesh whose indices reach past its vertices") {
@@ -756,4 +769,46 @@ TEST_CASE("check refuses a mesh whose indices reach past its vertices") {
   }
   write_baked_folder(dir, assets);
   CHECK(baker::run_check(dir.path(), true) == 1);
+}
+
+TEST_CASE("joints that are each other's ancestors fail the file at once, naming the cycle") {
+  // hip -> knee -> hip, both joints: each is the other's nearest joint ancestor (the skeleton's
+  // parents-first walk never ended and grew without bound). Through a node between them too.
+  for (bool through_other : {false, true}) {
+    INFO((through_other ? "through a node between the joints" : "joint to joint"));
+    test::GeneratedGltf g = SkinnedQuad().build();
+    if (through_other) {
+      g.doc["nodes"].push_back({{"name", "shin"}, {"children", {1}}});
+      g.doc["nodes"][2]["children"] = {3};
+    } else {
+      g.doc["nodes"][2]["children"] = {1};
+    }
+    test::BakedScene baked = bake(g);
+    REQUIRE_FALSE(baked.status.ok());
+    CHECK(baked.status.message().find("is its own ancestor (the node hierarchy has a cycle)") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("a mesh drawn by two nodes with two skins of the same joints names one skeleton") {
+  // Exporters duplicate a skin per instance; the mesh's joint indices mean the same to both, so
+  // both nodes name the skeleton the mesh was baked for, and check agrees.
+  test::GeneratedGltf g = SkinnedQuad().build();
+  g.doc["skins"].push_back(g.doc["skins"][0]);
+  g.doc["nodes"].push_back({{"name", "body twin"}, {"mesh", 0}, {"skin", 1}});
+  g.doc["scenes"][0]["nodes"].push_back(3);
+  test::BakedScene baked = bake(g);
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  const MeshInfo mesh = baked.mesh(baked.prefab().nodes[0].mesh);
+  size_t skinned = 0;
+  for (const PrefabNode& n : baked.prefab().nodes) {
+    if (n.mesh.empty()) continue;
+    CHECK(n.skin == mesh.skeleton);
+    ++skinned;
+  }
+  CHECK(skinned == 2);
+  test::TempDir dir;
+  write_baked_folder(dir, baked.assets);
+  CHECK(baker::run_check(dir.path(), true) == 0);
 }

@@ -518,9 +518,15 @@ TEST_CASE("a PNG declaring a colour space other than sRGB is baked with a warnin
     return b.warnings;
   };
   CHECK(mentions(warned(with_chunk(plain, "gAMA", linear_gamma)),
-                 "shot.png: declares a gamma of 1/1.00; baked without colour conversion"));
+                 "shot.png: declares a gamma of 1/1.00; baked as sRGB without colour conversion"));
   CHECK(mentions(warned(with_chunk(plain, "iCCP", profile)),
                  "shot.png: declares an ICC profile 'ProPhoto RGB'"));
   CHECK(warned(with_chunk(plain, "gAMA", srgb_gamma)).empty());
+  // Data (a normal or roughness map) is not colour: its declarations mean nothing to it.
+  baker::BakeSettings data;
+  data.texture.role = TextureRole::Data;
+  Baked as_data = bake(with_chunk(plain, "gAMA", linear_gamma), "shot.png", data);
+  REQUIRE(as_data.status.ok());
+  CHECK(as_data.warnings.empty());
   CHECK(warned(with_chunk(with_chunk(plain, "gAMA", linear_gamma), "sRGB", srgb)).empty());
 }

@@ -28,7 +28,7 @@ using assetlib::Status;
 // What assets require of the assets they name (AssetReference), checked once every asset is
 // read: a skinned mesh's skeleton has the joints its skin stream indexes; a prefab's skeletons and
 // clips index only nodes it has; a prefab node gives its mesh one material per submesh and skins it
-// with the skeleton the mesh's skin stream was made for (or none for a rigid mesh).
+// only with the skeleton the mesh's skin stream was made for (a rigid mesh with none).
 class CrossReferences {
  public:
   void add(const std::string& who, const std::string& name, const UnpackedAsset& asset) {
@@ -63,7 +63,9 @@ class CrossReferences {
                            std::to_string(*ref.submesh_count) + " materials for its " +
                            std::to_string(mesh->second.submeshes) + " submeshes");
       }
-      if (ref.skeleton && *ref.skeleton != mesh->second.skeleton) {
+      // No skin on a skinned mesh is a rigid draw in the bind pose (valid glTF); a skin must be
+      // the one the mesh's joint indices were made for.
+      if (ref.skeleton && !ref.skeleton->empty() && *ref.skeleton != mesh->second.skeleton) {
         problems.push_back(n.who + ": it skins mesh '" + ref.name + "' with " +
                            quoted_or(*ref.skeleton, "no skeleton") + ", the mesh's skin is for " +
                            quoted_or(mesh->second.skeleton, "no skeleton (a rigid mesh)"));

@@ -147,7 +147,7 @@ void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out
     std::optional<GltfMeshRef>& ref = refs.emplace_back();
     if (!mesh) continue;
     ref.emplace().mesh = part_name(source, PartKind::Mesh, m);
-    ref->skinned = mesh->skin_format != assetlib::SkinFormat::None;
+    if (mesh->skin_format != assetlib::SkinFormat::None) ref->skeleton = mesh->skeleton;
     for (const assetlib::MeshMaterial& material : mesh->materials) {
       ref->materials.push_back(material.material);
       out.default_material_used |= material.material == material_names.back();

@@ -185,16 +185,16 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
     out_node.parent = step.parent;
     read_node_transform(node, path, out_node);
     std::optional<uint32_t> skin = index_or_none(node, path, "skin", skins.size(), "skin");
-    bool skinned_mesh = false;
+    std::string skeleton;  // of the node's mesh, when it is skinned
     if (std::optional<uint32_t> m = index_or_none(node, path, "mesh", meshes.size(), "mesh")) {
       if (meshes[*m]) {
         out_node.mesh = meshes[*m]->mesh;
         out_node.materials = meshes[*m]->materials;
-        skinned_mesh = meshes[*m]->skinned;
+        skeleton = meshes[*m]->skeleton;
       }
     }
-    if (skin && skinned_mesh) out_node.skin = skins[*skin];
-    unused_skins += skin && !skinned_mesh;
+    if (skin && !skeleton.empty()) out_node.skin = skeleton;
+    unused_skins += skin && skeleton.empty();
     out_node.camera = int32_t(
         index_or_none(node, path, "camera", out.cameras.size(), "camera").value_or(UINT32_MAX));
     const Json& light = object_or_empty(object_or_empty(node, path, "extensions"),

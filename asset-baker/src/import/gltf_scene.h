@@ -18,7 +18,9 @@ namespace baker {
 struct GltfMeshRef {
   std::string mesh;
   std::vector<std::string> materials;
-  bool skinned = false;  // baked with a skin stream: its nodes' skins apply
+  // The SKEL the mesh's skin stream was baked for ("": rigid). A node that draws it with a skin
+  // names this skeleton: a second skin of the same joints (mesh_skins) shares it.
+  std::string skeleton;
 };
 
 struct GltfScene {
@@ -31,8 +33,8 @@ struct GltfScene {
 // The default scene (`scene`, else scenes[0]; a file without scenes gives every root node), with
 // the hierarchy checked: every child exists, no cycle. A node with several parents is instanced
 // under each, with a warning. Other scenes are left out with a warning. A node's skin (`skins`:
-// the SKEL logical name of each skin) is kept when its mesh is skinned; a skin on a node without
-// one is warned about and dropped. Throws GltfError.
+// the SKEL logical name of each skin) becomes its mesh's skeleton when the mesh is skinned; a skin
+// on a node without one is warned about and dropped. Throws GltfError.
 GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<GltfMeshRef>>& meshes,
                             const std::vector<std::string>& skins,
                             std::vector<std::string>& warnings);

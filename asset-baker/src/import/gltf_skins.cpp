@@ -63,6 +63,11 @@ std::vector<uint32_t> skeleton_nodes(const std::vector<uint32_t>& joints,
     pending.clear();
     for (std::optional<uint32_t> at = m; at && !emitted[*at];
          at = hierarchy.nearest_ancestor(*at, member, nearest_member)) {
+      // Joints that are each other's ancestors: the chain would never end (nearest_ancestor sees
+      // a cycle only through nodes outside the skeleton).
+      if (pending.size() == count)
+        throw GltfError(json_path("nodes", m),
+                        "is its own ancestor (the node hierarchy has a cycle)");
       pending.push_back(*at);
     }
     for (size_t k = pending.size(); k-- > 0;) {

@@ -2,7 +2,6 @@
 
 #include "import/full_palette.h"
 #include "import/image_animation.h"
-#include "import/image_colour_space.h"
 #include "import/image_diagnosis.h"
 #include "import/image_orientation.h"
 #include "import/image_preflight.h"
@@ -177,11 +176,6 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
   }
   if (std::string warning = frames_warning(source, name); !warning.empty())
     out.warnings.push_back(warning);
-  if (std::string declared = declared_colour_space(source); !declared.empty()) {
-    out.warnings.push_back(name + ": declares " + declared +
-                           "; baked without colour conversion, as its role's space (sRGB colour "
-                           "or linear data)");
-  }
   return {};
 }
 

@@ -28,7 +28,7 @@ struct AssetReference {
   // must stay below (a loader indexes the prefab's nodes with them).
   std::optional<uint32_t> node_count;
   // A prefab node's mesh: one material per submesh, and the skeleton the node skins it with ("":
-  // rigid), which must be the one the mesh's skin stream indexes.
+  // drawn rigid), which when set must be the one the mesh's skin stream indexes.
   std::optional<uint32_t> submesh_count;
   std::optional<std::string> skeleton;
 };

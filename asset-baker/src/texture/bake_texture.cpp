@@ -1,5 +1,6 @@
 #include "texture/bake_texture.h"
 
+#include "import/image_colour_space.h"
 #include "import/image_import.h"
 #include "texture/block_compress.h"
 #include "texture/mip_chain.h"
@@ -80,6 +81,14 @@ BakeStatus bake_texture(std::span<const std::byte> source, const std::string& re
   TextureRole role = settings.texture.role == TextureRole::Auto ? role_from_name(relative_path)
                                                                 : settings.texture.role;
   TextureFormat format = storage_format(image, role, relative_path, warnings);
+  // Colour is stored as sRGB, converted from nothing: a source that declares another colour space
+  // says so (data roles are not colour, whatever their file declares).
+  if (format == TextureFormat::RGBA8_SRGB) {
+    if (std::string declared = declared_colour_space(source); !declared.empty()) {
+      warnings.push_back(relative_path + ": declares " + declared +
+                         "; baked as sRGB without colour conversion");
+    }
+  }
   TextureFormat final_format =
       settings.texture.block_compression ? block_format(image, role, format) : format;
   uint32_t width = image.width, height = image.height;
