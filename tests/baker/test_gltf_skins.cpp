@@ -812,3 +812,16 @@ TEST_CASE("a mesh drawn by two nodes with two skins of the same joints names one
   write_baked_folder(dir, baked.assets);
   CHECK(baker::run_check(dir.path(), true) == 0);
 }
+
+TEST_CASE("two channels of one animation on the same node and path are refused") {
+  test::GeneratedGltf g = SkinnedQuad().build();
+  g.doc["animations"][0]["channels"].push_back(g.doc["animations"][0]["channels"][0]);
+  test::BakedScene baked = bake(g);
+  REQUIRE_FALSE(baked.status.ok());
+  CHECK(baked.status.message().find("animations[0].channels[1].target: animates the rotation of "
+                                    "nodes[2] again") != std::string::npos);
+  // The same target in two animations is two clips: fine.
+  test::GeneratedGltf two = SkinnedQuad().build();
+  two.doc["animations"].push_back(two.doc["animations"][0]);
+  CHECK(bake(two).status.ok());
+}

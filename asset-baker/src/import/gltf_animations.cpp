@@ -1,6 +1,8 @@
 #include "import/gltf_animations.h"
 
 #include <cmath>
+#include <set>
+#include <utility>
 
 namespace baker {
 namespace {
@@ -97,6 +99,9 @@ GltfClip import_animation(GltfData& data, uint32_t index,
   std::vector<Sampler> read;
   for (size_t s = 0; s < samplers.size(); ++s)
     read.push_back(read_sampler(data, samplers[s], json_path(sp, s)));
+  // glTF: two channels of one animation MUST NOT target the same node and path (which one a
+  // player applies last would decide the pose).
+  std::set<std::pair<uint32_t, assetlib::ClipPath>> animated;
   for (size_t c = 0; c < channels.size(); ++c) {
     std::string cp = json_path(json_path(path, "channels"), c);
     uint32_t s = index_of(channels[c], cp, "sampler", read.size(), "sampler");
@@ -122,6 +127,10 @@ GltfClip import_animation(GltfData& data, uint32_t index,
     if (instances.empty()) {
       ++dropped.outside;
       continue;
+    }
+    if (!animated.insert({*node, clip_path}).second) {
+      throw GltfError(tp, "animates the " + path_name + " of nodes[" + std::to_string(*node) +
+                              "] again (two channels of one animation must not share a target)");
     }
     std::vector<float> values = read_values(data, read[s], clip_path, json_path(sp, s));
     data.spend((read[s].times.size() + values.size()) * sizeof(float) * instances.size(), cp);
