@@ -79,6 +79,19 @@ void expect_refused(const std::vector<std::byte>& bytes, const std::string& reas
 
 test::GeneratedGltf triangle() { return test::one_primitive(kTriangle, {0, 1, 2}, 4); }
 
+// The triangle with a sparse accessor over its positions: two targets, two VEC3 values.
+test::GeneratedGltf with_sparse_positions(uint16_t first, uint16_t second) {
+  test::GeneratedGltf g = triangle();
+  uint16_t targets[2] = {first, second};
+  float values[6] = {0, 0, 1, 0, 0, 2};
+  size_t ti = g.add(targets, 4, 5123, "SCALAR", 2), vi = g.add(values, 24, 5126, "VEC3", 2);
+  g.doc["accessors"][0]["sparse"] = {
+      {"count", 2},
+      {"indices", {{"bufferView", g.doc["accessors"][ti]["bufferView"]}, {"componentType", 5123}}},
+      {"values", {{"bufferView", g.doc["accessors"][vi]["bufferView"]}}}};
+  return g;
+}
+
 }  // namespace
 
 TEST_CASE("glTF files that are not JSON, not 2.0 or whose GLB container lies are refused") {
@@ -185,29 +198,13 @@ TEST_CASE("indices, offsets, counts and types out of range are refused with thei
 
 TEST_CASE("sparse accessors with unordered or out-of-range indices are refused") {
   for (auto [a, b] : {std::pair<uint16_t, uint16_t>{2, 1}, std::pair<uint16_t, uint16_t>{1, 9}}) {
-    test::GeneratedGltf g = triangle();
-    uint16_t targets[2] = {a, b};
-    float values[6] = {0, 0, 1, 0, 0, 2};
-    size_t ti = g.add(targets, 4, 5123, "SCALAR", 2), vi = g.add(values, 24, 5126, "VEC3", 2);
-    g.doc["accessors"][0]["sparse"] = {
-        {"count", 2},
-        {"indices",
-         {{"bufferView", g.doc["accessors"][ti]["bufferView"]}, {"componentType", 5123}}},
-        {"values", {{"bufferView", g.doc["accessors"][vi]["bufferView"]}}}};
-    expect_refused(g.bytes(), "accessors[0].sparse.indices: indices must increase");
+    expect_refused(with_sparse_positions(a, b).bytes(),
+                   "accessors[0].sparse.indices: indices must increase");
   }
   // Sparse offsets whose end wraps past 2^64.
   for (const char* part : {"indices", "values"}) {
     INFO(part);
-    test::GeneratedGltf g = triangle();
-    uint16_t targets[2] = {0, 2};
-    float values[6] = {0, 0, 1, 0, 0, 2};
-    size_t ti = g.add(targets, 4, 5123, "SCALAR", 2), vi = g.add(values, 24, 5126, "VEC3", 2);
-    g.doc["accessors"][0]["sparse"] = {
-        {"count", 2},
-        {"indices",
-         {{"bufferView", g.doc["accessors"][ti]["bufferView"]}, {"componentType", 5123}}},
-        {"values", {{"bufferView", g.doc["accessors"][vi]["bufferView"]}}}};
+    test::GeneratedGltf g = with_sparse_positions(0, 2);
     g.doc["accessors"][0]["sparse"][part]["byteOffset"] = ~uint64_t(0) - 1;
     expect_refused(g.bytes(), std::string("accessors[0].sparse.") + part + ": reads 2 elements");
   }

@@ -16,30 +16,31 @@ namespace {
 namespace fs = std::filesystem;
 
 // The entry of `source` now: its record when a bake-one run wrote one since the index was last
-// written (`previous`), else the previous entry. nullopt when it has none (never baked, or failed),
-// or when its record is there but cannot be read (`unreadable_record` set).
+// written (`previous`), else the previous entry. nullopt when it has none (never baked, or failed).
+// A record that is there but cannot be read sets `unreadable_record` and gives the previous entry.
 std::optional<CacheEntry> current_entry(const OutputTree& output, const BakeCache& previous,
                                         const std::string& source,
                                         std::map<std::string, FileStamp>& stamps,
                                         bool& unreadable_record) {
   unreadable_record = false;
   auto old = previous.entries.find(source);
+  auto previous_entry = [&]() -> std::optional<CacheEntry> {
+    if (old == previous.entries.end()) return std::nullopt;
+    return old->second;
+  };
   std::optional<FileStat> stat = output.file_stat(record_path(source));
   // A record older than the index was folded into it already: its entry is there (or a whole
   // bake replaced it since, and that is the newer truth).
   bool folded = stat && stamp_trusted(previous, stat->mtime_ns);
-  if (!stat || (folded && old != previous.entries.end())) {
-    if (old == previous.entries.end()) return std::nullopt;
-    return old->second;
-  }
+  if (!stat || (folded && old != previous.entries.end())) return previous_entry();
   std::optional<SourceRecord> record = read_record(output, source);
   if (!record) {
     unreadable_record = true;
-    return std::nullopt;
+    return previous_entry();
   }
   for (auto& [path, stamp] : record->stamps) stamps[path] = stamp;
   if (!record->failed) return record->entry;
-  if (record->keep_previous && old != previous.entries.end()) return old->second;
+  if (record->keep_previous) return previous_entry();
   return std::nullopt;
 }
 
@@ -91,12 +92,7 @@ int run_collect(const CollectOptions& options) {
       progress.warning(s.relative + ": its bake-one record " + record_path(s.relative) +
                        " cannot be read; left out of the manifest (bake it again)");
       ++left_out;
-      auto old = previous.entries.find(s.relative);
-      if (old == previous.entries.end()) continue;
-      entry = old->second;
-      if (!outputs_hold(output, previous, *entry) || !claim(claimed, s.relative, *entry)) continue;
-      next.entries[s.relative] = std::move(*entry);
-      continue;
+      if (!entry) continue;
     }
     if (!entry && !previous.entries.count(s.relative) &&
         !output.file_stat(record_path(s.relative))) {

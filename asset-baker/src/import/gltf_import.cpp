@@ -153,7 +153,7 @@ void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out
       out.default_material_used |= material.material == material_names.back();
     }
   }
-  GltfScene scene = import_gltf_scene(data, refs, skin_names, warnings);
+  GltfScene scene = import_gltf_scene(data, refs, skin_names.size(), warnings);
   import_motion(data, skins, scene, out, warnings);
   warn_mesh_notes(notes, source, warnings);
   for (const auto& [image, roles] : embedded_roles)

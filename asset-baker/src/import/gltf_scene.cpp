@@ -135,8 +135,7 @@ void read_lights(const Json& root, assetlib::PrefabInfo& out) {
 }  // namespace
 
 GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<GltfMeshRef>>& meshes,
-                            const std::vector<std::string>& skins,
-                            std::vector<std::string>& warnings) {
+                            size_t skin_count, std::vector<std::string>& warnings) {
   const Json& root = data.document().json;
   const std::string& source = data.document().source;
   GltfScene scene;
@@ -184,7 +183,7 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
     out_node.name = string_or(node, path, "name", "");
     out_node.parent = step.parent;
     read_node_transform(node, path, out_node);
-    std::optional<uint32_t> skin = index_or_none(node, path, "skin", skins.size(), "skin");
+    std::optional<uint32_t> skin = index_or_none(node, path, "skin", skin_count, "skin");
     std::string skeleton;  // of the node's mesh, when it is skinned
     if (std::optional<uint32_t> m = index_or_none(node, path, "mesh", meshes.size(), "mesh")) {
       if (meshes[*m]) {

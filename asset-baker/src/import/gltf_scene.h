@@ -32,11 +32,10 @@ struct GltfScene {
 
 // The default scene (`scene`, else scenes[0]; a file without scenes gives every root node), with
 // the hierarchy checked: every child exists, no cycle. A node with several parents is instanced
-// under each, with a warning. Other scenes are left out with a warning. A node's skin (`skins`:
-// the SKEL logical name of each skin) becomes its mesh's skeleton when the mesh is skinned; a skin
-// on a node without one is warned about and dropped. Throws GltfError.
+// under each, with a warning. Other scenes are left out with a warning. A node with a skin (an
+// index below `skin_count`) names its mesh's skeleton when the mesh is skinned; a skin on a node
+// without one is warned about and dropped. Throws GltfError.
 GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<GltfMeshRef>>& meshes,
-                            const std::vector<std::string>& skins,
-                            std::vector<std::string>& warnings);
+                            size_t skin_count, std::vector<std::string>& warnings);
 
 }  // namespace baker

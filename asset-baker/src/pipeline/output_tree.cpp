@@ -331,14 +331,15 @@ std::optional<std::string> OutputTree::read_file(const std::string& relative,
 
 ReadResult OutputTree::read_bytes(const std::string& relative, uint64_t max_bytes,
                                   std::vector<std::byte>& out) const {
-  auto failed = [] {
+  auto failed = [] {  // open_regular: EINVAL for a file that is there but not regular
     if (errno == ENOENT) return ReadResult::NotFound;
-    return errno == ELOOP || errno == ENOTDIR ? ReadResult::NotRegular : ReadResult::ReadError;
+    return errno == ELOOP || errno == ENOTDIR || errno == EINVAL ? ReadResult::NotRegular
+                                                                 : ReadResult::ReadError;
   };
   std::string leaf;
   FileDescriptor dir(open_parent(relative, false, leaf));
   if (dir.get() < 0) return failed();
-  int fd = ::openat(dir.get(), leaf.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  int fd = open_regular(dir.get(), leaf);
   if (fd < 0) return failed();
   return read_opened_file(fd, max_bytes, out);
 }
