@@ -410,3 +410,29 @@ TEST_CASE("a material sampling a UV set its primitive lacks is warned about") {
     }
   }
 }
+
+TEST_CASE("node rotations are made unit, a matrix beside TRS is used, each with a warning") {
+  test::GeneratedGltf g = test::one_primitive({0, 0, 0, 1, 0, 0, 0, 1, 0}, {0, 1, 2}, 4);
+  g.doc["nodes"][0]["rotation"] = {0, 0, 0, 2};
+  g.doc["nodes"].push_back(
+      {{"matrix", {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1}}, {"translation", {9, 9, 9}}});
+  g.doc["scenes"][0]["nodes"].push_back(1);
+  test::BakedScene baked = test::bake_gltf_bytes(g.bytes(), "t.gltf");
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  CHECK(baked.warned("1 node rotation(s) are not unit quaternions (invalid glTF); made unit"));
+  CHECK(
+      baked.warned("1 node(s) have both a matrix and translation, rotation or scale (invalid "
+                   "glTF); the matrix is used"));
+  PrefabInfo p = baked.prefab();
+  REQUIRE(p.nodes.size() == 2);
+  CHECK(p.nodes[0].rotation[3] == 1.0f);
+  CHECK(p.nodes[1].has_matrix);
+  CHECK(p.nodes[1].matrix[12] == 5.0f);
+  // A rotation within float rounding of unit keeps its authored bytes, and no warning.
+  g.doc["nodes"][0]["rotation"] = {0, 0, 0.70710677, 0.70710677};
+  g.doc["nodes"][1].erase("translation");
+  test::BakedScene unit = test::bake_gltf_bytes(g.bytes(), "t.gltf");
+  CHECK(unit.warnings.empty());
+  CHECK(unit.prefab().nodes[0].rotation[3] == 0.70710677f);
+}

@@ -382,9 +382,11 @@ TEST_CASE("hostile skins: clear errors naming the JSON path, never a crash") {
     test::GeneratedGltf g = SkinnedQuad().build();
     g.doc["skins"].push_back({{"joints", {2}}});
     g.doc["nodes"].push_back({{"name", "copy"}, {"mesh", 0}, {"skin", 1}});
-    refused(bake(g), baker::BakeError::UnsupportedFeature, "whose joints differ");
-    // The same joints: one skeleton serves both.
+    refused(bake(g), baker::BakeError::UnsupportedFeature,
+            "whose joints or inverse bind matrices differ");
+    // The same joints and inverse bind matrices: one skeleton serves both.
     g.doc["skins"][1]["joints"] = {1, 2};
+    g.doc["skins"][1]["inverseBindMatrices"] = g.doc["skins"][0]["inverseBindMatrices"];
     test::BakedScene same = bake(g);
     REQUIRE(same.status.ok());
     CHECK(same.find("c.gltf#skin/1"));
@@ -824,4 +826,67 @@ TEST_CASE("two channels of one animation on the same node and path are refused")
   test::GeneratedGltf two = SkinnedQuad().build();
   two.doc["animations"].push_back(two.doc["animations"][0]);
   CHECK(bake(two).status.ok());
+}
+
+TEST_CASE("two skins of the same joints but other inverse bind matrices on one mesh are refused") {
+  // One baked mesh carries one skeleton: the second node would be bound with the first skin's
+  // inverse bind matrices, deformed wrong with exit 0.
+  test::GeneratedGltf g = SkinnedQuad().build();
+  json second = g.doc["skins"][0];
+  SkinnedQuad moved;
+  moved.inverse_binds[13] = -1.5f;
+  second["inverseBindMatrices"] = g.add(moved.inverse_binds.data(), 32 * 4, 5126, "MAT4", 2);
+  g.doc["skins"].push_back(second);
+  g.doc["nodes"].push_back({{"name", "body twin"}, {"mesh", 0}, {"skin", 1}});
+  g.doc["scenes"][0]["nodes"].push_back(3);
+  refused(bake(g), baker::BakeError::UnsupportedFeature,
+          "nodes[3]: draws meshes[0] with skins[1], nodes[0] with skins[0], whose joints or "
+          "inverse bind matrices differ");
+}
+
+TEST_CASE("a node drawing a skinned mesh without a skin is warned about") {
+  test::GeneratedGltf g = SkinnedQuad().build();
+  g.doc["nodes"].push_back({{"name", "statue"}, {"mesh", 0}});
+  g.doc["scenes"][0]["nodes"].push_back(3);
+  test::BakedScene baked = bake(g);
+  REQUIRE(baked.status.ok());
+  CHECK(baked.warned("1 node(s) draw a skinned mesh without a skin; drawn rigid, in bind pose"));
+  CHECK_FALSE(bake(SkinnedQuad().build()).warned("without a skin"));
+}
+
+TEST_CASE("animation keys and values of component types glTF does not allow are refused") {
+  // Times must be floats; translations and scales floats; rotations floats or normalized
+  // integers (read as such, -1..1).
+  auto with_output = [](const char* path, const void* data, size_t size, int type,
+                        const char* shape, size_t count, bool normalized) {
+    test::GeneratedGltf g = SkinnedQuad().build();
+    size_t out = g.add(data, size, type, shape, count);
+    if (normalized) g.doc["accessors"][out]["normalized"] = true;
+    g.doc["animations"][0]["samplers"][0]["output"] = out;
+    g.doc["animations"][0]["channels"][0]["target"]["path"] = path;
+    return g;
+  };
+  test::GeneratedGltf bytes_times = SkinnedQuad().build();
+  uint8_t times[2] = {0, 1};
+  bytes_times.doc["animations"][0]["samplers"][0]["input"] =
+      bytes_times.add(times, 2, 5121, "SCALAR", 2);
+  refused(bake(bytes_times), baker::BakeError::InvalidSource,
+          "animations[0].samplers[0].input: key times must be floats");
+
+  int16_t moves[6] = {0, 0, 0, 0, 100, 0};
+  refused(bake(with_output("translation", moves, 12, 5122, "VEC3", 2, false)),
+          baker::BakeError::InvalidSource,
+          "animations[0].samplers[0].output: translations and scales must be floats");
+  uint8_t plain[8] = {0, 0, 0, 1, 0, 0, 1, 1};
+  refused(bake(with_output("rotation", plain, 8, 5121, "VEC4", 2, false)),
+          baker::BakeError::InvalidSource,
+          "rotations must be floats or normalized bytes or shorts");
+  int16_t quantised[8] = {0, 0, 0, 32767, 0, 0, 23170, 23170};
+  test::BakedScene ok = bake(with_output("rotation", quantised, 16, 5122, "VEC4", 2, true));
+  INFO(ok.status.message());
+  REQUIRE(ok.status.ok());
+  std::vector<float> keys;
+  ClipInfo clip = clip_of(ok, "c.gltf#clip/0", keys);
+  REQUIRE(clip.channels.size() == 1);
+  CHECK(keys[clip.channels[0].values_offset + 7] == Approx(0.70710678f).epsilon(1e-4));
 }

@@ -310,3 +310,67 @@ TEST_CASE("a Draco attribute whose accessor has the wrong type for it is refused
                    files);
   }
 }
+
+TEST_CASE("cameras and lights outside glTF's rules are refused, naming the value") {
+  // Baked as given they reach a renderer as a division by zero or a negative light, exit 0.
+  auto with = [](auto edit) {
+    test::GeneratedGltf g = triangle();
+    g.doc["cameras"] = {
+        {{"type", "perspective"}, {"perspective", {{"yfov", 0.8}, {"znear", 0.1}, {"zfar", 100}}}},
+        {{"type", "orthographic"},
+         {"orthographic", {{"xmag", 1}, {"ymag", 1}, {"znear", 0}, {"zfar", 10}}}}};
+    g.doc["extensions"]["KHR_lights_punctual"]["lights"] = {
+        {{"type", "spot"},
+         {"intensity", 3},
+         {"range", 10},
+         {"spot", {{"innerConeAngle", 0.2}, {"outerConeAngle", 0.7}}}}};
+    edit(g.doc);
+    return g.bytes();
+  };
+  Outcome valid = refuse(with([](json&) {}));
+  INFO(valid.baked.status.message());
+  CHECK(valid.baked.status.ok());
+  expect_refused(with([](json& d) { d["cameras"][0]["perspective"]["yfov"] = -0.5; }),
+                 "cameras[0].perspective.yfov: -0.500000 is not in (0, pi)");
+  expect_refused(with([](json& d) { d["cameras"][0]["perspective"]["znear"] = 0; }),
+                 "cameras[0].perspective.znear: 0.000000 is not above 0");
+  expect_refused(with([](json& d) { d["cameras"][0]["perspective"]["zfar"] = 0.05; }),
+                 "cameras[0].perspective.zfar: 0.050000 is not beyond znear");
+  expect_refused(with([](json& d) { d["cameras"][0]["perspective"]["aspectRatio"] = 0; }),
+                 "cameras[0].perspective.aspectRatio");
+  expect_refused(with([](json& d) { d["cameras"][1]["orthographic"]["xmag"] = 0; }),
+                 "cameras[1].orthographic.xmag: 0.000000 is 0");
+  expect_refused(with([](json& d) { d["cameras"][1]["orthographic"]["zfar"] = 0; }),
+                 "cameras[1].orthographic.zfar");
+  std::string light = "extensions.KHR_lights_punctual.lights[0]";
+  expect_refused(
+      with([](json& d) { d["extensions"]["KHR_lights_punctual"]["lights"][0]["intensity"] = -1; }),
+      light + ".intensity: -1.000000 is below 0");
+  expect_refused(
+      with([](json& d) { d["extensions"]["KHR_lights_punctual"]["lights"][0]["range"] = 0; }),
+      light + ".range: 0.000000 is not above 0");
+  expect_refused(with([](json& d) {
+                   d["extensions"]["KHR_lights_punctual"]["lights"][0]["color"] = {1, 2, 1};
+                 }),
+                 light + ".color: 2.000000 is not in [0, 1]");
+  expect_refused(with([](json& d) {
+                   d["extensions"]["KHR_lights_punctual"]["lights"][0]["spot"]["innerConeAngle"] =
+                       0.7;
+                 }),
+                 light + ".spot.innerConeAngle: 0.700000 is not in [0, outerConeAngle)");
+  expect_refused(with([](json& d) {
+                   d["extensions"]["KHR_lights_punctual"]["lights"][0]["spot"]["outerConeAngle"] =
+                       2;
+                 }),
+                 light + ".spot.outerConeAngle: 2.000000 is not in (0, pi/2]");
+}
+
+TEST_CASE("a default scene index with no scenes, and a rotation of length 0, are refused") {
+  test::GeneratedGltf g = triangle();
+  g.doc["scenes"] = json::array();
+  g.doc["scene"] = 0;
+  expect_refused(g.bytes(), "scene: scene 0 does not exist (0 in the file)");
+  test::GeneratedGltf r = triangle();
+  r.doc["nodes"][0]["rotation"] = {0, 0, 0, 0};
+  expect_refused(r.bytes(), "nodes[0].rotation: has length 0");
+}

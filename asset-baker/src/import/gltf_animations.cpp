@@ -7,6 +7,8 @@
 namespace baker {
 namespace {
 
+constexpr uint32_t kFloatComponent = 5126;
+
 // A sampler read once, for every channel that uses it.
 struct Sampler {
   assetlib::ClipInterpolation interpolation = assetlib::ClipInterpolation::Linear;
@@ -34,7 +36,10 @@ Sampler read_sampler(GltfData& data, const Json& sampler, const std::string& pat
   out.input = index_of(sampler, path, "input", accessors, "accessor");
   out.output = index_of(sampler, path, "output", accessors, "accessor");
   std::string ip = json_path(path, "input");
-  out.times = data.floats(out.input, ip, {"SCALAR"}).values;
+  AccessorValues times = data.floats(out.input, ip, {"SCALAR"});
+  if (times.component_type != kFloatComponent)
+    throw GltfError(ip, "key times must be floats (componentType 5126)");
+  out.times = std::move(times.values);
   for (size_t k = 0; k < out.times.size(); ++k) {
     float t = out.times[k];
     std::string key = "key " + std::to_string(k) + " at " + std::to_string(t) + " s";
@@ -54,6 +59,12 @@ std::vector<float> read_values(GltfData& data, const Sampler& sampler, assetlib:
   std::string op = json_path(sampler_path, "output");
   bool rotation = path == assetlib::ClipPath::Rotation;
   AccessorValues values = data.floats(sampler.output, op, {rotation ? "VEC4" : "VEC3"});
+  // glTF: floats, and for rotations also normalized signed or unsigned bytes or shorts.
+  bool quantised_rotation = rotation && values.normalized;  // raw() refuses normalized ints, floats
+  if (values.component_type != kFloatComponent && !quantised_rotation) {
+    throw GltfError(op, rotation ? "rotations must be floats or normalized bytes or shorts"
+                                 : "translations and scales must be floats (componentType 5126)");
+  }
   bool cubic = sampler.interpolation == assetlib::ClipInterpolation::CubicSpline;
   uint64_t expected = uint64_t(sampler.times.size()) * (cubic ? 3 : 1);
   if (values.count != expected) {

@@ -3,6 +3,7 @@
 #include "import/gltf_transforms.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace baker {
@@ -23,6 +24,8 @@ std::vector<uint32_t> scene_roots(const Json& root, const std::string& source,
                                   std::vector<std::string>& warnings) {
   size_t scenes = array_size(root, "scenes"), count = array_size(root, "nodes");
   std::vector<uint32_t> roots;
+  // "scene" must name one of "scenes", also when there are none.
+  std::optional<uint32_t> scene = index_or_none(root, "", "scene", scenes, "scene");
   if (scenes == 0) {
     std::vector<bool> child(count, false);
     for (size_t n = 0; n < count; ++n) {
@@ -38,13 +41,12 @@ std::vector<uint32_t> scene_roots(const Json& root, const std::string& source,
     if (count > 0) warnings.push_back(source + ": no scene; the prefab holds every root node");
     return roots;
   }
-  uint32_t scene = index_or_none(root, "", "scene", scenes, "scene").value_or(0);
   if (scenes > 1) {
     warnings.push_back(source + ": " + std::to_string(scenes - 1) +
                        " scene(s) besides the default one not baked");
   }
-  std::string path = json_path("scenes", scene);
-  const Json& nodes = array_or_empty(root["scenes"][scene], path, "nodes");
+  std::string path = json_path("scenes", scene.value_or(0));
+  const Json& nodes = array_or_empty(root["scenes"][scene.value_or(0)], path, "nodes");
   for (size_t i = 0; i < nodes.size(); ++i)
     roots.push_back(index_value(nodes[i], json_path(json_path(path, "nodes"), i), count, "node"));
   return roots;
@@ -81,6 +83,48 @@ std::vector<assetlib::PrefabInstance> read_instances(GltfData& data, const Json&
   return out;
 }
 
+// A camera or light value outside glTF's rules (the schema's minimums and the spec's MUSTs) is an
+// error naming it: baked as given it would reach a renderer as a division by zero or a negative
+// light, with exit 0. NaN fails every rule (a JSON number can overflow to infinity).
+void require(bool ok, float value, const std::string& path, const char* key, const char* rule) {
+  if (!ok) throw GltfError(json_path(path, key), std::to_string(value) + " " + rule);
+}
+
+void check_camera(const Json& camera, const std::string& path, const assetlib::PrefabCamera& c) {
+  if (c.type == assetlib::CameraType::Perspective) {
+    std::string pp = json_path(path, "perspective");
+    require(c.yfov > 0 && c.yfov < 3.14159265f, c.yfov, pp, "yfov", "is not in (0, pi)");
+    require(c.znear > 0 && std::isfinite(c.znear), c.znear, pp, "znear", "is not above 0");
+    const Json& p = object_or_empty(camera, path, "perspective");
+    if (member(p, pp, "aspectRatio"))
+      require(c.aspect > 0 && std::isfinite(c.aspect), c.aspect, pp, "aspectRatio",
+              "is not above 0");
+    if (member(p, pp, "zfar"))
+      require(c.zfar > c.znear && std::isfinite(c.zfar), c.zfar, pp, "zfar", "is not beyond znear");
+    return;
+  }
+  std::string op = json_path(path, "orthographic");
+  require(c.xmag != 0 && std::isfinite(c.xmag), c.xmag, op, "xmag", "is 0 or not finite");
+  require(c.ymag != 0 && std::isfinite(c.ymag), c.ymag, op, "ymag", "is 0 or not finite");
+  require(c.znear >= 0 && std::isfinite(c.znear), c.znear, op, "znear", "is below 0");
+  require(c.zfar > c.znear && std::isfinite(c.zfar), c.zfar, op, "zfar", "is not beyond znear");
+}
+
+void check_light(const std::string& path, const assetlib::PrefabLight& l, bool has_range) {
+  for (float c : l.color)
+    require(c >= 0 && c <= 1, c, path, "color", "is not in [0, 1] (a linear RGB colour)");
+  require(l.intensity >= 0 && std::isfinite(l.intensity), l.intensity, path, "intensity",
+          "is below 0");
+  if (has_range)
+    require(l.range > 0 && std::isfinite(l.range), l.range, path, "range", "is not above 0");
+  if (l.type != assetlib::LightType::Spot) return;
+  std::string sp = json_path(path, "spot");
+  require(l.outer_cone_angle > 0 && l.outer_cone_angle <= 1.57079633f, l.outer_cone_angle, sp,
+          "outerConeAngle", "is not in (0, pi/2]");
+  require(l.inner_cone_angle >= 0 && l.inner_cone_angle < l.outer_cone_angle, l.inner_cone_angle,
+          sp, "innerConeAngle", "is not in [0, outerConeAngle)");
+}
+
 void read_cameras(const Json& root, assetlib::PrefabInfo& out) {
   const Json& cameras = array_or_empty(root, "", "cameras");
   for (size_t i = 0; i < cameras.size(); ++i) {
@@ -106,6 +150,7 @@ void read_cameras(const Json& root, assetlib::PrefabInfo& out) {
     } else {
       throw GltfError(json_path(path, "type"), "'" + type + "' is not perspective or orthographic");
     }
+    check_camera(cameras[i], path, c);
   }
 }
 
@@ -129,6 +174,7 @@ void read_lights(const Json& root, assetlib::PrefabInfo& out) {
     l.inner_cone_angle = float(number_or(spot, json_path(path, "spot"), "innerConeAngle", 0));
     l.outer_cone_angle =
         float(number_or(spot, json_path(path, "spot"), "outerConeAngle", 0.7853981634));
+    check_light(path, l, member(lights[i], path, "range") != nullptr);
   }
 }
 
@@ -157,7 +203,7 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
   std::vector<bool> on_path(count, false);
   std::vector<uint32_t> visits(count, 0);
   scene.instances.resize(count);
-  size_t unused_skins = 0;
+  size_t unused_skins = 0, rigid_skinned = 0, matrix_and_trs = 0, renormalised = 0;
   std::vector<Step> pending;
   std::vector<uint32_t> roots = scene_roots(root, source, warnings);
   for (size_t i = roots.size(); i-- > 0;) pending.push_back({roots[i], -1, false});
@@ -182,7 +228,9 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
     scene.instances[n].push_back(uint32_t(self));
     out_node.name = string_or(node, path, "name", "");
     out_node.parent = step.parent;
-    read_node_transform(node, path, out_node);
+    TransformNotes transform = read_node_transform(node, path, out_node);
+    matrix_and_trs += visits[n] == 1 && transform.matrix_and_trs;
+    renormalised += visits[n] == 1 && transform.renormalised;
     std::optional<uint32_t> skin = index_or_none(node, path, "skin", skin_count, "skin");
     std::string skeleton;  // of the node's mesh, when it is skinned
     if (std::optional<uint32_t> m = index_or_none(node, path, "mesh", meshes.size(), "mesh")) {
@@ -194,6 +242,7 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
     }
     if (skin && !skeleton.empty()) out_node.skin = skeleton;
     unused_skins += skin && skeleton.empty();
+    rigid_skinned += !skin && !skeleton.empty() && visits[n] == 1;
     out_node.camera = int32_t(
         index_or_none(node, path, "camera", out.cameras.size(), "camera").value_or(UINT32_MAX));
     const Json& light = object_or_empty(object_or_empty(node, path, "extensions"),
@@ -215,6 +264,19 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
   if (shared > 0) {
     warnings.push_back(source + ": " + std::to_string(shared) +
                        " node(s) have several parents (invalid glTF); instanced under each");
+  }
+  if (rigid_skinned > 0) {
+    warnings.push_back(source + ": " + std::to_string(rigid_skinned) +
+                       " node(s) draw a skinned mesh without a skin; drawn rigid, in bind pose");
+  }
+  if (matrix_and_trs > 0) {
+    warnings.push_back(source + ": " + std::to_string(matrix_and_trs) +
+                       " node(s) have both a matrix and translation, rotation or scale (invalid "
+                       "glTF); the matrix is used");
+  }
+  if (renormalised > 0) {
+    warnings.push_back(source + ": " + std::to_string(renormalised) +
+                       " node rotation(s) are not unit quaternions (invalid glTF); made unit");
   }
   if (unused_skins > 0) {
     warnings.push_back(source + ": " + std::to_string(unused_skins) +

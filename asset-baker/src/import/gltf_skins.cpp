@@ -166,6 +166,19 @@ GltfSkin import_skin(GltfData& data, GltfHierarchy& hierarchy, uint32_t index) {
   return out;
 }
 
+// Whether a mesh skinned by `a` deforms the same when skinned by `b`: the same joints in the same
+// order (its joint indices mean the same nodes) with the same inverse bind matrices.
+bool same_binding(const GltfSkin& a, const GltfSkin& b) {
+  if (a.source_joints != b.source_joints) return false;
+  for (size_t i = 0; i < a.skeleton.joints.size(); ++i) {
+    if (!std::equal(std::begin(a.skeleton.joints[i].inverse_bind),
+                    std::end(a.skeleton.joints[i].inverse_bind),
+                    std::begin(b.skeleton.joints[i].inverse_bind)))
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<GltfSkin> import_gltf_skins(GltfData& data) {
@@ -194,16 +207,13 @@ std::vector<std::optional<uint32_t>> mesh_skins(const Json& root,
       first_node[*mesh] = n;
       continue;
     }
-    // The same joints in the same order: the mesh's joint indices mean the same to both skins.
-    const std::vector<uint32_t>& a = skins[*out[*mesh]].source_joints;
-    const std::vector<uint32_t>& b = skins[*skin].source_joints;
-    if (*out[*mesh] != *skin && a != b) {
+    if (*out[*mesh] != *skin && !same_binding(skins[*out[*mesh]], skins[*skin])) {
       throw GltfError(path,
                       "draws meshes[" + std::to_string(*mesh) + "] with skins[" +
                           std::to_string(*skin) + "], nodes[" + std::to_string(first_node[*mesh]) +
                           "] with skins[" + std::to_string(*out[*mesh]) +
-                          "], whose joints differ; a baked mesh has one skeleton (give each skin "
-                          "its own copy of the mesh)",
+                          "], whose joints or inverse bind matrices differ; a baked mesh has one "
+                          "skeleton (give each skin its own copy of the mesh)",
                       true);
     }
   }

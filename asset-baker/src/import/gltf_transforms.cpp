@@ -92,15 +92,29 @@ Mat4 multiply(const Mat4& a, const Mat4& b) {
   return out;
 }
 
-void read_node_transform(const Json& node, const std::string& path, assetlib::PrefabNode& out) {
+TransformNotes read_node_transform(const Json& node, const std::string& path,
+                                   assetlib::PrefabNode& out) {
+  TransformNotes notes;
   if (member(node, path, "matrix")) {
     out.has_matrix = true;
     numbers(node, path, "matrix", out.matrix, 16);
-    return;
+    for (const char* key : {"translation", "rotation", "scale"})
+      notes.matrix_and_trs = notes.matrix_and_trs || member(node, path, key);
+    return notes;
   }
   numbers(node, path, "translation", out.translation, 3);
   numbers(node, path, "rotation", out.rotation, 4);
   numbers(node, path, "scale", out.scale, 3);
+  double length = 0;
+  for (float q : out.rotation) length += double(q) * q;
+  length = std::sqrt(length);
+  if (!(length > 0)) throw GltfError(json_path(path, "rotation"), "has length 0 (not a rotation)");
+  // Within float rounding of unit, kept as authored (bytes unchanged for valid files).
+  if (std::fabs(length - 1) > 1e-5) {
+    for (float& q : out.rotation) q = float(q / length);
+  }
+  notes.renormalised = std::fabs(length - 1) > 1e-3;
+  return notes;
 }
 
 Mat4 local_matrix(const assetlib::PrefabNode& node) {

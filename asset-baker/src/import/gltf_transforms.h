@@ -22,9 +22,18 @@ inline constexpr Mat4 kIdentity = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 
 // a * b.
 Mat4 multiply(const Mat4& a, const Mat4& b);
 
+// What read_node_transform changed or chose, for the caller to warn about once per file.
+struct TransformNotes {
+  bool matrix_and_trs = false;  // invalid glTF: the matrix is used, as viewers do
+  bool renormalised = false;    // a rotation more than 1e-3 off unit length, made unit
+};
+
 // The local transform of nodes[index] as authored: its "matrix", or its translation, rotation and
-// scale (each checked: finite numbers of the right count). Throws GltfError.
-void read_node_transform(const Json& node, const std::string& path, assetlib::PrefabNode& out);
+// scale (each checked: finite numbers of the right count). A rotation is made unit length (glTF
+// requires it; a renderer's quaternion-to-matrix assumes it, so an off one would also scale).
+// Throws GltfError, also for a rotation of length 0.
+TransformNotes read_node_transform(const Json& node, const std::string& path,
+                                   assetlib::PrefabNode& out);
 
 // The node's local transform as a matrix.
 Mat4 local_matrix(const assetlib::PrefabNode& node);
