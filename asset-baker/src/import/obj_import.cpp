@@ -171,7 +171,7 @@ GeneratedNormals generate_normals(const ObjGeometry& g, const std::vector<Triang
     for (int k = 0; k < 3; ++k) {
       const Vec3& e1 = edge[k];
       const Vec3 e2 = edge[(k + 2) % 3] * -1.0f;
-      float angle = std::acos(std::clamp(dot(e1, e2), -1.0f, 1.0f));
+      float angle = corner_angle_of(dot(e1, e2));
       uint32_t sum = sums.find_or_add(uint32_t(tris[t].corners[k].position), group);
       if (sum == out.smooth.size()) out.smooth.push_back({0, 0, 0});
       out.corner_sum[t * 3 + size_t(k)] = sum;

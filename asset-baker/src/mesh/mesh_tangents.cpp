@@ -83,7 +83,7 @@ float corner_angle(const MeshVertex* c, int k, const Vec3& n) {
   Vec3 p = to_vec3(c[k].position);
   Vec3 a = projected_unit(to_vec3(c[(k + 1) % 3].position) - p, n);
   Vec3 b = projected_unit(to_vec3(c[(k + 2) % 3].position) - p, n);
-  return std::acos(std::clamp(dot(a, b), -1.0f, 1.0f));
+  return corner_angle_of(dot(a, b));
 }
 
 }  // namespace

@@ -38,7 +38,10 @@ namespace baker {
 //      skin stream, prefab nodes' skins and clips; joint and animated matrix nodes become TRS
 //   8  a chunk is stored raw unless LZ4 saves a quarter of it (was an eighth); textures give their
 //      level count (`mip_count`) instead of the list of levels
-inline constexpr uint32_t kBakerVersion = 8;
+//   9  generated normals and tangents weight corners by a polynomial arc cosine; glTF node
+//      rotations off unit length are made unit; glTF cameras, lights and animation component types
+//      outside the specification are refused
+inline constexpr uint32_t kBakerVersion = 9;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material
