@@ -416,7 +416,10 @@ TEST_CASE("node rotations are made unit, a matrix beside TRS is used, each with 
   g.doc["nodes"][0]["rotation"] = {0, 0, 0, 2};
   g.doc["nodes"].push_back(
       {{"matrix", {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1}}, {"translation", {9, 9, 9}}});
-  g.doc["scenes"][0]["nodes"].push_back(1);
+  // Node 1 under two parents (instanced twice) is still one node to warn about.
+  g.doc["nodes"].push_back({{"children", {1}}});
+  g.doc["nodes"].push_back({{"children", {1}}});
+  g.doc["scenes"][0]["nodes"] = {0, 2, 3};
   test::BakedScene baked = test::bake_gltf_bytes(g.bytes(), "t.gltf");
   INFO(baked.status.message());
   REQUIRE(baked.status.ok());
@@ -424,15 +427,23 @@ TEST_CASE("node rotations are made unit, a matrix beside TRS is used, each with 
   CHECK(
       baked.warned("1 node(s) have both a matrix and translation, rotation or scale (invalid "
                    "glTF); the matrix is used"));
+  CHECK(baked.warned("several parents"));
   PrefabInfo p = baked.prefab();
-  REQUIRE(p.nodes.size() == 2);
+  REQUIRE(p.nodes.size() == 5);
   CHECK(p.nodes[0].rotation[3] == 1.0f);
-  CHECK(p.nodes[1].has_matrix);
-  CHECK(p.nodes[1].matrix[12] == 5.0f);
+  CHECK(p.nodes[2].has_matrix);
+  CHECK(p.nodes[2].matrix[12] == 5.0f);
+  // A rotation of length 0 is no rotation, as viewers draw it.
+  g.doc["nodes"][0]["rotation"] = {0, 0, 0, 0};
+  test::BakedScene zero = test::bake_gltf_bytes(g.bytes(), "t.gltf");
+  REQUIRE(zero.status.ok());
+  CHECK(zero.warned("1 node rotation(s) are not unit quaternions"));
+  CHECK(zero.prefab().nodes[0].rotation[3] == 1.0f);
   // A rotation within float rounding of unit keeps its authored bytes, and no warning.
   g.doc["nodes"][0]["rotation"] = {0, 0, 0.70710677, 0.70710677};
   g.doc["nodes"][1].erase("translation");
   test::BakedScene unit = test::bake_gltf_bytes(g.bytes(), "t.gltf");
-  CHECK(unit.warnings.empty());
+  CHECK_FALSE(unit.warned("unit quaternions"));
+  CHECK_FALSE(unit.warned("matrix and"));
   CHECK(unit.prefab().nodes[0].rotation[3] == 0.70710677f);
 }

@@ -871,12 +871,14 @@ TEST_CASE("animation keys and values of component types glTF does not allow are 
   bytes_times.doc["animations"][0]["samplers"][0]["input"] =
       bytes_times.add(times, 2, 5121, "SCALAR", 2);
   refused(bake(bytes_times), baker::BakeError::InvalidSource,
-          "animations[0].samplers[0].input: key times must be floats");
+          "animations[0].samplers[0].input: accessor 7 has componentType 5121; key times must be "
+          "floats");
 
   int16_t moves[6] = {0, 0, 0, 0, 100, 0};
   refused(bake(with_output("translation", moves, 12, 5122, "VEC3", 2, false)),
           baker::BakeError::InvalidSource,
-          "animations[0].samplers[0].output: translations and scales must be floats");
+          "animations[0].samplers[0].output: accessor 7 has componentType 5122; translations and "
+          "scales must be floats");
   uint8_t plain[8] = {0, 0, 0, 1, 0, 0, 1, 1};
   refused(bake(with_output("rotation", plain, 8, 5121, "VEC4", 2, false)),
           baker::BakeError::InvalidSource,

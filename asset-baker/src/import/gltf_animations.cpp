@@ -37,8 +37,11 @@ Sampler read_sampler(GltfData& data, const Json& sampler, const std::string& pat
   out.output = index_of(sampler, path, "output", accessors, "accessor");
   std::string ip = json_path(path, "input");
   AccessorValues times = data.floats(out.input, ip, {"SCALAR"});
-  if (times.component_type != kFloatComponent)
-    throw GltfError(ip, "key times must be floats (componentType 5126)");
+  if (times.component_type != kFloatComponent) {
+    throw GltfError(ip, "accessor " + std::to_string(out.input) + " has componentType " +
+                            std::to_string(times.component_type) +
+                            "; key times must be floats (5126)");
+  }
   out.times = std::move(times.values);
   for (size_t k = 0; k < out.times.size(); ++k) {
     float t = out.times[k];
@@ -62,8 +65,11 @@ std::vector<float> read_values(GltfData& data, const Sampler& sampler, assetlib:
   // glTF: floats, and for rotations also normalized signed or unsigned bytes or shorts.
   bool quantised_rotation = rotation && values.normalized;  // raw() refuses normalized ints, floats
   if (values.component_type != kFloatComponent && !quantised_rotation) {
-    throw GltfError(op, rotation ? "rotations must be floats or normalized bytes or shorts"
-                                 : "translations and scales must be floats (componentType 5126)");
+    throw GltfError(op, "accessor " + std::to_string(sampler.output) + " has componentType " +
+                            std::to_string(values.component_type) +
+                            (values.normalized ? " (normalized)" : "") + "; " +
+                            (rotation ? "rotations must be floats or normalized bytes or shorts"
+                                      : "translations and scales must be floats (5126)"));
   }
   bool cubic = sampler.interpolation == assetlib::ClipInterpolation::CubicSpline;
   uint64_t expected = uint64_t(sampler.times.size()) * (cubic ? 3 : 1);

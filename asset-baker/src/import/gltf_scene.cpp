@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace baker {
@@ -83,82 +84,88 @@ std::vector<assetlib::PrefabInstance> read_instances(GltfData& data, const Json&
   return out;
 }
 
-// A camera or light value outside glTF's rules (the schema's minimums and the spec's MUSTs) is an
-// error naming it: baked as given it would reach a renderer as a division by zero or a negative
-// light, with exit 0. NaN fails every rule (a JSON number can overflow to infinity).
-void require(bool ok, float value, const std::string& path, const char* key, const char* rule) {
-  if (!ok) throw GltfError(json_path(path, key), std::to_string(value) + " " + rule);
+// A camera or light value outside glTF's rules is an error naming it: baked as given it would reach
+// a renderer as a division by zero, an inverted depth range or a negative light, with exit 0.
+// (number_or has refused non-finite numbers already.)
+std::string shown(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
 }
 
-void check_camera(const Json& camera, const std::string& path, const assetlib::PrefabCamera& c) {
-  if (c.type == assetlib::CameraType::Perspective) {
-    std::string pp = json_path(path, "perspective");
-    require(c.yfov > 0 && c.yfov < 3.14159265f, c.yfov, pp, "yfov", "is not in (0, pi)");
-    require(c.znear > 0 && std::isfinite(c.znear), c.znear, pp, "znear", "is not above 0");
-    const Json& p = object_or_empty(camera, path, "perspective");
-    if (member(p, pp, "aspectRatio"))
-      require(c.aspect > 0 && std::isfinite(c.aspect), c.aspect, pp, "aspectRatio",
-              "is not above 0");
-    if (member(p, pp, "zfar"))
-      require(c.zfar > c.znear && std::isfinite(c.zfar), c.zfar, pp, "zfar", "is not beyond znear");
-    return;
-  }
-  std::string op = json_path(path, "orthographic");
-  require(c.xmag != 0 && std::isfinite(c.xmag), c.xmag, op, "xmag", "is 0 or not finite");
-  require(c.ymag != 0 && std::isfinite(c.ymag), c.ymag, op, "ymag", "is 0 or not finite");
-  require(c.znear >= 0 && std::isfinite(c.znear), c.znear, op, "znear", "is below 0");
-  require(c.zfar > c.znear && std::isfinite(c.zfar), c.zfar, op, "zfar", "is not beyond znear");
+void require(bool ok, double value, const std::string& where, const std::string& rule) {
+  if (!ok) throw GltfError(where, shown(value) + " " + rule);
 }
 
-void check_light(const std::string& path, const assetlib::PrefabLight& l, bool has_range) {
-  for (float c : l.color)
-    require(c >= 0 && c <= 1, c, path, "color", "is not in [0, 1] (a linear RGB colour)");
-  require(l.intensity >= 0 && std::isfinite(l.intensity), l.intensity, path, "intensity",
-          "is below 0");
-  if (has_range)
-    require(l.range > 0 && std::isfinite(l.range), l.range, path, "range", "is not above 0");
-  if (l.type != assetlib::LightType::Spot) return;
-  std::string sp = json_path(path, "spot");
-  require(l.outer_cone_angle > 0 && l.outer_cone_angle <= 1.57079633f, l.outer_cone_angle, sp,
-          "outerConeAngle", "is not in (0, pi/2]");
-  require(l.inner_cone_angle >= 0 && l.inner_cone_angle < l.outer_cone_angle, l.inner_cone_angle,
-          sp, "innerConeAngle", "is not in [0, outerConeAngle)");
+// A number glTF requires (no default to fall back on).
+float required_number(const Json& obj, const std::string& path, const char* key) {
+  if (!member(obj, path, key)) throw GltfError(json_path(path, key), "is required");
+  return float(number_or(obj, path, key, 0));
+}
+
+// A yfov of pi or more is no projection (its tangent of half the angle is infinite or negative):
+// refused, though the specification only says SHOULD.
+assetlib::PrefabCamera read_perspective(const Json& p, const std::string& pp) {
+  assetlib::PrefabCamera c;
+  c.yfov = required_number(p, pp, "yfov");
+  c.znear = required_number(p, pp, "znear");
+  c.aspect = float(number_or(p, pp, "aspectRatio", 0));
+  c.zfar = float(number_or(p, pp, "zfar", 0));
+  require(c.yfov > 0 && c.yfov < 3.14159265f, c.yfov, json_path(pp, "yfov"), "is not in (0, pi)");
+  require(c.znear > 0, c.znear, json_path(pp, "znear"), "is not above 0");
+  if (member(p, pp, "aspectRatio"))
+    require(c.aspect > 0, c.aspect, json_path(pp, "aspectRatio"), "is not above 0");
+  if (member(p, pp, "zfar"))
+    require(c.zfar > c.znear, c.zfar, json_path(pp, "zfar"),
+            "is not beyond znear " + shown(c.znear));
+  return c;
+}
+
+assetlib::PrefabCamera read_orthographic(const Json& o, const std::string& op) {
+  assetlib::PrefabCamera c;
+  c.type = assetlib::CameraType::Orthographic;
+  c.xmag = required_number(o, op, "xmag");
+  c.ymag = required_number(o, op, "ymag");
+  c.znear = required_number(o, op, "znear");
+  c.zfar = required_number(o, op, "zfar");
+  require(c.xmag != 0, c.xmag, json_path(op, "xmag"), "is 0");
+  require(c.ymag != 0, c.ymag, json_path(op, "ymag"), "is 0");
+  require(c.znear >= 0, c.znear, json_path(op, "znear"), "is below 0");
+  require(c.zfar > c.znear, c.zfar, json_path(op, "zfar"), "is not beyond znear " + shown(c.znear));
+  return c;
 }
 
 void read_cameras(const Json& root, assetlib::PrefabInfo& out) {
   const Json& cameras = array_or_empty(root, "", "cameras");
   for (size_t i = 0; i < cameras.size(); ++i) {
     std::string path = json_path("cameras", i);
-    assetlib::PrefabCamera& c = out.cameras.emplace_back();
-    c.name = string_or(cameras[i], path, "name", "");
     std::string type = string_or(cameras[i], path, "type", "");
-    if (type == "perspective") {
-      const Json& p = object_or_empty(cameras[i], path, "perspective");
-      std::string pp = json_path(path, "perspective");
-      c.yfov = float(number_or(p, pp, "yfov", 0.8));
-      c.aspect = float(number_or(p, pp, "aspectRatio", 0));
-      c.znear = float(number_or(p, pp, "znear", 0.1));
-      c.zfar = float(number_or(p, pp, "zfar", 0));
-    } else if (type == "orthographic") {
-      c.type = assetlib::CameraType::Orthographic;
-      const Json& o = object_or_empty(cameras[i], path, "orthographic");
-      std::string op = json_path(path, "orthographic");
-      c.xmag = float(number_or(o, op, "xmag", 1));
-      c.ymag = float(number_or(o, op, "ymag", 1));
-      c.znear = float(number_or(o, op, "znear", 0));
-      c.zfar = float(number_or(o, op, "zfar", 100));
-    } else {
+    if (type != "perspective" && type != "orthographic")
       throw GltfError(json_path(path, "type"), "'" + type + "' is not perspective or orthographic");
-    }
-    check_camera(cameras[i], path, c);
+    const char* other = type == "perspective" ? "orthographic" : "perspective";
+    if (member(cameras[i], path, other))
+      throw GltfError(json_path(path, other), "must not be given for a " + type + " camera");
+    if (!member(cameras[i], path, type.c_str()))
+      throw GltfError(json_path(path, type.c_str()), "is required");
+    const Json& params = object_or_empty(cameras[i], path, type.c_str());
+    std::string pp = json_path(path, type.c_str());
+    assetlib::PrefabCamera& c = out.cameras.emplace_back(
+        type == "perspective" ? read_perspective(params, pp) : read_orthographic(params, pp));
+    c.name = string_or(cameras[i], path, "name", "");
   }
 }
 
-void read_lights(const Json& root, assetlib::PrefabInfo& out) {
+// KHR_lights_punctual. A range of 0 is infinite (the first schema's default, still in files); a
+// spot whose inner cone equals its outer one (three.js and Blender export it by default: no
+// penumbra, no blend) is kept as a hard edge, with a warning: the extension's own falloff code
+// guards that division.
+void read_lights(const Json& root, assetlib::PrefabInfo& out, const std::string& source,
+                 std::vector<std::string>& warnings) {
   const Json& ext =
       object_or_empty(object_or_empty(root, "", "extensions"), "extensions", "KHR_lights_punctual");
   std::string base = "extensions.KHR_lights_punctual";
   const Json& lights = array_or_empty(ext, base, "lights");
+  size_t hard_edged = 0;
   for (size_t i = 0; i < lights.size(); ++i) {
     std::string path = json_path(json_path(base, "lights"), i);
     assetlib::PrefabLight& l = out.lights.emplace_back();
@@ -168,13 +175,29 @@ void read_lights(const Json& root, assetlib::PrefabInfo& out) {
     if (l.type == assetlib::LightType::Unknown)
       throw GltfError(json_path(path, "type"), "'" + type + "' is not directional, point or spot");
     numbers(lights[i], path, "color", l.color, 3);
+    for (size_t k = 0; k < 3; ++k) {
+      require(l.color[k] >= 0 && l.color[k] <= 1, l.color[k],
+              json_path(json_path(path, "color"), k), "is not in [0, 1] (a linear RGB colour)");
+    }
     l.intensity = float(number_or(lights[i], path, "intensity", 1));
+    require(l.intensity >= 0, l.intensity, json_path(path, "intensity"), "is below 0");
     l.range = float(number_or(lights[i], path, "range", 0));
+    require(l.range >= 0, l.range, json_path(path, "range"), "is below 0");
+    if (l.type != assetlib::LightType::Spot) continue;
     const Json& spot = object_or_empty(lights[i], path, "spot");
-    l.inner_cone_angle = float(number_or(spot, json_path(path, "spot"), "innerConeAngle", 0));
-    l.outer_cone_angle =
-        float(number_or(spot, json_path(path, "spot"), "outerConeAngle", 0.7853981634));
-    check_light(path, l, member(lights[i], path, "range") != nullptr);
+    std::string sp = json_path(path, "spot");
+    l.inner_cone_angle = float(number_or(spot, sp, "innerConeAngle", 0));
+    l.outer_cone_angle = float(number_or(spot, sp, "outerConeAngle", 0.7853981634));
+    require(l.outer_cone_angle > 0 && l.outer_cone_angle <= 1.57079633f, l.outer_cone_angle,
+            json_path(sp, "outerConeAngle"), "is not in (0, pi/2]");
+    require(l.inner_cone_angle >= 0 && l.inner_cone_angle <= l.outer_cone_angle, l.inner_cone_angle,
+            json_path(sp, "innerConeAngle"), "is not in [0, outerConeAngle]");
+    hard_edged += l.inner_cone_angle == l.outer_cone_angle;
+  }
+  if (hard_edged > 0) {
+    warnings.push_back(source + ": " + std::to_string(hard_edged) +
+                       " spot light(s) have innerConeAngle equal to outerConeAngle (glTF wants "
+                       "it below); kept as a hard-edged cone");
   }
 }
 
@@ -188,7 +211,7 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
   assetlib::PrefabInfo& out = scene.prefab;
   out.original_file = source;
   read_cameras(root, out);
-  read_lights(root, out);
+  read_lights(root, out, source, warnings);
   // Depth first from the roots, parents before children. glTF forbids a node with two parents
   // (or a scene root that is also a child), but exporters write them and viewers draw the node
   // under each: so is it here, instanced once per parent. A node that is its own ancestor is an
@@ -241,7 +264,7 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
       }
     }
     if (skin && !skeleton.empty()) out_node.skin = skeleton;
-    unused_skins += skin && skeleton.empty();
+    unused_skins += skin && skeleton.empty() && visits[n] == 1;
     rigid_skinned += !skin && !skeleton.empty() && visits[n] == 1;
     out_node.camera = int32_t(
         index_or_none(node, path, "camera", out.cameras.size(), "camera").value_or(UINT32_MAX));
@@ -275,8 +298,10 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
                        "glTF); the matrix is used");
   }
   if (renormalised > 0) {
-    warnings.push_back(source + ": " + std::to_string(renormalised) +
-                       " node rotation(s) are not unit quaternions (invalid glTF); made unit");
+    warnings.push_back(
+        source + ": " + std::to_string(renormalised) +
+        " node rotation(s) are not unit quaternions (invalid glTF); made unit (length 0: "
+        "no rotation)");
   }
   if (unused_skins > 0) {
     warnings.push_back(source + ": " + std::to_string(unused_skins) +

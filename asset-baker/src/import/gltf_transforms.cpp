@@ -1,5 +1,6 @@
 #include "import/gltf_transforms.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace baker {
@@ -108,7 +109,11 @@ TransformNotes read_node_transform(const Json& node, const std::string& path,
   double length = 0;
   for (float q : out.rotation) length += double(q) * q;
   length = std::sqrt(length);
-  if (!(length > 0)) throw GltfError(json_path(path, "rotation"), "has length 0 (not a rotation)");
+  if (!(length > 0)) {  // viewers' quaternion-to-matrix formula draws it as no rotation
+    std::copy_n(assetlib::PrefabNode().rotation, 4, out.rotation);
+    notes.renormalised = true;
+    return notes;
+  }
   // Within float rounding of unit, kept as authored (bytes unchanged for valid files).
   if (std::fabs(length - 1) > 1e-5) {
     for (float& q : out.rotation) q = float(q / length);

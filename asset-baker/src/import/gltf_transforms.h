@@ -26,12 +26,13 @@ Mat4 multiply(const Mat4& a, const Mat4& b);
 struct TransformNotes {
   bool matrix_and_trs = false;  // invalid glTF: the matrix is used, as viewers do
   bool renormalised = false;    // a rotation more than 1e-3 off unit length, made unit
+                                // (length 0: the identity)
 };
 
 // The local transform of nodes[index] as authored: its "matrix", or its translation, rotation and
-// scale (each checked: finite numbers of the right count). A rotation is made unit length (glTF
-// requires it; a renderer's quaternion-to-matrix assumes it, so an off one would also scale).
-// Throws GltfError, also for a rotation of length 0.
+// scale (each checked: finite numbers of the right count). A rotation more than 1e-5 off unit
+// length is made unit (glTF requires it; a renderer's quaternion-to-matrix assumes it, so an off
+// one would also scale), one of length 0 the identity. Throws GltfError.
 TransformNotes read_node_transform(const Json& node, const std::string& path,
                                    assetlib::PrefabNode& out);
 
