@@ -3,7 +3,6 @@
 #include "import/gltf_transforms.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -84,15 +83,16 @@ std::vector<assetlib::PrefabInstance> read_instances(GltfData& data, const Json&
   return out;
 }
 
-// A camera or light value outside glTF's rules is an error naming it: baked as given it would reach
-// a renderer as a division by zero, an inverted depth range or a negative light, with exit 0.
-// (number_or has refused non-finite numbers already.)
+// A value as a message shows it: 1e-07, not 0.000000.
 std::string shown(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", value);
   return text;
 }
 
+// A camera or light value outside glTF's rules is an error naming it: baked as given it would reach
+// a renderer as a division by zero, an inverted depth range or a negative light, with exit 0.
+// (number_or has refused non-finite numbers already.)
 void require(bool ok, double value, const std::string& where, const std::string& rule) {
   if (!ok) throw GltfError(where, shown(value) + " " + rule);
 }
