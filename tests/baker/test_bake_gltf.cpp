@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <set>
 
 using namespace assetlib;
@@ -446,4 +447,58 @@ TEST_CASE("node rotations are made unit, a matrix beside TRS is used, each with 
   CHECK_FALSE(unit.warned("unit quaternions"));
   CHECK_FALSE(unit.warned("matrix and"));
   CHECK(unit.prefab().nodes[0].rotation[3] == 0.70710677f);
+}
+
+TEST_CASE("EXT_mesh_gpu_instancing: instances baked, rotations made unit, bad values refused") {
+  auto refused = [](const test::BakedScene& baked, const std::string& text) {
+    INFO(baked.status.message());
+    return !baked.status.ok() && baked.status.message().find(text) != std::string::npos;
+  };
+  test::GeneratedGltf g = test::one_primitive({0, 0, 0, 1, 0, 0, 0, 1, 0}, {0, 1, 2}, 4);
+  const std::vector<float> translations = {1, 2, 3, 4, 5, 6};
+  const std::vector<float> rotations = {0, 0, 0, 2, 0, 0.70710677f, 0, 0.70710677f};
+  const std::vector<float> scales = {1, 1, 1, 2, 2, 2};
+  size_t t = g.add(translations.data(), translations.size() * 4, 5126, "VEC3", 2);
+  size_t r = g.add(rotations.data(), rotations.size() * 4, 5126, "VEC4", 2);
+  size_t s = g.add(scales.data(), scales.size() * 4, 5126, "VEC3", 2);
+  g.doc["extensionsUsed"] = {"EXT_mesh_gpu_instancing"};
+  nlohmann::json& attributes =
+      g.doc["nodes"][0]["extensions"]["EXT_mesh_gpu_instancing"]["attributes"];
+  attributes = {{"TRANSLATION", t}, {"ROTATION", r}, {"SCALE", s}};
+  {
+    test::BakedScene baked = test::bake_gltf_bytes(g.bytes(), "t.gltf");
+    INFO(baked.status.message());
+    REQUIRE(baked.status.ok());
+    CHECK(baked.warned("1 EXT_mesh_gpu_instancing rotation(s) are not unit quaternions"));
+    const auto& instances = baked.prefab().nodes[0].instances;
+    REQUIRE(instances.size() == 2);
+    CHECK(instances[0].rotation[3] == 1.0f);         // (0, 0, 0, 2) made unit
+    CHECK(instances[1].rotation[1] == 0.70710677f);  // unit already: as authored
+    CHECK(instances[1].translation[2] == 6.0f);
+    CHECK(instances[1].scale[0] == 2.0f);
+  }
+  SECTION("a rotation of plain (not normalized) integers") {
+    const std::vector<int16_t> ints = {0, 0, 0, 1, 0, 0, 0, 1};
+    attributes["ROTATION"] = g.add(ints.data(), ints.size() * 2, 5122, "VEC4", 2);
+    test::BakedScene baked = test::bake_gltf_bytes(g.bytes(), "t.gltf");
+    CHECK(refused(baked,
+                  "ROTATION: accessor 5 has componentType 5122; instance rotations must be "
+                  "floats or normalized bytes or shorts"));
+    // Normalized shorts are the extension's quantised rotations: accepted.
+    g.doc["accessors"][attributes["ROTATION"].get<size_t>()]["normalized"] = true;
+    test::BakedScene quantised = test::bake_gltf_bytes(g.bytes(), "t.gltf");
+    INFO(quantised.status.message());
+    CHECK(quantised.status.ok());
+  }
+  SECTION("a value that is not finite") {
+    const std::vector<float> bad = {1, 2, 3, 4, std::numeric_limits<float>::infinity(), 6};
+    attributes["TRANSLATION"] = g.add(bad.data(), bad.size() * 4, 5126, "VEC3", 2);
+    test::BakedScene baked = test::bake_gltf_bytes(g.bytes(), "t.gltf");
+    CHECK(refused(baked, "TRANSLATION: instance 1 is not finite"));
+  }
+  SECTION("attributes of different counts") {
+    attributes["SCALE"] = g.add(scales.data(), 3 * 4, 5126, "VEC3", 1);
+    test::BakedScene baked = test::bake_gltf_bytes(g.bytes(), "t.gltf");
+    CHECK(refused(baked, "SCALE: has another count than the other attributes"));
+  }
 }

@@ -12,6 +12,9 @@
 
 namespace baker {
 
+// The componentType of floats (GL_FLOAT), the one glTF requires of most non-vertex data.
+inline constexpr uint32_t kFloatComponent = 5126;
+
 // An accessor read as floats: `count` elements of `components` values each. Normalized integers
 // are mapped to 0..1 (unsigned) or -1..1 (signed); other integers keep their value.
 struct AccessorValues {

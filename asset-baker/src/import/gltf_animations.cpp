@@ -7,8 +7,6 @@
 namespace baker {
 namespace {
 
-constexpr uint32_t kFloatComponent = 5126;
-
 // A sampler read once, for every channel that uses it.
 struct Sampler {
   assetlib::ClipInterpolation interpolation = assetlib::ClipInterpolation::Linear;

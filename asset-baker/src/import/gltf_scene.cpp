@@ -3,6 +3,7 @@
 #include "import/gltf_transforms.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -52,9 +53,14 @@ std::vector<uint32_t> scene_roots(const Json& root, const std::string& source,
   return roots;
 }
 
-// EXT_mesh_gpu_instancing: TRANSLATION, ROTATION, SCALE accessors of one count.
+// EXT_mesh_gpu_instancing: TRANSLATION, ROTATION, SCALE accessors of one count, every value
+// finite. Rotations are floats or normalized integers (the extension's rule; an integer quaternion
+// is no rotation a renderer can use) and are made unit as node rotations are; `renormalised`
+// counts those more than 1e-3 off. (Integer translations and scales are KHR_mesh_quantization's,
+// read as their values.)
 std::vector<assetlib::PrefabInstance> read_instances(GltfData& data, const Json& node,
-                                                     const std::string& path) {
+                                                     const std::string& path,
+                                                     size_t& renormalised) {
   const Json& ext = object_or_empty(object_or_empty(node, path, "extensions"),
                                     json_path(path, "extensions"), "EXT_mesh_gpu_instancing");
   if (ext.empty()) return {};
@@ -67,19 +73,30 @@ std::vector<assetlib::PrefabInstance> read_instances(GltfData& data, const Json&
     std::optional<uint32_t> accessor =
         index_or_none(attributes, ep, name, array_size(doc, "accessors"), "accessor");
     if (!accessor) return;
-    AccessorValues values = data.floats(*accessor, json_path(ep, name), {type});
+    std::string ap = json_path(ep, name);
+    AccessorValues values = data.floats(*accessor, ap, {type});
+    if (n == 4 && values.component_type != kFloatComponent && !values.normalized) {
+      throw GltfError(ap, "accessor " + std::to_string(*accessor) + " has componentType " +
+                              std::to_string(values.component_type) +
+                              "; instance rotations must be floats or normalized bytes or shorts");
+    }
     if (out.empty()) out.resize(values.count);
     if (values.count != out.size())
-      throw GltfError(json_path(ep, name), "has another count than the other attributes");
+      throw GltfError(ap, "has another count than the other attributes");
     for (uint32_t i = 0; i < values.count; ++i) {
+      const float* value = values.element(i);
+      if (!std::all_of(value, value + n, [](float v) { return std::isfinite(v); }))
+        throw GltfError(ap, "instance " + std::to_string(i) + " is not finite");
       auto* fields = reinterpret_cast<float*>(&out[i]);  // translation, rotation, scale: 10 floats
-      std::memcpy(fields + offset, values.element(i), n * sizeof(float));
+      std::memcpy(fields + offset, value, n * sizeof(float));
     }
   };
   static_assert(sizeof(assetlib::PrefabInstance) == 10 * sizeof(float));
   read("TRANSLATION", "VEC3", 0, 3);
   read("ROTATION", "VEC4", 3, 4);
   read("SCALE", "VEC3", 7, 3);
+  for (assetlib::PrefabInstance& instance : out)
+    renormalised += make_unit_rotation(instance.rotation);
   return out;
 }
 
@@ -226,7 +243,8 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
   std::vector<bool> on_path(count, false);
   std::vector<uint32_t> visits(count, 0);
   scene.instances.resize(count);
-  size_t unused_skins = 0, rigid_skinned = 0, matrix_and_trs = 0, renormalised = 0;
+  size_t unused_skins = 0, rigid_skinned = 0, matrix_and_trs = 0, renormalised = 0,
+         instances_renormalised = 0;
   std::vector<Step> pending;
   std::vector<uint32_t> roots = scene_roots(root, source, warnings);
   for (size_t i = roots.size(); i-- > 0;) pending.push_back({roots[i], -1, false});
@@ -273,7 +291,9 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
     out_node.light = int32_t(index_or_none(light, json_path(path, "extensions.KHR_lights_punctual"),
                                            "light", out.lights.size(), "light")
                                  .value_or(UINT32_MAX));
-    out_node.instances = read_instances(data, node, path);
+    size_t instance_rotations = 0;
+    out_node.instances = read_instances(data, node, path, instance_rotations);
+    if (visits[n] == 1) instances_renormalised += instance_rotations;
     on_path[n] = true;
     pending.push_back({n, self, true});
     const Json& children = array_or_empty(node, path, "children");
@@ -302,6 +322,11 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
         source + ": " + std::to_string(renormalised) +
         " node rotation(s) are not unit quaternions (invalid glTF); made unit (length 0: "
         "no rotation)");
+  }
+  if (instances_renormalised > 0) {
+    warnings.push_back(source + ": " + std::to_string(instances_renormalised) +
+                       " EXT_mesh_gpu_instancing rotation(s) are not unit quaternions (invalid "
+                       "glTF); made unit (length 0: no rotation)");
   }
   if (unused_skins > 0) {
     warnings.push_back(source + ": " + std::to_string(unused_skins) +

@@ -109,7 +109,7 @@ std::vector<Mat4> inverse_binds(GltfData& data, const Json& skin, const std::str
   if (!accessor) return out;
   std::string ip = json_path(path, "inverseBindMatrices");
   AccessorValues values = data.floats(*accessor, ip, {"MAT4"});
-  if (values.component_type != 5126)
+  if (values.component_type != kFloatComponent)
     throw GltfError(ip, "accessor " + std::to_string(*accessor) + " must hold floats");
   if (values.count < joint_count) {
     throw GltfError(ip, "holds " + std::to_string(values.count) + " matrices for " +

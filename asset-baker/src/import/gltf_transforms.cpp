@@ -106,20 +106,24 @@ TransformNotes read_node_transform(const Json& node, const std::string& path,
   numbers(node, path, "translation", out.translation, 3);
   numbers(node, path, "rotation", out.rotation, 4);
   numbers(node, path, "scale", out.scale, 3);
+  notes.renormalised = make_unit_rotation(out.rotation);
+  return notes;
+}
+
+bool make_unit_rotation(float (&q)[4]) {
   double length = 0;
-  for (float q : out.rotation) length += double(q) * q;
+  for (float c : q) length += double(c) * c;
   length = std::sqrt(length);
   if (!(length > 0)) {  // viewers' quaternion-to-matrix formula draws it as no rotation
-    std::copy_n(assetlib::PrefabNode().rotation, 4, out.rotation);
-    notes.renormalised = true;
-    return notes;
+    q[0] = q[1] = q[2] = 0;
+    q[3] = 1;
+    return true;
   }
   // Within float rounding of unit, kept as authored (bytes unchanged for valid files).
   if (std::fabs(length - 1) > 1e-5) {
-    for (float& q : out.rotation) q = float(q / length);
+    for (float& c : q) c = float(c / length);
   }
-  notes.renormalised = std::fabs(length - 1) > 1e-3;
-  return notes;
+  return std::fabs(length - 1) > 1e-3;
 }
 
 Mat4 local_matrix(const assetlib::PrefabNode& node) {

@@ -30,11 +30,16 @@ struct TransformNotes {
 };
 
 // The local transform of nodes[index] as authored: its "matrix", or its translation, rotation and
-// scale (each checked: finite numbers of the right count). A rotation more than 1e-5 off unit
-// length is made unit (glTF requires it; a renderer's quaternion-to-matrix assumes it, so an off
-// one would also scale), one of length 0 the identity. Throws GltfError.
+// scale (each checked: finite numbers of the right count), its rotation made unit
+// (make_unit_rotation). Throws GltfError.
 TransformNotes read_node_transform(const Json& node, const std::string& path,
                                    assetlib::PrefabNode& out);
+
+// Makes `q` (x, y, z, w) a unit quaternion, as glTF requires of node and instance rotations: a
+// renderer's quaternion-to-matrix assumes it, so an off one would also scale. One within 1e-5 of
+// unit length keeps its authored bytes; one of length 0 becomes the identity (what viewers draw).
+// True when it was more than 1e-3 off: worth a warning.
+bool make_unit_rotation(float (&q)[4]);
 
 // The node's local transform as a matrix.
 Mat4 local_matrix(const assetlib::PrefabNode& node);

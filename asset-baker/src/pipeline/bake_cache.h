@@ -41,7 +41,9 @@ namespace baker {
 //   9  generated normals and tangents weight corners by a polynomial arc cosine; glTF node
 //      rotations off unit length are made unit; glTF cameras, lights and animation component types
 //      outside the specification are refused
-inline constexpr uint32_t kBakerVersion = 9;
+//  10  EXT_mesh_gpu_instancing rotations are made unit; integer rotations and values that are not
+//      finite are refused
+inline constexpr uint32_t kBakerVersion = 10;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material
