@@ -392,6 +392,11 @@ TEST_CASE("cameras and lights outside glTF's rules are refused, naming the value
     CHECK(p.lights[0].range == 0);
     CHECK(p.cameras[0].zfar == 0);
     CHECK(p.cameras[1].xmag == -2);
+    // A spot light without its (required) `spot` object: the default cone, as viewers draw it.
+    test::BakedScene bare = accepted(with([&](json& d) { light(d).erase("spot"); }));
+    CHECK(bare.warned("1 spot light(s) have no `spot` object (glTF requires one)"));
+    CHECK_FALSE(hard.warned("no `spot` object"));
+    CHECK(bare.prefab().lights[0].outer_cone_angle == 0.7853981634f);
   }
 }
 

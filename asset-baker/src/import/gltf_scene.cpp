@@ -173,6 +173,7 @@ void read_cameras(const Json& root, assetlib::PrefabInfo& out) {
 }
 
 // KHR_lights_punctual. A range of 0 is infinite (the first schema's default, still in files); a
+// spot light without its `spot` object gets the default cone, as viewers draw it, with a warning; a
 // spot whose inner cone equals its outer one (three.js and Blender export it by default: no
 // penumbra, no blend) is kept as a hard edge, with a warning: the extension's own falloff code
 // guards that division.
@@ -182,7 +183,7 @@ void read_lights(const Json& root, assetlib::PrefabInfo& out, const std::string&
       object_or_empty(object_or_empty(root, "", "extensions"), "extensions", "KHR_lights_punctual");
   std::string base = "extensions.KHR_lights_punctual";
   const Json& lights = array_or_empty(ext, base, "lights");
-  size_t hard_edged = 0;
+  size_t hard_edged = 0, no_cone = 0;
   for (size_t i = 0; i < lights.size(); ++i) {
     std::string path = json_path(json_path(base, "lights"), i);
     assetlib::PrefabLight& l = out.lights.emplace_back();
@@ -201,6 +202,7 @@ void read_lights(const Json& root, assetlib::PrefabInfo& out, const std::string&
     l.range = float(number_or(lights[i], path, "range", 0));
     require(l.range >= 0, l.range, json_path(path, "range"), "is below 0");
     if (l.type != assetlib::LightType::Spot) continue;
+    no_cone += !member(lights[i], path, "spot");
     const Json& spot = object_or_empty(lights[i], path, "spot");
     std::string sp = json_path(path, "spot");
     l.inner_cone_angle = float(number_or(spot, sp, "innerConeAngle", 0));
@@ -210,6 +212,11 @@ void read_lights(const Json& root, assetlib::PrefabInfo& out, const std::string&
     require(l.inner_cone_angle >= 0 && l.inner_cone_angle <= l.outer_cone_angle, l.inner_cone_angle,
             json_path(sp, "innerConeAngle"), "is not in [0, outerConeAngle]");
     hard_edged += l.inner_cone_angle == l.outer_cone_angle;
+  }
+  if (no_cone > 0) {
+    warnings.push_back(source + ": " + std::to_string(no_cone) +
+                       " spot light(s) have no `spot` object (glTF requires one); the default "
+                       "cone is used (inner 0, outer pi/4)");
   }
   if (hard_edged > 0) {
     warnings.push_back(source + ": " + std::to_string(hard_edged) +
