@@ -117,11 +117,13 @@ std::vector<Mat4> inverse_binds(GltfData& data, const Json& skin, const std::str
   }
   for (size_t i = 0; i < joint_count; ++i) {
     std::copy_n(values.element(uint32_t(i)), 16, out[i].begin());
-    std::string which = "matrix " + std::to_string(i) + " (joint " + std::to_string(i) + ")";
+    auto which = [i] {
+      return "matrix " + std::to_string(i) + " (joint " + std::to_string(i) + ")";
+    };
     if (!std::all_of(out[i].begin(), out[i].end(), [](float f) { return std::isfinite(f); }))
-      throw GltfError(ip, which + " is not finite");
+      throw GltfError(ip, which() + " is not finite");
     if (!well_invertible(out[i]))
-      throw GltfError(ip, which + " is not invertible (a joint cannot bind a mesh through it)");
+      throw GltfError(ip, which() + " is not invertible (a joint cannot bind a mesh through it)");
   }
   return out;
 }
