@@ -43,6 +43,9 @@ TexturePlan plan_textures(const std::filesystem::path& root, const BakeConfig& c
   for (const Source& s : sources) {
     if (s.kind == AssetKind::Texture) plan.add_image(s.relative, natural_role(config, s.relative));
   }
+  // Uses only count for images of the bake: without any, no model needs reading (a tree of
+  // meshes alone read and parsed each of them twice).
+  if (!plan.has_images()) return plan;
   for (const Source& s : sources) {
     if (s.kind == AssetKind::Texture) continue;
     for (const auto& [image, role] : texture_uses(root, s)) plan.add_use(image, role);

@@ -27,6 +27,7 @@ class TexturePlan {
   void add_use(const std::string& image, TextureRole role);
 
   bool has_image(const std::string& image) const { return images_.count(image) > 0; }
+  bool has_images() const { return !images_.empty(); }
   TextureRole natural_role(const std::string& image) const;
   // The roles `image` bakes in: those models use it in, else its own role. In a fixed order.
   std::vector<TextureRole> roles(const std::string& image) const;
