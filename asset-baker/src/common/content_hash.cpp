@@ -5,9 +5,10 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <memory>
-#include <vector>
 
 namespace baker {
 namespace {
@@ -41,13 +42,18 @@ uint64_t hash_parts(std::span<const std::span<const std::byte>> parts) {
 
 bool hash_fd(int fd, uint64_t& out) {
   HashState state = new_state();
-  std::vector<char> buffer(1 << 20);
+  // Sized to the file (one read, and one more to see its end), at most 1 MiB, and not zeroed: a
+  // zeroed 1 MiB vector per call cost ~0.1 ms of page faults and memset for every small source.
+  struct stat st {};
+  off_t size = ::fstat(fd, &st) == 0 ? st.st_size : 0;
+  const size_t capacity = size_t(std::clamp<off_t>(size + 1, 4096, 1 << 20));
+  std::unique_ptr<char[]> buffer = std::make_unique_for_overwrite<char[]>(capacity);
   for (;;) {
-    ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    ssize_t n = ::read(fd, buffer.get(), capacity);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return false;
     if (n == 0) break;
-    XXH3_64bits_update(state.get(), buffer.data(), size_t(n));
+    XXH3_64bits_update(state.get(), buffer.get(), size_t(n));
   }
   out = XXH3_64bits_digest(state.get());
   return true;
