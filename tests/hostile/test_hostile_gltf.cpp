@@ -194,6 +194,18 @@ TEST_CASE("indices, offsets, counts and types out of range are refused with thei
   // Non-finite positions.
   test::GeneratedGltf n = test::one_primitive({0, 0, 0, NAN, 0, 0, 0, 1, 0}, {0, 1, 2}, 4);
   expect_refused(n.bytes(), "position 1 is not finite");
+  // Non-finite normals and UVs (a NaN equals nothing: each corner would be a vertex of its own).
+  test::GeneratedGltf m = test::one_primitive(kTriangle, {0, 1, 2}, 4);
+  const std::vector<float> normals = {0, 0, 1, 0, 0, 1, NAN, 0, 1};
+  m.doc["meshes"][0]["primitives"][0]["attributes"]["NORMAL"] =
+      m.add(normals.data(), normals.size() * 4, 5126, "VEC3", 3);
+  expect_refused(m.bytes(), "meshes[0].primitives[0].attributes.NORMAL: vertex 2 is not finite");
+  const std::vector<float> uvs = {0, 0, 1, INFINITY, 0, 1};
+  m.doc["meshes"][0]["primitives"][0]["attributes"].erase("NORMAL");
+  m.doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] =
+      m.add(uvs.data(), uvs.size() * 4, 5126, "VEC2", 3);
+  expect_refused(m.bytes(),
+                 "meshes[0].primitives[0].attributes.TEXCOORD_0: vertex 1 is not finite");
 }
 
 TEST_CASE("sparse accessors with unordered or out-of-range indices are refused") {

@@ -83,6 +83,16 @@ PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& p
       throw GltfError(json_path(ap, "POSITION"),
                       "position " + std::to_string(v) + " is not finite or lies beyond +-1e18");
   }
+  // A NaN or infinite normal, UV, colour, tangent or weight reaches the renderer as black or
+  // missing pixels, and equals nothing when vertices are merged: refused as positions are.
+  for (const auto& [name, values] : out.attributes) {
+    auto bad = std::find_if(values.values.begin(), values.values.end(),
+                            [](float f) { return !std::isfinite(f); });
+    if (bad != values.values.end()) {
+      size_t vertex = size_t(bad - values.values.begin()) / values.components;
+      throw GltfError(json_path(ap, name), "vertex " + std::to_string(vertex) + " is not finite");
+    }
+  }
   if (!draco.empty()) {
     out.indices = std::move(decoded.indices);
   } else if (std::optional<uint32_t> indices =

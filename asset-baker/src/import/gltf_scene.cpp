@@ -54,10 +54,11 @@ std::vector<uint32_t> scene_roots(const Json& root, const std::string& source,
 }
 
 // EXT_mesh_gpu_instancing: TRANSLATION, ROTATION, SCALE accessors of one count, every value
-// finite. Rotations are floats or normalized integers (the extension's rule; an integer quaternion
-// is no rotation a renderer can use) and are made unit as node rotations are; `renormalised`
-// counts those more than 1e-3 off. (Integer translations and scales are KHR_mesh_quantization's,
-// read as their values.)
+// finite. Rotations are floats or normalized signed bytes or shorts (the extension's rule: an
+// integer or unsigned quaternion is no rotation a renderer can use) and are made unit as node
+// rotations are; `renormalised` counts the float ones more than 1e-3 off (quantised ones cannot be
+// exactly unit). Integer translations and scales, outside the extension's float rule, are read
+// as their values, as viewers read them.
 std::vector<assetlib::PrefabInstance> read_instances(GltfData& data, const Json& node,
                                                      const std::string& path,
                                                      size_t& renormalised) {
@@ -69,16 +70,23 @@ std::vector<assetlib::PrefabInstance> read_instances(GltfData& data, const Json&
       object_or_empty(ext, json_path(path, "extensions.EXT_mesh_gpu_instancing"), "attributes");
   const Json& doc = data.document().json;
   std::vector<assetlib::PrefabInstance> out;
+  bool quantised_rotations = false;
   auto read = [&](const char* name, const char* type, size_t offset, size_t n) {
     std::optional<uint32_t> accessor =
         index_or_none(attributes, ep, name, array_size(doc, "accessors"), "accessor");
     if (!accessor) return;
     std::string ap = json_path(ep, name);
     AccessorValues values = data.floats(*accessor, ap, {type});
-    if (n == 4 && values.component_type != kFloatComponent && !values.normalized) {
-      throw GltfError(ap, "accessor " + std::to_string(*accessor) + " has componentType " +
-                              std::to_string(values.component_type) +
-                              "; instance rotations must be floats or normalized bytes or shorts");
+    if (n == 4) {
+      const uint32_t component = values.component_type;
+      quantised_rotations = values.normalized && (component == 5120 || component == 5122);
+      if (component != kFloatComponent && !quantised_rotations) {
+        throw GltfError(ap, "accessor " + std::to_string(*accessor) + " has componentType " +
+                                std::to_string(component) +
+                                (values.normalized ? " (normalized)" : "") +
+                                "; instance rotations must be floats or normalized signed bytes "
+                                "or shorts");
+      }
     }
     if (out.empty()) out.resize(values.count);
     if (values.count != out.size())
@@ -95,8 +103,10 @@ std::vector<assetlib::PrefabInstance> read_instances(GltfData& data, const Json&
   read("TRANSLATION", "VEC3", 0, 3);
   read("ROTATION", "VEC4", 3, 4);
   read("SCALE", "VEC3", 7, 3);
-  for (assetlib::PrefabInstance& instance : out)
-    renormalised += make_unit_rotation(instance.rotation);
+  for (assetlib::PrefabInstance& instance : out) {
+    bool off_unit = make_unit_rotation(instance.rotation);
+    renormalised += off_unit && !quantised_rotations;
+  }
   return out;
 }
 

@@ -38,9 +38,9 @@ struct GroupKey {
 };
 
 // The corner groups and their running sums, numbered in order of first use. Open addressing with
-// linear probing over group numbers, sized once for the most groups a soup can have (one per
-// corner): no lookup allocates or rehashes (std::unordered_map, a node per group, was a sixth of
-// the bake of a textured OBJ).
+// linear probing over group numbers, the slots sized once for the most groups a soup can have (one
+// per corner): no lookup rehashes (std::unordered_map, a node per group, was a sixth of the bake
+// of a textured OBJ).
 class GroupSums {
  public:
   static constexpr uint32_t kNone = ~0u;
@@ -49,22 +49,23 @@ class GroupSums {
     size_t capacity = 16;
     while (capacity < 2 * max_groups) capacity *= 2;
     slots_.assign(capacity, kNone);
-    keys_.reserve(max_groups);
-    sums_.reserve(max_groups);
   }
 
-  // The group of `key`, new with a zero sum when first met.
+  // The group of `key`, new with a zero sum when first met. A key holding a NaN equals nothing,
+  // not even itself: it gets a group of its own without a slot, so a file of a million NaN normals
+  // does not probe one ever longer run of slots (quadratic time).
   uint32_t find_or_add(const GroupKey& key) {
-    uint32_t& slot = slots_[probe(key)];
-    if (slot == kNone) {
-      slot = uint32_t(keys_.size());
-      keys_.push_back(key);
-      sums_.push_back({0, 0, 0});
-    }
-    return slot;
+    const bool comparable = key == key;
+    uint32_t* slot = comparable ? &slots_[probe(key)] : nullptr;
+    if (slot && *slot != kNone) return *slot;
+    const uint32_t group = uint32_t(keys_.size());
+    keys_.push_back(key);
+    sums_.push_back({0, 0, 0});
+    if (slot) *slot = group;
+    return group;
   }
   // The group of `key`, or kNone.
-  uint32_t find(const GroupKey& key) const { return slots_[probe(key)]; }
+  uint32_t find(const GroupKey& key) const { return key == key ? slots_[probe(key)] : kNone; }
 
   Vec3& sum(uint32_t group) { return sums_[group]; }
 
