@@ -470,7 +470,8 @@ TEST_CASE("EXT_mesh_gpu_instancing: instances baked, rotations made unit, bad va
     INFO(baked.status.message());
     REQUIRE(baked.status.ok());
     CHECK(baked.warned("1 EXT_mesh_gpu_instancing rotation(s) are not unit quaternions"));
-    const auto& instances = baked.prefab().nodes[0].instances;
+    const PrefabInfo prefab = baked.prefab();  // a copy: prefab() returns a new one each call
+    const auto& instances = prefab.nodes[0].instances;
     REQUIRE(instances.size() == 2);
     CHECK(instances[0].rotation[3] == 1.0f);         // (0, 0, 0, 2) made unit
     CHECK(instances[1].rotation[1] == 0.70710677f);  // unit already: as authored
@@ -488,7 +489,8 @@ TEST_CASE("EXT_mesh_gpu_instancing: instances baked, rotations made unit, bad va
     INFO(quantised.status.message());
     REQUIRE(quantised.status.ok());
     CHECK_FALSE(quantised.warned("EXT_mesh_gpu_instancing rotation(s)"));
-    const auto& instances = quantised.prefab().nodes[0].instances;
+    const PrefabInfo prefab = quantised.prefab();
+    const auto& instances = prefab.nodes[0].instances;
     REQUIRE(instances.size() == 2);
     CHECK(instances[0].rotation[2] == Approx(0.70710678).epsilon(1e-6));
     CHECK(instances[0].rotation[3] == Approx(0.70710678).epsilon(1e-6));
