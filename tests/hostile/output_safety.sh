@@ -15,7 +15,8 @@
 #                     bakes only the rest
 #   overlap           output = parent of the input, or the input itself: refused, no source touched
 #   time_limit        a source still baking at --time-limit: it fails naming the limit, the bake
-#                     stops, the manifest holds what finished, previous outputs are kept, exit 1
+#                     stops, the manifest holds what finished, previous outputs are kept, exit 1;
+#                     the same for bake-one
 #   symlinked_assets  a baked asset replaced by a symlink to an identical file elsewhere, and a
 #                     symlink loop: pack refuses it (no pack), check names it, neither follows it,
 #                     check and info go on past the loop
@@ -292,6 +293,17 @@ time_limit)
   check_output "$work/out"
   run "$work/src" -o "$work/out" --time-limit -1
   expect_rc 2
+  # bake-one has the same limit: the source fails naming it and keeps its previous output.
+  big_before=$(sha256sum "$work/out/big.tx")
+  run bake-one "$work/src/big.png" --root "$work/src" -o "$work/out" --force --time-limit 0.05
+  expect_rc 1
+  expect_line "$work/log" "big\.png: still baking after 0\.05 s, the per-file time limit \(--time-limit\)"
+  [ "$big_before" = "$(sha256sum "$work/out/big.tx")" ] || fail "bake-one at the time limit changed big.tx"
+  ! ls "$work/out" | grep -q assetlib-tmp || fail "bake-one left a temporary behind"
+  run bake-one "$work/src/big.png" --root "$work/src" -o "$work/out" --time-limit -1
+  expect_rc 2
+  run bake-one "$work/src/big.png" --root "$work/src" -o "$work/out" --force
+  expect_rc 0
   ;;
 *) fail "unknown case" ;;
 esac

@@ -5,6 +5,7 @@
 #include "pipeline/bake_folders.h"
 #include "pipeline/bake_tree.h"
 #include "pipeline/depfile.h"
+#include "pipeline/job_runner.h"
 #include "pipeline/memory_budget.h"
 #include "pipeline/output_lock.h"
 #include "pipeline/plan_textures.h"
@@ -15,6 +16,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 namespace baker {
 namespace {
@@ -149,11 +151,19 @@ int run_bake_one(const BakeOneOptions& options) {
   context.shared_cache = cache.get();
 
   JobResult result;
+  bool abandoned = false, error_shown = false;
+  // Through the job runner, for its time limit. An abandoned job still reads its source, the
+  // context and the report: all live until the process ends.
+  const std::vector<Source> sources{source};
+  const std::vector<size_t> to_run{0};
+  std::vector<JobResult> results(1);
+  ProgressReport errors_only(1, true, false);  // quiet: it prints the error, and only that
   if (!refused.empty() || !is_utf8(relative)) {
     result = refused_result(relative, refused);
   } else {
-    JobClock clock;
-    result = run_job(context, source, clock);
+    abandoned = run_jobs(context, sources, to_run, {1, options.time_limit}, results, errors_only);
+    result = results[0];
+    error_shown = true;
   }
   SourceRecord record{relative, int64_t(started_ns), result.outcome == Outcome::Failed,
                       false,    std::nullopt,        context.take_stamps()};
@@ -163,7 +173,8 @@ int run_bake_one(const BakeOneOptions& options) {
     record.entry = result.entry;
   for (const std::string& w : result.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   int code = record.failed ? 1 : 0;
-  if (record.failed) std::fprintf(stderr, "error: %s\n", result.status.message().c_str());
+  if (record.failed && !error_shown)
+    std::fprintf(stderr, "error: %s\n", result.status.message().c_str());
   if (BakeStatus s = write_record(output, record); !s) {
     std::fprintf(stderr, "error: %s\n", s.message().c_str());
     code = 1;
@@ -186,6 +197,11 @@ int run_bake_one(const BakeOneOptions& options) {
       std::fprintf(stderr, "error: %s\n", s.message().c_str());
       code = 1;
     }
+  }
+  if (abandoned) {
+    // The stuck job's thread still runs (commits stopped): end without unwinding what it uses.
+    std::fflush(nullptr);
+    std::_Exit(code);
   }
   return code;
 }

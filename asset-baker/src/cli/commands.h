@@ -71,6 +71,7 @@ struct BakeOneOptions {
   std::string preset;
   bool no_cache = false, force = false, verify = false, quiet = false;
   uint64_t cache_limit = 0;
+  double time_limit = 0;  // seconds the source may bake (pipeline/job_runner.h); 0: none
 };
 int run_bake_one(const BakeOneOptions& options);
 

@@ -79,17 +79,18 @@ int main(int argc, char** argv) {
   app.add_option(
       "--memory-budget", memory_budget_mb,
       "MiB that all running bakes may hold together; larger sources wait (default: half the RAM)");
+  const CLI::Validator seconds(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        double value = std::strtod(text.c_str(), &end);
+        bool ok = !text.empty() && *end == '\0' && value >= 0;  // NaN is not >= 0
+        return ok ? "" : "must be a number of seconds, 0 (no limit) or more";
+      },
+      "SECONDS");
   app.add_option("--time-limit", bake.time_limit,
                  "Seconds one source may bake before the bake stops (0: no limit)")
       ->default_val(baker::kDefaultTimeLimit)
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            char* end = nullptr;
-            double seconds = std::strtod(text.c_str(), &end);
-            bool ok = !text.empty() && *end == '\0' && seconds >= 0;  // NaN is not >= 0
-            return ok ? "" : "must be a number of seconds, 0 (no limit) or more";
-          },
-          "SECONDS"));
+      ->check(seconds);
   app.add_flag("--force", bake.force, "Rebake everything, ignoring the cache");
   app.add_option("--config", config,
                  "baker.json to use (default: nearest in the input folder or above)");
@@ -175,6 +176,11 @@ int main(int argc, char** argv) {
   bake_one->add_flag("--force", one.force, "Bake even when up to date");
   bake_one->add_flag("--verify", one.verify, "Re-read and unpack each output after writing it");
   bake_one->add_flag("-q,--quiet", one.quiet, "Print only errors");
+  bake_one
+      ->add_option("--time-limit", one.time_limit,
+                   "Seconds the source may bake before it fails (0: no limit)")
+      ->default_val(baker::kDefaultTimeLimit)
+      ->check(seconds);
 
   baker::PlanOptions plan;
   std::string plan_output, plan_config, plan_depfile, plan_stamp;

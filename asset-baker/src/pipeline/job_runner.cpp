@@ -27,56 +27,66 @@ bool run_jobs(JobContext& context, const std::vector<Source>& sources,
               const std::vector<size_t>& to_run, RunLimits limits, std::vector<JobResult>& results,
               ProgressReport& progress) {
   const size_t workers = std::max<size_t>(1, std::min<size_t>(limits.jobs, to_run.size()));
-  std::atomic<size_t> next{0};
-  // Guards `results`, `current`, `running` and `stopped`: a job that finishes after it was
-  // abandoned must not touch the results the bake is being finished with.
-  std::mutex mutex;
-  std::condition_variable finished;
-  std::vector<size_t> current(workers, kIdle);  // the source each worker is on
-  auto clocks = std::make_unique<JobClock[]>(workers);
-  size_t running = workers;
-  bool stopped = false;
+  // What the workers share lives on the heap, held by each of them: an abandoned worker still
+  // locks `mutex` and reads `stopped` when its job returns, after this function has.
+  struct Shared {
+    std::atomic<size_t> next{0};
+    // Guards `current`, `running`, `stopped` and the caller's `results`: a job that finishes
+    // after it was abandoned must not touch the results the bake is being finished with.
+    std::mutex mutex;
+    std::condition_variable finished;
+    std::vector<size_t> current;  // the source each worker is on
+    std::unique_ptr<JobClock[]> clocks;
+    size_t running = 0;
+    bool stopped = false;
+  };
+  auto shared = std::make_shared<Shared>();
+  shared->current.assign(workers, kIdle);
+  shared->clocks = std::make_unique<JobClock[]>(workers);
+  shared->running = workers;
 
-  auto work = [&](size_t w) {
-    for (size_t k; !interrupt_signal() && (k = next.fetch_add(1)) < to_run.size();) {
+  auto work = [shared, &context, &sources, &to_run, &results, &progress](size_t w) {
+    Shared& s = *shared;
+    for (size_t k; !interrupt_signal() && (k = s.next.fetch_add(1)) < to_run.size();) {
       size_t i = to_run[k];
       {
-        std::lock_guard lock(mutex);
-        if (stopped) return;
-        current[w] = i;
+        std::lock_guard lock(s.mutex);
+        if (s.stopped) return;
+        s.current[w] = i;
       }
-      JobResult result = run_job(context, sources[i], clocks[w]);
-      std::lock_guard lock(mutex);
-      if (stopped) return;  // abandoned: the bake was finished without this source
-      current[w] = kIdle;
+      JobResult result = run_job(context, sources[i], s.clocks[w]);
+      std::lock_guard lock(s.mutex);
+      if (s.stopped) return;  // abandoned: the bake was finished without this source
+      s.current[w] = kIdle;
       results[i] = std::move(result);
       for (const std::string& warning : results[i].warnings) progress.warning(warning);
       if (results[i].outcome == Outcome::Failed) progress.error(results[i].status);
       progress.step(sources[i].relative, to_string(results[i].outcome), sources[i].bytes);
     }
-    std::lock_guard lock(mutex);
-    --running;
-    finished.notify_all();
+    std::lock_guard lock(s.mutex);
+    --s.running;
+    s.finished.notify_all();
   };
   std::vector<std::thread> threads;
   for (size_t w = 0; w < workers; ++w) threads.emplace_back(work, w);
 
-  std::unique_lock lock(mutex);
-  while (running > 0 && !stopped) {
-    finished.wait_for(lock, std::chrono::milliseconds(100));
+  std::unique_lock lock(shared->mutex);
+  while (shared->running > 0 && !shared->stopped) {
+    shared->finished.wait_for(lock, std::chrono::milliseconds(100));
     for (size_t w = 0; limits.time_limit > 0 && w < workers; ++w) {
-      if (current[w] == kIdle || clocks[w].seconds() <= limits.time_limit) continue;
-      const Source& stuck = sources[current[w]];
-      results[current[w]].outcome = Outcome::Failed;
-      results[current[w]].status =
-          BakeStatus::failure(BakeError::TimeLimit, stuck.relative,
+      const size_t i = shared->current[w];
+      if (i == kIdle || shared->clocks[w].seconds() <= limits.time_limit) continue;
+      results[i].outcome = Outcome::Failed;
+      results[i].status =
+          BakeStatus::failure(BakeError::TimeLimit, sources[i].relative,
                               "still baking after " + seconds_text(limits.time_limit) +
                                   " s, the per-file time limit (--time-limit); the bake stops "
                                   "here, its previous output is kept");
-      progress.error(results[current[w]].status);
-      stopped = true;
+      progress.error(results[i].status);
+      shared->stopped = true;
     }
   }
+  const bool stopped = shared->stopped;
   lock.unlock();
   if (!stopped) {
     for (std::thread& t : threads) t.join();
