@@ -151,19 +151,19 @@ int run_bake_one(const BakeOneOptions& options) {
   context.shared_cache = cache.get();
 
   JobResult result;
-  bool abandoned = false, error_shown = false;
+  bool abandoned = false;
   // Through the job runner, for its time limit. An abandoned job still reads its source, the
   // context and the report: all live until the process ends.
   const std::vector<Source> sources{source};
   const std::vector<size_t> to_run{0};
   std::vector<JobResult> results(1);
-  ProgressReport errors_only(1, true, false);  // quiet: it prints the error, and only that
+  ProgressReport errors_only(1, true, false);  // quiet: it prints the error (warnings below)
   if (!refused.empty() || !is_utf8(relative)) {
     result = refused_result(relative, refused);
+    std::fprintf(stderr, "error: %s\n", result.status.message().c_str());
   } else {
     abandoned = run_jobs(context, sources, to_run, {1, options.time_limit}, results, errors_only);
     result = results[0];
-    error_shown = true;
   }
   SourceRecord record{relative, int64_t(started_ns), result.outcome == Outcome::Failed,
                       false,    std::nullopt,        context.take_stamps()};
@@ -173,8 +173,6 @@ int run_bake_one(const BakeOneOptions& options) {
     record.entry = result.entry;
   for (const std::string& w : result.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   int code = record.failed ? 1 : 0;
-  if (record.failed && !error_shown)
-    std::fprintf(stderr, "error: %s\n", result.status.message().c_str());
   if (BakeStatus s = write_record(output, record); !s) {
     std::fprintf(stderr, "error: %s\n", s.message().c_str());
     code = 1;

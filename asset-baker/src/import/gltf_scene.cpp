@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 namespace baker {
 namespace {
@@ -108,6 +109,13 @@ std::vector<assetlib::PrefabInstance> read_instances(GltfData& data, const Json&
     renormalised += off_unit && !quantised_rotations;
   }
   return out;
+}
+
+// "<source>: <count><what>" when `count` is not 0: one warning per kind of problem, counting its
+// cases.
+void warn_count(std::vector<std::string>& warnings, const std::string& source, size_t count,
+                const std::string& what) {
+  if (count > 0) warnings.push_back(source + ": " + std::to_string(count) + what);
 }
 
 // A value as a message shows it: 1e-07, not 0.000000.
@@ -223,16 +231,12 @@ void read_lights(const Json& root, assetlib::PrefabInfo& out, const std::string&
             json_path(sp, "innerConeAngle"), "is not in [0, outerConeAngle]");
     hard_edged += l.inner_cone_angle == l.outer_cone_angle;
   }
-  if (no_cone > 0) {
-    warnings.push_back(source + ": " + std::to_string(no_cone) +
-                       " spot light(s) have no `spot` object (glTF requires one); the default "
-                       "cone is used (inner 0, outer pi/4)");
-  }
-  if (hard_edged > 0) {
-    warnings.push_back(source + ": " + std::to_string(hard_edged) +
-                       " spot light(s) have innerConeAngle equal to outerConeAngle (glTF wants "
-                       "it below); kept as a hard-edged cone");
-  }
+  warn_count(warnings, source, no_cone,
+             " spot light(s) have no `spot` object (glTF requires one); the default "
+             "cone is used (inner 0, outer pi/4)");
+  warn_count(warnings, source, hard_edged,
+             " spot light(s) have innerConeAngle equal to outerConeAngle (glTF wants "
+             "it below); kept as a hard-edged cone");
 }
 
 }  // namespace
@@ -321,35 +325,24 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
   }
   size_t shared =
       size_t(std::count_if(visits.begin(), visits.end(), [](uint32_t v) { return v > 1; }));
-  if (shared > 0) {
-    warnings.push_back(source + ": " + std::to_string(shared) +
-                       " node(s) have several parents (invalid glTF); instanced under each");
-  }
-  if (rigid_skinned > 0) {
-    warnings.push_back(source + ": " + std::to_string(rigid_skinned) +
-                       " node(s) draw a skinned mesh without a skin; drawn rigid, in bind pose");
-  }
-  if (matrix_and_trs > 0) {
-    warnings.push_back(source + ": " + std::to_string(matrix_and_trs) +
-                       " node(s) have both a matrix and translation, rotation or scale (invalid "
-                       "glTF); the matrix is used");
-  }
-  if (renormalised > 0) {
-    warnings.push_back(
-        source + ": " + std::to_string(renormalised) +
-        " node rotation(s) are not unit quaternions (invalid glTF); made unit (length 0: "
-        "no rotation)");
-  }
-  if (instances_renormalised > 0) {
-    warnings.push_back(source + ": " + std::to_string(instances_renormalised) +
-                       " EXT_mesh_gpu_instancing rotation(s) are not unit quaternions (invalid "
-                       "glTF); made unit (length 0: no rotation)");
-  }
-  if (unused_skins > 0) {
-    warnings.push_back(source + ": " + std::to_string(unused_skins) +
-                       " node(s) have a skin but no skinned mesh (JOINTS_0, WEIGHTS_0); the "
-                       "skin does not apply");
-  }
+  // One warning per kind of problem, counting its nodes.
+  const std::pair<size_t, const char*> notes[] = {
+      {shared, " node(s) have several parents (invalid glTF); instanced under each"},
+      {rigid_skinned, " node(s) draw a skinned mesh without a skin; drawn rigid, in bind pose"},
+      {matrix_and_trs,
+       " node(s) have both a matrix and translation, rotation or scale (invalid "
+       "glTF); the matrix is used"},
+      {renormalised,
+       " node rotation(s) are not unit quaternions (invalid glTF); made unit (length 0: "
+       "no rotation)"},
+      {instances_renormalised,
+       " EXT_mesh_gpu_instancing rotation(s) are not unit quaternions (invalid "
+       "glTF); made unit (length 0: no rotation)"},
+      {unused_skins,
+       " node(s) have a skin but no skinned mesh (JOINTS_0, WEIGHTS_0); the "
+       "skin does not apply"},
+  };
+  for (const auto& [cases, what] : notes) warn_count(warnings, source, cases, what);
   return scene;
 }
 

@@ -42,7 +42,7 @@ namespace baker {
 //      rotations off unit length are made unit; glTF cameras, lights and animation component types
 //      outside the specification are refused
 //  10  EXT_mesh_gpu_instancing rotations are made unit; integer rotations and values that are not
-//      finite are refused
+//      finite are refused, and so are glTF vertex attributes that are not finite
 inline constexpr uint32_t kBakerVersion = 10;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
