@@ -208,7 +208,7 @@ bool has_block_compressed(const BakedTree& tree) {
 }
 
 // The speed-ups the -j1 per-file times allow with `jobs` workers: the -j1 run's serial part
-// plus the simulated schedule, in path order and largest first.
+// plus the simulated schedule, in path order and longest first.
 void compute_bounds(const BakeRun& j1, unsigned jobs, TreeBake& out) {
   std::vector<double> durations;
   for (const auto& [name, seconds] : j1.file_seconds) durations.push_back(seconds);
@@ -217,9 +217,9 @@ void compute_bounds(const BakeRun& j1, unsigned jobs, TreeBake& out) {
   double serial = std::max(0.0, wall - work);
   double path_order = serial + simulate_dispatch(durations, jobs);
   std::sort(durations.rbegin(), durations.rend());
-  double largest_first = serial + simulate_dispatch(durations, jobs);
+  double longest_first = serial + simulate_dispatch(durations, jobs);
   out.bound_path_order = path_order > 0 ? wall / path_order : 0;
-  out.bound_largest_first = largest_first > 0 ? wall / largest_first : 0;
+  out.bound_longest_first = longest_first > 0 ? wall / longest_first : 0;
 }
 
 }  // namespace

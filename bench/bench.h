@@ -150,9 +150,10 @@ struct TreeBake {
   std::string largest_decoded_name;
   std::vector<BakeRun> runs;
   // Speed-up the -jN bake could reach given the -j1 per-file times: path-order dispatch and
-  // largest-first dispatch (what the baker does), both with the -j1 run's serial overhead.
+  // longest-first dispatch by those times (the baker estimates them before it bakes,
+  // pipeline/bake_order.h), both with the -j1 run's serial overhead.
   double bound_path_order = 0;
-  double bound_largest_first = 0;
+  double bound_longest_first = 0;
 
   // The run of `config` ("default", "hc", "rgba8") with `jobs` and --force or not; nullptr if none.
   const BakeRun* find(const std::string& config, unsigned jobs, bool force) const;

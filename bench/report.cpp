@@ -371,9 +371,8 @@ std::string bake_summary_line(const TreeBake& b, unsigned jobs) {
   std::ostringstream out;
   out << "- " << b.label << " (" << b.assets << " assets): -j" << jobs << " speed-up "
       << ratio(one->median_wall() / n->median_wall()) << "; the -j1 per-file times allow at most "
-      << ratio(b.bound_path_order) << " in path order, " << ratio(b.bound_largest_first)
-      << " largest first (the baker's dispatch, by source size); no-op rebuild "
-      << percent(noop->median_wall() / n->median_wall())
+      << ratio(b.bound_path_order) << " in path order, " << ratio(b.bound_longest_first)
+      << " longest first; no-op rebuild " << percent(noop->median_wall() / n->median_wall())
       << " of the full bake; largest decoded asset " << mib(b.largest_decoded) << " MiB ("
       << b.largest_decoded_name << ").\n";
   return out.str();

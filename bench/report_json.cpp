@@ -128,7 +128,7 @@ void to_json(json& j, const TreeBake& b) {
        {"largest_decoded", b.largest_decoded},
        {"largest_decoded_name", b.largest_decoded_name},
        {"speedup_bound_path_order", b.bound_path_order},
-       {"speedup_bound_largest_first", b.bound_largest_first},
+       {"speedup_bound_longest_first", b.bound_longest_first},
        {"runs", b.runs}};
 }
 

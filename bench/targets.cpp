@@ -132,7 +132,7 @@ Figure bake_speedup(const Results& r, const TargetSpec& spec) {
                      " -j1, " + seconds(n->median_wall()) + " " + jn + ", " + b->label + ", " +
                      std::to_string(b->assets) +
                      " assets; bound from -j1 per-file times: " + ratio(b->bound_path_order) +
-                     " path order, " + ratio(b->bound_largest_first) + " largest first";
+                     " path order, " + ratio(b->bound_longest_first) + " longest first";
   if (n->median_wall() >= kMinWallForOthers) {
     text += "; other processes used " + fixed(one->median_others(), 2) + " / " +
             fixed(n->median_others(), 2) + " cores during -j1 / " + jn;

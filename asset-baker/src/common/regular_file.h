@@ -21,6 +21,11 @@ ReadResult read_regular_file(const std::filesystem::path& path, uint64_t max_byt
 // The same from a file the caller opened (O_NONBLOCK, so a FIFO did not block); closes `fd`.
 ReadResult read_opened_file(int fd, uint64_t max_bytes, std::vector<std::byte>& out);
 
+// Reads at most the first `max_bytes` of the regular file at `path` into `out` (fewer when the
+// file is shorter): a header, without reading the rest.
+ReadResult read_regular_prefix(const std::filesystem::path& path, uint64_t max_bytes,
+                               std::vector<std::byte>& out);
+
 // What went wrong, for messages: "cannot read (not a regular file)".
 std::string read_result_reason(ReadResult result, uint64_t max_bytes);
 

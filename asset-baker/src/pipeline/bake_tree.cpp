@@ -6,6 +6,7 @@
 #include "pipeline/bake_config.h"
 #include "pipeline/bake_folders.h"
 #include "pipeline/bake_job.h"
+#include "pipeline/bake_order.h"
 #include "pipeline/failure_summary.h"
 #include "pipeline/interrupt.h"
 #include "pipeline/job_runner.h"
@@ -345,13 +346,6 @@ void report_cache(const SharedCache& cache, bool quiet) {
   std::printf("%s\n", line.c_str());
 }
 
-// Big sources go first, so that the longest bakes do not end up last on one worker while the
-// others idle. Outputs do not depend on the order.
-void largest_first(const std::vector<Source>& sources, std::vector<size_t>& to_run) {
-  std::stable_sort(to_run.begin(), to_run.end(),
-                   [&](size_t a, size_t b) { return sources[a].bytes > sources[b].bytes; });
-}
-
 // Whether a source's previous outputs survive this run: when the source was not run (interrupted),
 // or failed for a reason that is not the source's (a full disk, the configuration, the baker, or
 // any failure of inputs that baked before), and every output still holds what the baker wrote.
@@ -535,7 +529,7 @@ int run_bake(const BakeOptions& options) {
   // Every job may compress blocks on all cores. A fixed share (cores / jobs) left cores idle at the
   // tail of a bake, when one large texture was still compressing on its share alone.
   context.threads_per_job = cores;
-  largest_first(sources, to_run);
+  longest_first(setup.input, sources, to_run);
   bool abandoned =
       run_jobs(context, sources, to_run, {jobs, options.time_limit}, results, progress);
 
