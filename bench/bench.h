@@ -8,6 +8,7 @@
 //   tree_load_bench.cpp 6. a whole tree at once, loose and packed, one thread and two
 //   partial_read_bench.cpp 7. large textures from mip level K on, reading only those bytes
 //   peer_bench.cpp    8. asset-baker -j1 against gltfpack on the same files
+//   decoder_bench.cpp 9. stb_image against libspng and TurboJPEG on the texture sources
 //   targets.cpp       the targets (thresholds in targets.h) judged on the figures
 //   report.cpp        the Markdown report; report_json.cpp the JSON file
 // docs/benchmarks.md explains what is measured and how.
@@ -110,6 +111,16 @@ struct PartialRead {
 inline constexpr uint32_t kPartialReadMinSide = 2048;
 
 // The same asset baked with fast LZ4 and with LZ4-HC, each loaded and unpacked.
+// One source image decoded by stb_image and by the other library for its format (measurement 9).
+struct DecoderComparison {
+  std::string tree, name;
+  std::string decoder;  // "libspng" (8-bit PNG) or "TurboJPEG"
+  uint64_t pixels = 0;
+  double stb_seconds = 0, other_seconds = 0;  // medians per decode, from memory, to RGBA8
+  double bake_seconds = 0;                    // the source's bake in the default -j1 run
+  bool same_pixels = false;
+};
+
 struct CodecLoad {
   std::string tree, name, type;
   uint64_t lz4_bytes = 0, hc_bytes = 0, unpacked_bytes = 0;
@@ -219,6 +230,7 @@ struct Results {
   std::vector<PartialRead> partial_reads;
   std::vector<PeerComparison> peers;
   std::vector<CodecLoad> codec_loads;
+  std::vector<DecoderComparison> decoders;
   std::vector<SizeRecord> sizes;
   LoaderRss loader;
   std::vector<Target> targets;
@@ -288,6 +300,14 @@ bool bench_peers(const BenchOptions& options, const std::filesystem::path& root,
                  std::string& error);
 // The report's section 8 (empty when not measured).
 std::string peer_section(const Results& results);
+
+// decoder_bench.cpp, measurement 9. Every 8-bit PNG and JPEG source of `tree` (a default bake)
+// decoded by stb_image and by libspng or TurboJPEG, side by side, with its bake time in `bake`'s
+// default -j1 run. A file the other library cannot decode gets a note.
+void bench_decoders(const BakedTree& tree, const TreeBake& bake, const TimingPolicy& policy,
+                    std::vector<DecoderComparison>& out, std::vector<std::string>& notes);
+// The report's section 9 with its verdict (empty when not measured).
+std::string decoder_section(const Results& results);
 
 // partial_read_bench.cpp, measurement 7. Every texture of `tree` with a side of
 // kPartialReadMinSide or more, loaded from level `skip` on: load_binaryfile + unpack_texture_mips

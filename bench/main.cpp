@@ -251,6 +251,9 @@ bool run(const BenchOptions& options, Results& r) {
   for (const BakedTree& t : defaults) bench_partial_reads(t, 2, policy, r.partial_reads, r.notes);
   for (size_t i = 0; i < defaults.size(); ++i)
     bench_codec_loads(defaults[i], hcs[i], policy, r.codec_loads, r.notes);
+  std::fprintf(stderr, "measure source decoders\n");
+  for (size_t i = 0; i < defaults.size(); ++i)
+    bench_decoders(defaults[i], r.bakes[i], policy, r.decoders, r.notes);
 
   std::fprintf(stderr, "measure loader peak RSS\n");
   std::vector<std::string> dirs;

@@ -535,6 +535,7 @@ std::string render_report(const Results& r) {
   out += tree_load_section(r);
   out += partial_read_section(r);
   out += peer_section(r);
+  out += decoder_section(r);
   out += notes_section(r.notes);
   out += "\n## Targets\n\n```\n";
   for (const Target& t : r.targets) out += target_line(t) + "\n";

@@ -99,6 +99,17 @@ void to_json(json& j, const BakeRun& run) {
        {"file_seconds", files}};
 }
 
+void to_json(json& j, const DecoderComparison& c) {
+  j = {{"tree", c.tree},
+       {"name", c.name},
+       {"decoder", c.decoder},
+       {"pixels", c.pixels},
+       {"stb_seconds", c.stb_seconds},
+       {"other_seconds", c.other_seconds},
+       {"bake_seconds", c.bake_seconds},
+       {"same_pixels", c.same_pixels}};
+}
+
 void to_json(json& j, const CodecLoad& c) {
   j = {{"tree", c.tree},
        {"name", c.name},
@@ -240,6 +251,7 @@ bool write_json(const Results& r, const std::filesystem::path& path, std::string
   doc["size"] = r.sizes;
   doc["lz4_vs_hc_load"] = r.codec_loads;
   doc["peer_bake"] = r.peers;
+  doc["decoders"] = r.decoders;
   doc["notes"] = r.notes;
 
   std::ofstream out(path);

@@ -78,4 +78,9 @@ inline constexpr uint64_t kRealSizeBytes = 1ull << 20;
 inline constexpr double kHcMinSaving = 0.05;
 inline constexpr double kHcMaxLoadTime = 1.10;
 
+// The source decoder verdict: a second decoder for a format (libspng, TurboJPEG) is worth its
+// weight (a second set of behaviours on hostile files to test and fuzz, and images it reads
+// differently from stb_image) when it cuts the bake time of its files by at least this much.
+inline constexpr double kDecoderMinCut = 0.10;
+
 }  // namespace bench

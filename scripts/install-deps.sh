@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config git python3 time util-linux valgrind
   nlohmann-json3-dev libsimdjson-dev liblz4-dev libxxhash-dev
   libstb-dev libtinyobjloader-dev libcli11-dev libmeshoptimizer-dev libdraco-dev
-  gltfpack
+  gltfpack libspng-dev libturbojpeg0-dev
   catch2 libbenchmark-dev
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers
   libglfw3-dev xvfb xauth
