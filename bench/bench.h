@@ -1,16 +1,18 @@
 // assetlib-bench: what a run is asked to do, the figures each measurement produces, and the
-// entry point of every stage, in the order main.cpp runs them:
-//   bake_bench.cpp    4. bake every tree with asset-baker (child processes), the configurations the
-//   rest needs load_bench.cpp    1. texture load, 2. mesh load (source decoder vs baked), LZ4 vs
-//   LZ4-HC load,
-//                        the loader's peak RSS
-//   limits_bench.cpp  3. the stateless API against the machine's limits on the same bytes
-//   tree_load_bench.cpp 6. a whole tree at once, loose and packed, one thread and two
-//   partial_read_bench.cpp 7. large textures from mip level K on, reading only those bytes
-//   peer_bench.cpp    8. asset-baker -j1 against gltfpack on the same files
-//   decoder_bench.cpp 9. stb_image against libspng and TurboJPEG on the texture sources
-//   targets.cpp       the targets (thresholds in targets.h) judged on the figures
-//   report.cpp        the Markdown report; report_json.cpp the JSON file
+// entry point of every stage. main.cpp runs 8 first, then 4, 1, 2, 3, 6, 7, 5, 9:
+// clang-format off
+//   load_bench.cpp          1. texture load, 2. mesh load (source decoder vs baked), 5. LZ4 vs
+//                           LZ4-HC load, the loader's peak RSS
+//   limits_bench.cpp        3. the stateless API against the machine's limits on the same bytes
+//   bake_bench.cpp          4. every tree baked with asset-baker (child processes), in every
+//                           configuration the rest needs
+//   tree_load_bench.cpp     6. a whole tree at once, loose and packed, one thread and two
+//   partial_read_bench.cpp  7. large textures from mip level K on, reading only those bytes
+//   peer_bench.cpp          8. asset-baker -j1 against gltfpack on the same files
+//   decoder_bench.cpp       9. stb_image against libspng and TurboJPEG on the texture sources
+//   targets.cpp             the targets (thresholds in targets.h) judged on the figures
+//   report.cpp              the Markdown report; report_json.cpp the JSON file
+// clang-format on
 // docs/benchmarks.md explains what is measured and how.
 #pragma once
 
@@ -111,6 +113,12 @@ struct PartialRead {
 inline constexpr uint32_t kPartialReadMinSide = 2048;
 
 // The same asset baked with fast LZ4 and with LZ4-HC, each loaded and unpacked.
+struct CodecLoad {
+  std::string tree, name, type;
+  uint64_t lz4_bytes = 0, hc_bytes = 0, unpacked_bytes = 0;
+  double lz4_seconds = 0, hc_seconds = 0;
+};
+
 // One source image decoded by stb_image and by the other library for its format (measurement 9).
 struct DecoderComparison {
   std::string tree, name;
@@ -119,12 +127,6 @@ struct DecoderComparison {
   double stb_seconds = 0, other_seconds = 0;  // medians per decode, from memory, to RGBA8
   double bake_seconds = 0;                    // the source's bake in the default -j1 run
   bool same_pixels = false;
-};
-
-struct CodecLoad {
-  std::string tree, name, type;
-  uint64_t lz4_bytes = 0, hc_bytes = 0, unpacked_bytes = 0;
-  double lz4_seconds = 0, hc_seconds = 0;
 };
 
 // One baked file as the manifests and sources describe it, for the size tables.
@@ -144,7 +146,7 @@ struct BakeRun {
   uint64_t baked = 0, up_to_date = 0, failed = 0;
   uint64_t bytes_in = 0, bytes_out = 0;
   double reported_seconds = 0;
-  std::vector<std::pair<std::string, double>> file_seconds;  // per source, in dispatch (path) order
+  std::vector<std::pair<std::string, double>> file_seconds;  // per source, in path order
 
   double median_wall() const;
   uint64_t max_peak_rss() const;

@@ -15,6 +15,7 @@
 #include <ctime>
 #include <fstream>
 #include <memory>
+#include <sstream>
 #include <thread>
 
 extern char** environ;
@@ -71,6 +72,13 @@ std::vector<Timing> measure_side_by_side(std::span<const std::function<bool()>> 
     out[i].ok = true;
   }
   return out;
+}
+
+std::string read_file_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 bool warm_page_cache(const std::filesystem::path& path) {

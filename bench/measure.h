@@ -47,6 +47,9 @@ double median_of(std::vector<double> values);
 std::vector<Timing> measure_side_by_side(std::span<const std::function<bool()>> functions,
                                          const TimingPolicy& policy);
 
+// The bytes of the file at `path`; empty when it cannot be read.
+std::string read_file_bytes(const std::filesystem::path& path);
+
 // Reads the whole file once so that it sits in the page cache: every load is timed from the
 // cache, which measures decode and unpack, not the disk. False when it cannot be read.
 bool warm_page_cache(const std::filesystem::path& path);

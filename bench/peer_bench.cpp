@@ -51,13 +51,6 @@ std::vector<fs::path> files_under(const fs::path& root,
   return out;
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // %XX escapes of a URI decoded (glTF URIs are URI-encoded file names).
 std::string uri_decode(const std::string& uri) {
   std::string out;
@@ -75,7 +68,7 @@ std::string uri_decode(const std::string& uri) {
 
 // The JSON of a .gltf, or of a .glb's first chunk; discarded when it does not parse.
 json gltf_json(const fs::path& path) {
-  std::string bytes = read_text(path);
+  std::string bytes = read_file_bytes(path);
   if (bytes.size() >= 20 && bytes.compare(0, 4, "glTF") == 0) {
     uint32_t length = 0;
     std::copy_n(bytes.data() + 12, 4, reinterpret_cast<char*>(&length));
@@ -109,7 +102,7 @@ std::vector<std::string> gltf_references(const json& doc) {
 // exists, else each word (as the baker reads them).
 std::vector<std::string> obj_references(const fs::path& obj) {
   std::vector<std::string> out;
-  std::istringstream lines(read_text(obj));
+  std::istringstream lines(read_file_bytes(obj));
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("mtllib", 0) != 0 || line.size() < 8) continue;
     std::string rest = line.substr(7);

@@ -2,7 +2,6 @@
 // source's header says, not from its file size, and never from a file outside the input folder.
 #include "temp_dir.h"
 
-#include "common/regular_file.h"
 #include "pipeline/bake_order.h"
 
 #include <stb/stb_image_write.h>
@@ -11,6 +10,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,11 +57,12 @@ std::string jpeg_after_metadata(int w, int h, size_t padding) {
   return plain.substr(0, 2) + segments + plain.substr(2);  // after SOI
 }
 
-Source source(const std::string& relative, AssetKind kind, uint64_t bytes) {
+Source source(const std::string& relative, AssetKind kind, uint64_t bytes, size_t roles = 1) {
   Source s;
   s.relative = relative;
   s.kind = kind;
   s.bytes = bytes;
+  s.outputs.assign(roles, relative + ".tx");
   return s;
 }
 
@@ -69,32 +70,63 @@ Source image_at(const test::TempDir& dir, const std::string& relative) {
   return source(relative, AssetKind::Texture, fs::file_size(dir.path() / relative));
 }
 
+// A PNG signature and an IHDR chunk announcing `w` x `h` RGB pixels, and nothing else.
+std::string png_header(uint32_t w, uint32_t h) {
+  std::string out = "\x89PNG\r\n\x1a\n";
+  auto be32 = [&](uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) out += char((v >> shift) & 0xFF);
+  };
+  be32(13);
+  out += "IHDR";
+  be32(w);
+  be32(h);
+  out += std::string("\x08\x02\x00\x00\x00", 5);
+  be32(0);  // CRC, which header readers do not check
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("bake order: an image is as long as its pixels, whatever its file size", "[order]") {
   test::TempDir dir;
-  dir.write("flat.png", png(1024, 1024, true));  // a few KB, a million pixels
-  dir.write("noise.png", png(128, 128, false));  // about 50 KB, 16384 pixels
-  dir.write("model.obj", std::string(20000, '#'));
-  std::vector<Source> sources = {image_at(dir, "flat.png"), image_at(dir, "noise.png"),
-                                 source("model.obj", AssetKind::Mesh, 20000)};
-  REQUIRE(sources[0].bytes < sources[1].bytes);
+  dir.write("flat.png", png(512, 512, true));    // a few KB
+  dir.write("noise.png", png(512, 512, false));  // 768 KB
+  dir.write("small.png", png(128, 128, false));  // 48 KB
+  std::vector<Source> sources = {image_at(dir, "small.png"), image_at(dir, "flat.png"),
+                                 image_at(dir, "noise.png")};
+  REQUIRE(sources[1].bytes < sources[0].bytes);
+  auto cost = [&](const Source& s) { return baker::estimated_bake_cost(dir.path(), s); };
+  CHECK(cost(sources[1]) == cost(sources[2]));
+  CHECK(cost(sources[1]) == 16 * cost(sources[0]));
+  Source two_roles = sources[0];
+  two_roles.outputs.push_back("small.png.normal.tx");
+  CHECK(cost(two_roles) == 2 * cost(sources[0]));
 
-  CHECK(baker::estimated_bake_cost(dir.path(), sources[0]) == 40ull * 1024 * 1024);
-  CHECK(baker::estimated_bake_cost(dir.path(), sources[1]) == 40ull * 128 * 128);
-  CHECK(baker::estimated_bake_cost(dir.path(), sources[2]) == 20ull * 20000);
+  // Longest first; equal estimates keep their order, whichever file is larger.
+  std::vector<size_t> order = {0, 2, 1};
+  baker::longest_first(dir.path(), sources, 2, order);
+  CHECK(order == std::vector<size_t>{2, 1, 0});
+}
 
-  std::vector<size_t> order = {1, 2, 0};
-  baker::longest_first(dir.path(), sources, order);
-  CHECK(order == std::vector<size_t>{0, 1, 2});
+TEST_CASE("bake order: models by their size, a GLB's byte dearer than an OBJ's", "[order]") {
+  test::TempDir dir;
+  std::vector<Source> sources = {
+      source("a.obj", AssetKind::Mesh, 1000), source("b.glb", AssetKind::Scene, 1000),
+      source("c.obj", AssetKind::Mesh, 1000), source("d.obj", AssetKind::Mesh, 3000)};
+  std::vector<size_t> order = {0, 1, 2, 3};
+  baker::longest_first(dir.path(), sources, 2, order);
+  CHECK(order == std::vector<size_t>{1, 3, 0, 2});
 }
 
 TEST_CASE("bake order: a JPEG's frame header is found after large metadata", "[order]") {
   test::TempDir dir;
+  dir.write("plain.jpg", jpeg_after_metadata(48, 16, 0));
   dir.write("tagged.jpg", jpeg_after_metadata(48, 16, 100000));
-  Source s = image_at(dir, "tagged.jpg");
-  REQUIRE(s.bytes > 100000);
-  CHECK(baker::estimated_bake_cost(dir.path(), s) == 40ull * 48 * 16);
+  Source tagged = image_at(dir, "tagged.jpg");
+  REQUIRE(tagged.bytes > 100000);
+  auto cost = [&](const Source& s) { return baker::estimated_bake_cost(dir.path(), s); };
+  CHECK(cost(tagged) == cost(image_at(dir, "plain.jpg")));
+  CHECK(cost(tagged) < cost(source("unread.jpg", AssetKind::Texture, tagged.bytes)));
 }
 
 TEST_CASE("bake order: without a readable header inside the input, the file size counts",
@@ -102,29 +134,22 @@ TEST_CASE("bake order: without a readable header inside the input, the file size
   test::TempDir dir, outside;
   outside.write("big.png", png(1024, 1024, true));
   fs::create_directories(dir.path() / "in");
+  dir.write("in/big.png", png(1024, 1024, true));
   fs::create_symlink(outside.path() / "big.png", dir.path() / "in/link.png");
   dir.write("in/garbage.png", std::string(5000, 'x'));
+  dir.write("in/huge.png", png_header(20000, 16000));  // over the baker's 16384 limit
   REQUIRE(::mkfifo((dir.path() / "in/pipe.png").c_str(), 0600) == 0);
 
   fs::path root = dir.path() / "in";
+  auto cost = [&](const char* name) {
+    return baker::estimated_bake_cost(root, source(name, AssetKind::Texture, 77));
+  };
+  const uint64_t by_size = cost("gone.png");
+  CHECK(cost("big.png") > by_size);  // a million pixels
   // The link's target is not read: its million pixels do not count.
-  CHECK(baker::estimated_bake_cost(root, source("link.png", AssetKind::Texture, 77)) == 40 * 77);
-  CHECK(baker::estimated_bake_cost(root, source("garbage.png", AssetKind::Texture, 5000)) ==
-        40 * 5000);
+  CHECK(cost("link.png") == by_size);
+  CHECK(cost("garbage.png") == by_size);
+  CHECK(cost("huge.png") == by_size);
   // A FIFO is not opened for a blocking read (this would hang otherwise).
-  CHECK(baker::estimated_bake_cost(root, source("pipe.png", AssetKind::Texture, 0)) == 0);
-  CHECK(baker::estimated_bake_cost(root, source("gone.png", AssetKind::Texture, 9)) == 40 * 9);
-}
-
-TEST_CASE("regular file prefix: the first bytes, all of a shorter file, only regular files",
-          "[order]") {
-  test::TempDir dir;
-  fs::path file = dir.write("ten.bin", "0123456789");
-  std::vector<std::byte> out;
-  REQUIRE(baker::read_regular_prefix(file, 4, out) == baker::ReadResult::Ok);
-  CHECK(std::string(reinterpret_cast<const char*>(out.data()), out.size()) == "0123");
-  REQUIRE(baker::read_regular_prefix(file, 100, out) == baker::ReadResult::Ok);
-  CHECK(out.size() == 10);
-  CHECK(baker::read_regular_prefix(dir.path(), 4, out) == baker::ReadResult::NotRegular);
-  CHECK(baker::read_regular_prefix(dir.path() / "none", 4, out) == baker::ReadResult::NotFound);
+  CHECK(cost("pipe.png") == by_size);
 }

@@ -269,7 +269,7 @@ time_limit)
   expect_rc 0
   make_pngs "$work/big" 1 2048
   mv "$work/big/noise000.png" "$work/src/big.png"
-  # Largest first: a worker is stuck on big.png. Whether the other one gets through the 12 up-to-date
+  # Longest first: a worker is stuck on big.png. Whether the other one gets through the 12 up-to-date
   # sources before the bake stops depends on the machine's load; either way they keep their outputs.
   run "$work/src" -o "$work/out" -j2 --time-limit 0.05
   expect_rc 1

@@ -529,7 +529,7 @@ int run_bake(const BakeOptions& options) {
   // Every job may compress blocks on all cores. A fixed share (cores / jobs) left cores idle at the
   // tail of a bake, when one large texture was still compressing on its share alone.
   context.threads_per_job = cores;
-  longest_first(setup.input, sources, to_run);
+  longest_first(setup.input, sources, cores, to_run);
   bool abandoned =
       run_jobs(context, sources, to_run, {jobs, options.time_limit}, results, progress);
 
