@@ -22,19 +22,14 @@ std::string text(const std::vector<std::byte>& bytes) {
 
 }  // namespace
 
-TEST_CASE("regular file: a whole file within its limit, nothing over it", "[regular_file]") {
+TEST_CASE("regular file: a whole file within its limit; a prefix, or all of a shorter file",
+          "[regular_file]") {
   test::TempDir dir;
   fs::path file = dir.write("ten.bin", "0123456789");
   std::vector<std::byte> out;
   REQUIRE(baker::read_regular_file(file, 10, out) == ReadResult::Ok);
   CHECK(text(out) == "0123456789");
   CHECK(baker::read_regular_file(file, 9, out) == ReadResult::TooLarge);
-}
-
-TEST_CASE("regular file: a prefix is the first bytes, or all of a shorter file", "[regular_file]") {
-  test::TempDir dir;
-  fs::path file = dir.write("ten.bin", "0123456789");
-  std::vector<std::byte> out;
   REQUIRE(baker::read_regular_prefix(file, 4, out) == ReadResult::Ok);
   CHECK(text(out) == "0123");
   REQUIRE(baker::read_regular_prefix(file, 100, out) == ReadResult::Ok);
