@@ -22,7 +22,7 @@ std::string text(const std::vector<std::byte>& bytes) {
 
 }  // namespace
 
-TEST_CASE("regular file: a whole file within its limit; a prefix, or all of a shorter file",
+TEST_CASE("regular file: whole files within their limit and prefixes of any length",
           "[regular_file]") {
   test::TempDir dir;
   fs::path file = dir.write("ten.bin", "0123456789");
