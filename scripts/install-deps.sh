@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config git python3 time util-linux valgrind
-  nlohmann-json3-dev libsimdjson-dev liblz4-dev libxxhash-dev
+  nlohmann-json3-dev libsimdjson-dev liblz4-dev libxxhash-dev zlib1g-dev
   libstb-dev libtinyobjloader-dev libcli11-dev libmeshoptimizer-dev libdraco-dev
   gltfpack libspng-dev libturbojpeg0-dev
   catch2 libbenchmark-dev

@@ -1,5 +1,7 @@
 #include "import/image_preflight.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string_view>
@@ -67,8 +69,17 @@ BakeStatus check_ratio(const std::string& name, uint64_t pixels, uint64_t bytes,
                 BakeError::LimitExceeded);
 }
 
-// Every chunk must fit in the file (stb_image grows its buffer to the length a chunk claims), and
-// the IDAT bytes must be able to inflate to the pixels.
+// Whether a chunk's bytes decide the pixels: the critical ones (IHDR, PLTE, IDAT, IEND, Apple's
+// CgBI: a lower-case first letter marks a chunk ancillary) and tRNS, the transparency stb_image
+// applies. Other ancillary chunks at most give a warning here.
+bool shapes_pixels(const char* type) {
+  return (type[0] & 0x20) == 0 || std::strcmp(type, "tRNS") == 0;
+}
+
+// Every chunk must fit in the file (stb_image grows its buffer to the length a chunk claims), the
+// chunks that shape the pixels must match their CRC (stb_image never checks it, so a damaged file
+// baked as whatever its bytes decode to, with exit 0), and the IDAT bytes must be able to inflate
+// to the pixels.
 BakeStatus check_png(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
   Reader r(source, 8);
   uint64_t idat = 0;
@@ -81,9 +92,19 @@ BakeStatus check_png(std::span<const std::byte> source, const std::string& name,
                               std::to_string(r.left() >= 4 ? r.left() - 4 : 0) +
                               " more (truncated or corrupt)");
     }
+    if (shapes_pixels(type)) {
+      const std::byte* covered = source.data() + (r.pos() - 4);  // type and payload
+      uLong crc = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(covered), length + 4);
+      r.skip(length);
+      if (r.be32() != uint32_t(crc)) {
+        return refuse(
+            name, std::string("PNG chunk '") + type + "' does not match its CRC (a damaged file)");
+      }
+    } else {
+      r.skip(uint64_t(length) + 4);  // payload and CRC
+    }
     if (std::strcmp(type, "IDAT") == 0) idat += length;
     if (std::strcmp(type, "IEND") == 0) break;
-    r.skip(uint64_t(length) + 4);  // payload and CRC
   }
   if (idat == 0) return refuse(name, "the PNG has no image data (no IDAT chunk before the end)");
   return check_ratio(name, pixels, idat, kMaxPngPixelsPerByte);

@@ -43,7 +43,8 @@ namespace baker {
 //      outside the specification are refused
 //  10  EXT_mesh_gpu_instancing rotations are made unit; integer rotations and values that are not
 //      finite are refused, and so are glTF vertex attributes that are not finite
-inline constexpr uint32_t kBakerVersion = 10;
+//  11  PNG chunks that shape the pixels (critical ones and tRNS) must match their CRC
+inline constexpr uint32_t kBakerVersion = 11;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material
