@@ -528,3 +528,40 @@ TEST_CASE("a PNG chunk that fails its CRC is refused if it shapes the pixels, na
   with_text.insert(with_text.end(), good.begin() + 33, good.end());
   CHECK(bake(with_text, "text.png", quick()).status);
 }
+
+// stb_image reports the last format it tried, "unknown image type", for any PNG it refuses.
+TEST_CASE("a damaged PNG is refused with what is wrong in it, not 'unknown image type'") {
+  auto message_of = [](const Bytes& bytes) {
+    Baked b = bake(bytes, "damaged.png", quick());
+    require_refused(b, "damaged.png");
+    return b.status.message();
+  };
+  auto contains = [](const std::string& text, const std::string& part) {
+    INFO(text);
+    return text.find(part) != std::string::npos;
+  };
+  hostile::PngSpec colour_type_1;
+  colour_type_1.color_type = 1;
+  CHECK(contains(message_of(hostile::png(colour_type_1)),
+                 "declares colour type 1, which PNG does not define"));
+
+  hostile::PngSpec rgb_4_bits;  // stb_image reads it as something else
+  rgb_4_bits.color_type = 2;
+  rgb_4_bits.depth = 4;
+  CHECK(contains(message_of(hostile::png(rgb_4_bits)),
+                 "declares 4-bit samples for colour type 2, which PNG does not allow"));
+
+  hostile::PngSpec palette;
+  palette.color_type = 3;
+  palette.palette = {255, 0, 0};
+  Bytes good = hostile::png(palette);
+  Bytes huge_chunk(good.begin(), good.begin() + 33);  // signature and IHDR
+  hostile::put_be32(huge_chunk, 0x3fffffff);
+  hostile::append(huge_chunk, "bKGD");
+  huge_chunk.insert(huge_chunk.end(), 8, 0);
+  CHECK(contains(message_of(huge_chunk), "PNG chunk 'bKGD' claims 1073741823 bytes"));
+
+  Bytes text_mode = good;
+  text_mode[4] = '\n';  // CR LF became LF LF
+  CHECK(contains(message_of(text_mode), "its 8-byte signature is damaged"));
+}

@@ -94,6 +94,8 @@ BakeStatus unreadable(std::span<const std::byte> source, const std::string& name
     return BakeStatus::failure(BakeError::UnreadableSource, name, "the file is empty");
   std::string feature = unsupported_image_feature(source);
   if (!feature.empty()) return BakeStatus::failure(BakeError::UnsupportedFeature, name, feature);
+  if (std::string damage = png_damage(source); !damage.empty())
+    return BakeStatus::failure(BakeError::InvalidSource, name, damage);
   return BakeStatus::failure(BakeError::UnreadableSource, name,
                              "not a readable image (" + stb_reason + ")");
 }

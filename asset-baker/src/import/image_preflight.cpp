@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <string_view>
 
@@ -54,6 +55,8 @@ BakeStatus truncated(const std::string& name, const char* what, uint64_t needed,
                           " bytes, the file holds " + std::to_string(held));
 }
 
+constexpr std::string_view kPngSignature = "\x89PNG\r\n\x1a\n";
+
 bool starts_with(std::span<const std::byte> source, std::string_view magic) {
   return source.size() >= magic.size() &&
          std::memcmp(source.data(), magic.data(), magic.size()) == 0;
@@ -76,37 +79,74 @@ bool shapes_pixels(const char* type) {
   return (type[0] & 0x20) == 0 || std::strcmp(type, "tRNS") == 0;
 }
 
-// Every chunk must fit in the file (stb_image grows its buffer to the length a chunk claims), the
-// chunks that shape the pixels must match their CRC (stb_image never checks it, so a damaged file
-// baked as whatever its bytes decode to, with exit 0), and the IDAT bytes must be able to inflate
-// to the pixels.
-BakeStatus check_png(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
+// An IHDR payload against the specification (PNG 11.2.2): the bit depths each colour type allows,
+// compression and filter method 0, interlace method 0 or 1. stb_image decodes some combinations
+// the specification forbids (RGB of 4 bits), which no PNG writer produces: a damaged header.
+std::string ihdr_problem(Reader r, uint32_t length) {
+  if (length != 13) return "the PNG header (IHDR) is " + std::to_string(length) + " bytes, not 13";
+  uint32_t width = r.be32(), height = r.be32();
+  uint32_t depth = r.u8(), colour = r.u8();
+  uint32_t compression = r.u8(), filter = r.u8(), interlace = r.u8();
+  if (width == 0 || height == 0 || width > 0x7fffffffu || height > 0x7fffffffu)
+    return "the PNG header declares a size of " + std::to_string(width) + "x" +
+           std::to_string(height) + " (PNG sides are 1 to 2^31 - 1)";
+  // Bit i set: samples of 2^i bits allowed, per colour type 0..6.
+  static constexpr uint32_t kDepths[7] = {0b11111, 0, 0b11000, 0b01111, 0b11000, 0, 0b11000};
+  if (colour >= 7 || kDepths[colour] == 0) {
+    return "the PNG header declares colour type " + std::to_string(colour) +
+           ", which PNG does not define";
+  }
+  if (!std::has_single_bit(depth) || depth > 16 ||
+      ((kDepths[colour] >> std::countr_zero(depth)) & 1) == 0) {
+    return "the PNG header declares " + std::to_string(depth) + "-bit samples for colour type " +
+           std::to_string(colour) + ", which PNG does not allow";
+  }
+  if (compression != 0 || filter != 0 || interlace > 1) {
+    return "the PNG header declares compression method " + std::to_string(compression) +
+           ", filter method " + std::to_string(filter) + " and interlace method " +
+           std::to_string(interlace) + " (PNG defines 0, 0 and 0 or 1)";
+  }
+  return {};
+}
+
+// Walks the chunks of a PNG: every chunk must fit in the file (stb_image grows its buffer to the
+// length a chunk claims), the chunks that shape the pixels must match their CRC (stb_image never
+// checks it, so a damaged file baked as whatever its bytes decode to, with exit 0) and the header
+// must be one PNG defines. `idat` gets the image data's bytes. Returns what is wrong, or "".
+std::string walk_png(std::span<const std::byte> source, uint64_t& idat) {
   Reader r(source, 8);
-  uint64_t idat = 0;
+  idat = 0;
   while (r.left() >= 8) {
     uint32_t length = r.be32();
     char type[5] = {char(r.u8()), char(r.u8()), char(r.u8()), char(r.u8()), 0};
     if (length > 0x7fffffffu || uint64_t(length) + 4 > r.left()) {
-      return refuse(name, std::string("PNG chunk '") + type + "' claims " + std::to_string(length) +
-                              " bytes, the file holds " +
-                              std::to_string(r.left() >= 4 ? r.left() - 4 : 0) +
-                              " more (truncated or corrupt)");
+      return std::string("PNG chunk '") + type + "' claims " + std::to_string(length) +
+             " bytes, the file holds " + std::to_string(r.left() >= 4 ? r.left() - 4 : 0) +
+             " more (truncated or corrupt)";
+    }
+    if (std::strcmp(type, "IHDR") == 0) {
+      if (std::string why = ihdr_problem(r, length); !why.empty()) return why;
     }
     if (shapes_pixels(type)) {
       const std::byte* covered = source.data() + (r.pos() - 4);  // type and payload
       uLong crc = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(covered), length + 4);
       r.skip(length);
-      if (r.be32() != uint32_t(crc)) {
-        return refuse(
-            name, std::string("PNG chunk '") + type + "' does not match its CRC (a damaged file)");
-      }
+      if (r.be32() != uint32_t(crc))
+        return std::string("PNG chunk '") + type + "' does not match its CRC (a damaged file)";
     } else {
       r.skip(uint64_t(length) + 4);  // payload and CRC
     }
     if (std::strcmp(type, "IDAT") == 0) idat += length;
     if (std::strcmp(type, "IEND") == 0) break;
   }
-  if (idat == 0) return refuse(name, "the PNG has no image data (no IDAT chunk before the end)");
+  if (idat == 0) return "the PNG has no image data (no IDAT chunk before the end)";
+  return {};
+}
+
+// A sound structure, and IDAT bytes that can inflate to the pixels.
+BakeStatus check_png(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
+  uint64_t idat = 0;
+  if (std::string why = walk_png(source, idat); !why.empty()) return refuse(name, why);
   return check_ratio(name, pixels, idat, kMaxPngPixelsPerByte);
 }
 
@@ -383,10 +423,24 @@ BakeStatus check_hdr(std::span<const std::byte> source, const std::string& name,
 
 }  // namespace
 
+std::string png_damage(std::span<const std::byte> source) {
+  uint64_t idat = 0;
+  if (starts_with(source, kPngSignature)) return walk_png(source, idat);
+  // A signature off by a byte or two is a damaged PNG rather than another format: the signature
+  // holds a CR LF, a LF and a byte with the high bit set precisely so that transfers that change
+  // line ends or clear bit 7 show.
+  size_t same = 0;
+  for (size_t i = 0; i < kPngSignature.size() && i < source.size(); ++i)
+    same += source[i] == std::byte(kPngSignature[i]);
+  if (same + 2 < kPngSignature.size()) return {};
+  return "the file starts like a PNG but its 8-byte signature is damaged (line ends or high bits "
+         "changed by a transfer?)";
+}
+
 BakeStatus preflight_image(std::span<const std::byte> source, const std::string& name,
                            uint32_t width, uint32_t height) {
   uint64_t pixels = uint64_t(width) * height;
-  if (starts_with(source, "\x89PNG\r\n\x1a\n")) return check_png(source, name, pixels);
+  if (starts_with(source, kPngSignature)) return check_png(source, name, pixels);
   if (starts_with(source, "\xff\xd8")) return check_jpeg(source, name, pixels);
   if (starts_with(source, "GIF8")) return check_gif(source, name, pixels);
   if (starts_with(source, "BM")) return check_bmp(source, name, width, height);
