@@ -22,7 +22,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Pixels = std::vector<uint8_t>;
+// Decoded RGBA8, allocated per decode and not zeroed, as stb_image's malloc is: a decoder that
+// had to clear its buffer first would pay for it in a real switch too.
+struct Pixels {
+  std::unique_ptr<uint8_t[]> bytes;
+  size_t size = 0;
+  uint8_t* allocate(size_t n) {
+    bytes = std::make_unique_for_overwrite<uint8_t[]>(n);
+    size = n;
+    return bytes.get();
+  }
+  bool operator==(const Pixels& o) const {
+    return size == o.size && std::memcmp(bytes.get(), o.bytes.get(), size) == 0;
+  }
+};
 
 // What the baker pays for a decode: stb_image's own buffer, kept (no copy), freed after.
 bool stb_decode_from_memory(const std::string& bytes) {
@@ -42,7 +55,7 @@ bool stb_rgba8(const std::string& bytes, Pixels& out, uint64_t& pixels) {
       stbi_image_free);
   if (!decoded) return false;
   pixels = uint64_t(w) * uint64_t(h);
-  out.assign(decoded.get(), decoded.get() + pixels * 4);
+  std::memcpy(out.allocate(size_t(pixels) * 4), decoded.get(), size_t(pixels) * 4);
   return true;
 }
 
@@ -56,8 +69,8 @@ bool spng_rgba8(const std::string& bytes, Pixels& out) {
       spng_decoded_image_size(ctx.get(), SPNG_FMT_RGBA8, &size) != 0) {
     return false;
   }
-  out.resize(size);
-  return spng_decode_image(ctx.get(), out.data(), size, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS) == 0;
+  return spng_decode_image(ctx.get(), out.allocate(size), size, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS) ==
+         0;
 }
 
 bool turbojpeg_rgba8(const std::string& bytes, Pixels& out) {
@@ -67,8 +80,8 @@ bool turbojpeg_rgba8(const std::string& bytes, Pixels& out) {
   int w = 0, h = 0, subsampling = 0, colorspace = 0;
   if (tjDecompressHeader3(tj.get(), data, bytes.size(), &w, &h, &subsampling, &colorspace) != 0)
     return false;
-  out.resize(size_t(w) * size_t(h) * 4);
-  return tjDecompress2(tj.get(), data, bytes.size(), out.data(), w, 0, h, TJPF_RGBA, 0) == 0;
+  return tjDecompress2(tj.get(), data, bytes.size(), out.allocate(size_t(w) * size_t(h) * 4), w, 0,
+                       h, TJPF_RGBA, 0) == 0;
 }
 
 using Decoder = bool (*)(const std::string&, Pixels&);

@@ -11,6 +11,9 @@
 
 namespace baker {
 
+// The 8 bytes every PNG file starts with.
+inline constexpr std::string_view kPngSignature = "\x89PNG\r\n\x1a\n";
+
 class ByteView {
  public:
   explicit ByteView(std::span<const std::byte> bytes) : bytes_(bytes) {}

@@ -161,7 +161,7 @@ BakeStatus full_palette(std::span<const std::byte> source, const std::string& na
   out.reset();
   const ByteView b(source);
   if (b.has(0, "BM") && source.size() >= 26) return bmp(source, name, out);
-  if (b.has(0, "\x89PNG\r\n\x1a\n")) return png(source, out);
+  if (b.has(0, kPngSignature)) return png(source, out);
   if (is_colour_mapped_tga(source)) return tga(source, name, out);  // stb_image tries TGA last
   return {};
 }

@@ -48,7 +48,7 @@ uint32_t gif_frames(const ByteView& s) {
 
 uint32_t animation_frames(std::span<const std::byte> source) {
   ByteView s(source);
-  if (s.has(0, "\x89PNG\r\n\x1a\n")) return png_frames(s);
+  if (s.has(0, kPngSignature)) return png_frames(s);
   if (s.has(0, "GIF8")) return gif_frames(s);
   return 1;
 }

@@ -56,7 +56,7 @@ bool is_srgb_profile(std::span<const std::byte> chunk) {
 
 std::string declared_colour_space(std::span<const std::byte> source) {
   const ByteView s(source);
-  if (!s.has(0, "\x89PNG\r\n\x1a\n")) return {};
+  if (!s.has(0, kPngSignature)) return {};
   std::string declared;
   for (uint64_t at = 8; at + 12 <= s.size(); at += 12 + uint64_t(s.be32(at))) {
     const uint64_t length = s.be32(at), data = at + 8;

@@ -26,6 +26,8 @@ std::string other_format(const ByteView& h) {
       {0, "II*\0"sv, "TIFF"},
       {0, "MM\0*"sv, "TIFF"},
       {0, "DDS "sv, "DDS (an already GPU-compressed texture)"},
+      {0, "\x8aMNG\r\n\x1a\n"sv, "MNG"},
+      {0, "\x8bJNG\r\n\x1a\n"sv, "JNG"},
       {0, "\xabKTX 11\xbb"sv, "KTX"},
       {0, "\xabKTX 20\xbb"sv, "KTX2"},
       {0, "\x76\x2f\x31\x01"sv, "OpenEXR"},

@@ -92,7 +92,7 @@ Orientation source_orientation(std::span<const std::byte> source, bool* from_exi
   ByteView b(source);
   if (from_exif) *from_exif = !is_tga(b);
   if (uint64_t segments = jpeg_segments(b)) return jpeg_orientation(b, segments);
-  if (b.has(0, "\x89PNG\r\n\x1a\n")) return png_orientation(b);
+  if (b.has(0, kPngSignature)) return png_orientation(b);
   if (is_tga(b)) return tga_orientation(b);
   return Orientation::Normal;
 }

@@ -1,5 +1,7 @@
 #include "import/image_preflight.h"
 
+#include "import/byte_view.h"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -55,8 +57,6 @@ BakeStatus truncated(const std::string& name, const char* what, uint64_t needed,
                           " bytes, the file holds " + std::to_string(held));
 }
 
-constexpr std::string_view kPngSignature = "\x89PNG\r\n\x1a\n";
-
 bool starts_with(std::span<const std::byte> source, std::string_view magic) {
   return source.size() >= magic.size() &&
          std::memcmp(source.data(), magic.data(), magic.size()) == 0;
@@ -72,11 +72,12 @@ BakeStatus check_ratio(const std::string& name, uint64_t pixels, uint64_t bytes,
                 BakeError::LimitExceeded);
 }
 
-// Whether a chunk's bytes decide the pixels: the critical ones (IHDR, PLTE, IDAT, IEND, Apple's
-// CgBI: a lower-case first letter marks a chunk ancillary) and tRNS, the transparency stb_image
-// applies. Other ancillary chunks at most give a warning here.
-bool shapes_pixels(const char* type) {
-  return (type[0] & 0x20) == 0 || std::strcmp(type, "tRNS") == 0;
+// Whether a chunk's CRC is checked: the critical chunks (IHDR, PLTE, IDAT, IEND, Apple's CgBI; a
+// lower-case first letter marks a chunk ancillary), which libpng also refuses to read damaged, and
+// the ancillary chunks that change the baked pixels: tRNS (transparency) and eXIf (the orientation
+// the baker applies). The others at most give a warning here.
+bool crc_checked(const char* type) {
+  return (type[0] & 0x20) == 0 || std::strcmp(type, "tRNS") == 0 || std::strcmp(type, "eXIf") == 0;
 }
 
 // An IHDR payload against the specification (PNG 11.2.2): the bit depths each colour type allows,
@@ -110,9 +111,9 @@ std::string ihdr_problem(Reader r, uint32_t length) {
 }
 
 // Walks the chunks of a PNG: every chunk must fit in the file (stb_image grows its buffer to the
-// length a chunk claims), the chunks that shape the pixels must match their CRC (stb_image never
-// checks it, so a damaged file baked as whatever its bytes decode to, with exit 0) and the header
-// must be one PNG defines. `idat` gets the image data's bytes. Returns what is wrong, or "".
+// length a chunk claims), the chunks of crc_checked must match their CRC (stb_image never checks
+// it, so a damaged file baked as whatever its bytes decode to, with exit 0) and the header must be
+// one PNG defines. `idat` gets the image data's bytes. Returns what is wrong, or "".
 std::string walk_png(std::span<const std::byte> source, uint64_t& idat) {
   Reader r(source, 8);
   idat = 0;
@@ -124,18 +125,19 @@ std::string walk_png(std::span<const std::byte> source, uint64_t& idat) {
              " bytes, the file holds " + std::to_string(r.left() >= 4 ? r.left() - 4 : 0) +
              " more (truncated or corrupt)";
     }
+    if (crc_checked(type)) {
+      const std::byte* covered = source.data() + (r.pos() - 4);  // type and payload
+      uLong crc = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(covered), length + 4);
+      Reader crc_field = r;
+      crc_field.skip(length);
+      if (crc_field.be32() != uint32_t(crc))
+        return std::string("PNG chunk '") + type + "' does not match its CRC (a damaged file)";
+    }
+    // Read with its CRC checked first: bytes a writer really wrote, not a flipped bit.
     if (std::strcmp(type, "IHDR") == 0) {
       if (std::string why = ihdr_problem(r, length); !why.empty()) return why;
     }
-    if (shapes_pixels(type)) {
-      const std::byte* covered = source.data() + (r.pos() - 4);  // type and payload
-      uLong crc = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(covered), length + 4);
-      r.skip(length);
-      if (r.be32() != uint32_t(crc))
-        return std::string("PNG chunk '") + type + "' does not match its CRC (a damaged file)";
-    } else {
-      r.skip(uint64_t(length) + 4);  // payload and CRC
-    }
+    r.skip(uint64_t(length) + 4);  // payload and CRC
     if (std::strcmp(type, "IDAT") == 0) idat += length;
     if (std::strcmp(type, "IEND") == 0) break;
   }
@@ -426,13 +428,16 @@ BakeStatus check_hdr(std::span<const std::byte> source, const std::string& name,
 std::string png_damage(std::span<const std::byte> source) {
   uint64_t idat = 0;
   if (starts_with(source, kPngSignature)) return walk_png(source, idat);
-  // A signature off by a byte or two is a damaged PNG rather than another format: the signature
-  // holds a CR LF, a LF and a byte with the high bit set precisely so that transfers that change
-  // line ends or clear bit 7 show.
+  // A signature off by a byte or two, or "PNG" after a byte 0x89 with or without its high bit, is
+  // a damaged PNG rather than another format: the signature holds CR LF, LF and a byte with the
+  // high bit set so that transfers that change line ends (adding or dropping bytes) or clear bit 7
+  // show. MNG and JNG, which share 6 of its bytes, are named as formats before this is asked.
   size_t same = 0;
   for (size_t i = 0; i < kPngSignature.size() && i < source.size(); ++i)
     same += source[i] == std::byte(kPngSignature[i]);
-  if (same + 2 < kPngSignature.size()) return {};
+  bool png_name = source.size() >= 4 && (uint8_t(source[0]) & 0x7f) == 0x09 &&
+                  std::memcmp(source.data() + 1, "PNG", 3) == 0;
+  if (same + 2 < kPngSignature.size() && !png_name) return {};
   return "the file starts like a PNG but its 8-byte signature is damaged (line ends or high bits "
          "changed by a transfer?)";
 }

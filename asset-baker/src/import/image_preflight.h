@@ -31,8 +31,8 @@ BakeStatus preflight_image(std::span<const std::byte> source, const std::string&
 
 // What is wrong with the structure of the PNG file `source`, as a sentence: a chunk longer than
 // the file, a chunk that shapes the pixels failing its CRC, an IHDR outside the specification, no
-// image data, a signature that differs in one or two of its 8 bytes. Empty when its chunks are
-// sound, or when `source` is not a PNG (its first 8 bytes differ from the signature in more). For
+// image data, a signature that differs in one or two of its 8 bytes or whose line-end bytes were
+// changed. Empty when its chunks are sound, or when `source` is not a PNG. For
 // the message of a PNG stb_image cannot read (it says "unknown image type"); reads only within
 // `source`.
 std::string png_damage(std::span<const std::byte> source);

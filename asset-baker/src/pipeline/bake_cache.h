@@ -43,7 +43,8 @@ namespace baker {
 //      outside the specification are refused
 //  10  EXT_mesh_gpu_instancing rotations are made unit; integer rotations and values that are not
 //      finite are refused, and so are glTF vertex attributes that are not finite
-//  11  PNG chunks that shape the pixels (critical ones and tRNS) must match their CRC
+//  11  PNG chunks that shape the pixels (critical ones, tRNS, eXIf) must match their CRC, and the
+//      header must be one PNG defines (4-bit RGB, say, baked before)
 inline constexpr uint32_t kBakerVersion = 11;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
