@@ -32,31 +32,19 @@ struct Pixels {
     size = n;
     return bytes.get();
   }
-  bool operator==(const Pixels& o) const {
-    return size == o.size && std::memcmp(bytes.get(), o.bytes.get(), size) == 0;
-  }
 };
 
-// What the baker pays for a decode: stb_image's own buffer, kept (no copy), freed after.
-bool stb_decode_from_memory(const std::string& bytes) {
-  int w = 0, h = 0, c = 0;
-  stbi_uc* decoded = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()),
-                                           int(bytes.size()), &w, &h, &c, 4);
-  stbi_image_free(decoded);
-  return decoded != nullptr;
-}
+using StbPixels = std::unique_ptr<stbi_uc, void (*)(void*)>;
 
-// The same decode kept, to compare the other library's pixels with.
-bool stb_rgba8(const std::string& bytes, Pixels& out, uint64_t& pixels) {
+// stb_image's decode to RGBA8 into its own buffer, which the baker keeps (no copy); null when it
+// cannot decode `bytes`.
+StbPixels stb_decode(const std::string& bytes, uint64_t& pixels) {
   int w = 0, h = 0, c = 0;
-  std::unique_ptr<stbi_uc, void (*)(void*)> decoded(
-      stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), int(bytes.size()), &w,
-                            &h, &c, 4),
-      stbi_image_free);
-  if (!decoded) return false;
+  StbPixels decoded(stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()),
+                                          int(bytes.size()), &w, &h, &c, 4),
+                    stbi_image_free);
   pixels = uint64_t(w) * uint64_t(h);
-  std::memcpy(out.allocate(size_t(pixels) * 4), decoded.get(), size_t(pixels) * 4);
-  return true;
+  return decoded;
 }
 
 bool spng_rgba8(const std::string& bytes, Pixels& out) {
@@ -157,20 +145,26 @@ void bench_decoders(const BakedTree& tree, const TreeBake& bake, const TimingPol
       continue;
     }
     DecoderComparison c{tree.label, a.name, name};
-    Pixels reference, decoded;
-    if (!stb_rgba8(bytes, reference, c.pixels)) {
+    StbPixels reference = stb_decode(bytes, c.pixels);
+    if (!reference) {
       notes.push_back("stb_image cannot decode " + a.source.string() + "; decoders not compared");
       continue;
     }
+    Pixels decoded;
     if (!other(bytes, decoded)) {
       notes.push_back(std::string(name) + " cannot decode " + a.source.string() + "; not compared");
       continue;
     }
-    c.same_pixels = decoded == reference;
+    c.same_pixels = decoded.size == c.pixels * 4 &&
+                    std::memcmp(decoded.bytes.get(), reference.get(), decoded.size) == 0;
+    reference.reset();
     c.bake_seconds = baked->second;
     // Each side allocates its output per decode, as a bake would.
     const std::function<bool()> sides[] = {
-        [&] { return stb_decode_from_memory(bytes); },
+        [&] {
+          uint64_t pixels = 0;
+          return stb_decode(bytes, pixels) != nullptr;
+        },
         [&] {
           Pixels fresh;
           return other(bytes, fresh);

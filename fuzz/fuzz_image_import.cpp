@@ -36,23 +36,20 @@ constexpr uint64_t kFuzzMaxTexels = 512 * 512;
 const char* const kNames[] = {"fuzz/img.png",    "fuzz/img_n.png",  "fuzz/img_roughness.png",
                               "fuzz/ui/img.png", "fuzz/img_ao.jpg", "fuzz/img.hdr"};
 
-uint32_t be32(const std::byte* p) {
-  return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | uint32_t(p[3]);
-}
-
 // `png` with the CRC of every chunk that fits recomputed; false when it is not a PNG or no CRC
 // changed. Almost every mutation inside a PNG breaks a CRC, which the preflight refuses: the
 // repaired copy takes the mutation on to the decoder.
 bool repair_png_crcs(std::vector<std::byte>& png) {
   if (png.size() < 8 || std::memcmp(png.data(), baker::kPngSignature.data(), 8) != 0) return false;
   bool changed = false;
+  const baker::ByteView view(png);
   for (size_t at = 8; png.size() - at >= 12;) {
-    uint32_t length = be32(png.data() + at);
+    uint32_t length = view.be32(at);
     if (length > png.size() - at - 12) break;
     uint32_t crc = uint32_t(crc32(crc32(0L, Z_NULL, 0),
                                   reinterpret_cast<const Bytef*>(png.data() + at + 4), length + 4));
     std::byte* field = png.data() + at + 8 + length;
-    changed |= be32(field) != crc;
+    changed |= view.be32(at + 8 + length) != crc;
     for (int k = 0; k < 4; ++k) field[k] = std::byte(crc >> (24 - 8 * k));
     at += 12 + size_t(length);
   }

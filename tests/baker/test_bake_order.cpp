@@ -1,5 +1,6 @@
 // The order a bake dispatches its sources in (pipeline/bake_order.h): estimated from what each
 // source's header says, not from its file size, and never from a file outside the input folder.
+#include "../hostile/hostile_helpers.h"
 #include "temp_dir.h"
 
 #include "pipeline/bake_order.h"
@@ -70,19 +71,15 @@ Source image_at(const test::TempDir& dir, const std::string& relative) {
   return source(relative, AssetKind::Texture, fs::file_size(dir.path() / relative));
 }
 
-// A PNG signature and an IHDR chunk announcing `w` x `h` RGB pixels, and nothing else.
+// A PNG of a header announcing `w` x `h` RGB pixels and no image data.
 std::string png_header(uint32_t w, uint32_t h) {
-  std::string out = "\x89PNG\r\n\x1a\n";
-  auto be32 = [&](uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8) out += char((v >> shift) & 0xFF);
-  };
-  be32(13);
-  out += "IHDR";
-  be32(w);
-  be32(h);
-  out += std::string("\x08\x02\x00\x00\x00", 5);
-  be32(0);  // CRC, which header readers do not check
-  return out;
+  hostile::PngSpec spec;
+  spec.width = w;
+  spec.height = h;
+  spec.color_type = 2;
+  spec.with_idat = false;
+  hostile::Bytes bytes = hostile::png(spec);
+  return std::string(bytes.begin(), bytes.end());
 }
 
 }  // namespace
