@@ -9,6 +9,7 @@
 
 #include "import/byte_view.h"
 #include "import/image_import.h"
+#include "import/png_chunks.h"
 #include "texture/bake_texture.h"
 #include "texture/texture_readback.h"
 
@@ -43,15 +44,13 @@ bool repair_png_crcs(std::vector<std::byte>& png) {
   if (png.size() < 8 || std::memcmp(png.data(), baker::kPngSignature.data(), 8) != 0) return false;
   bool changed = false;
   const baker::ByteView view(png);
-  for (size_t at = 8; png.size() - at >= 12;) {
-    uint32_t length = view.be32(at);
-    if (length > png.size() - at - 12) break;
+  baker::PngChunks chunks(view);
+  for (baker::PngChunk chunk; chunks.next(chunk) && chunk.crc_at() + 4 <= png.size();) {
     uint32_t crc = uint32_t(crc32(crc32(0L, Z_NULL, 0),
-                                  reinterpret_cast<const Bytef*>(png.data() + at + 4), length + 4));
-    std::byte* field = png.data() + at + 8 + length;
-    changed |= view.be32(at + 8 + length) != crc;
-    for (int k = 0; k < 4; ++k) field[k] = std::byte(crc >> (24 - 8 * k));
-    at += 12 + size_t(length);
+                                  reinterpret_cast<const Bytef*>(png.data() + chunk.at + 4),
+                                  uInt(chunk.length) + 4));
+    changed |= view.be32(chunk.crc_at()) != crc;
+    for (uint64_t k = 0; k < 4; ++k) png[chunk.crc_at() + k] = std::byte(crc >> (24 - 8 * k));
   }
   return changed;
 }

@@ -1,6 +1,6 @@
 // Fixed-width fields of a source file, read the way its decoders read them: a field past the end
 // of the file reads as 0. Header walks (image_orientation, image_diagnosis, image_animation,
-// full_palette) then need no bounds checks beyond their own loop limits.
+// full_palette, PngChunks) then need no bounds checks beyond their own loop limits.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,9 @@
 #include "import/full_palette.h"
 
 #include "import/byte_view.h"
+#include "import/png_chunks.h"
+
+#include <zlib.h>
 
 #include <algorithm>
 #include <cstring>
@@ -16,15 +19,6 @@ void put_le(std::vector<uint8_t>& out, uint32_t v, int bytes) {
 
 void put_be32(std::vector<uint8_t>& out, uint32_t v) {
   for (int i = 3; i >= 0; --i) out.push_back(uint8_t(v >> (8 * i)));
-}
-
-uint32_t crc32(const uint8_t* p, size_t n) {  // as PNG computes it
-  uint32_t crc = ~0u;
-  for (size_t i = 0; i < n; ++i) {
-    crc ^= p[i];
-    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-  }
-  return ~crc;
 }
 
 // The file header, a 40-byte Windows info header and 256 palette entries replace everything
@@ -89,15 +83,12 @@ BakeStatus bmp(std::span<const std::byte> source, const std::string& name,
 BakeStatus png(std::span<const std::byte> source, std::optional<PatchedImage>& out) {
   const ByteView b(source);
   if (b.u8(25) != 3) return {};  // IHDR colour type: palette
-  uint64_t at = 8, plte_at = 0, plte_length = 0, trns_length = 0;
+  uint64_t plte_at = 0, plte_length = 0, trns_length = 0;
   bool found = false;
-  while (at + 12 <= source.size()) {
-    uint64_t length = b.be32(at);
-    uint32_t type = b.be32(at + 4);
-    if (type == 0x504c5445 /* PLTE */ && !found) found = true, plte_at = at, plte_length = length;
-    if (type == 0x74524e53 /* tRNS */) trns_length = std::max(trns_length, length);
-    if (type == 0x49444154 /* IDAT */ || type == 0x49454e44 /* IEND */) break;
-    at += 12 + length;
+  PngChunks chunks(b);
+  for (PngChunk chunk; chunks.next_before_image_data(chunk);) {
+    if (chunk.is("PLTE") && !found) found = true, plte_at = chunk.at, plte_length = chunk.length;
+    if (chunk.is("tRNS")) trns_length = std::max<uint64_t>(trns_length, chunk.length);
   }
   if (!found || plte_length == 0 || plte_length % 3 != 0 || plte_length >= 3 * kEntries ||
       trns_length > plte_length / 3)
@@ -110,7 +101,7 @@ BakeStatus png(std::span<const std::byte> source, std::optional<PatchedImage>& o
   for (char ch : {'P', 'L', 'T', 'E'}) c.push_back(uint8_t(ch));
   for (uint64_t i = 0; i < 3 * kEntries; ++i)
     c.push_back(i < plte_length ? uint8_t(b.u8(plte_at + 8 + i)) : 0);
-  put_be32(c, crc32(c.data() + 4, c.size() - 4));
+  put_be32(c, uint32_t(crc32(crc32(0L, Z_NULL, 0), c.data() + 4, uInt(c.size() - 4))));
   out = std::move(patch);
   return {};
 }

@@ -1,6 +1,7 @@
 #include "import/image_animation.h"
 
 #include "import/byte_view.h"
+#include "import/png_chunks.h"
 
 #include <algorithm>
 
@@ -9,9 +10,9 @@ namespace {
 
 // An APNG announces its frames in an acTL chunk before the first IDAT.
 uint32_t png_frames(const ByteView& s) {
-  for (uint64_t at = 8; at + 12 <= s.size(); at += 12 + uint64_t(s.be32(at))) {
-    if (s.has(at + 4, "acTL")) return std::max(s.be32(at + 8), 1u);
-    if (s.has(at + 4, "IDAT")) break;
+  PngChunks chunks(s);
+  for (PngChunk chunk; chunks.next_before_image_data(chunk);) {
+    if (chunk.is("acTL")) return std::max(s.be32(chunk.data()), 1u);
   }
   return 1;
 }

@@ -1,6 +1,7 @@
 #include "import/image_colour_space.h"
 
 #include "import/byte_view.h"
+#include "import/png_chunks.h"
 
 #include <stb_image.h>
 
@@ -58,14 +59,14 @@ std::string declared_colour_space(std::span<const std::byte> source) {
   const ByteView s(source);
   if (!s.has(0, kPngSignature)) return {};
   std::string declared;
-  for (uint64_t at = 8; at + 12 <= s.size(); at += 12 + uint64_t(s.be32(at))) {
-    const uint64_t length = s.be32(at), data = at + 8;
-    if (s.has(at + 4, "IDAT")) break;
-    if (s.has(at + 4, "sRGB")) return {};
-    if (s.has(at + 4, "iCCP")) {
+  PngChunks chunks(s);
+  for (PngChunk chunk; chunks.next_before_image_data(chunk);) {
+    const uint64_t length = chunk.length, data = chunk.data();
+    if (chunk.is("sRGB")) return {};
+    if (chunk.is("iCCP")) {
       if (data + length > s.size() || is_srgb_profile(source.subspan(data, length))) return {};
       declared = "an ICC profile '" + profile_name(s, data, length) + "'";
-    } else if (s.has(at + 4, "gAMA") && declared.empty() && length == 4) {
+    } else if (chunk.is("gAMA") && declared.empty() && length == 4) {
       const double gamma = s.be32(data);
       if (gamma > 0 && std::fabs(gamma / kSrgbGamma - 1) > kGammaTolerance) {
         char text[48];

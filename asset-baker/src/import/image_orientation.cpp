@@ -1,6 +1,7 @@
 #include "import/image_orientation.h"
 
 #include "import/byte_view.h"
+#include "import/png_chunks.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -57,14 +58,11 @@ Orientation jpeg_orientation(const ByteView& b, uint64_t at) {
   return Orientation::Normal;
 }
 
-// PNG chunks up to the image data; the orientation is in an eXIf chunk (PNG 1.5 extensions).
+// The orientation is in an eXIf chunk (PNG 1.5 extensions), read when it precedes the image data.
 Orientation png_orientation(const ByteView& b) {
-  uint64_t at = 8;
-  while (at + 12 <= b.size()) {
-    uint64_t length = b.be32(at);
-    if (b.has(at + 4, "eXIf")) return exif_orientation(b, at + 8, length);
-    if (b.has(at + 4, "IDAT") || b.has(at + 4, "IEND")) break;
-    at += 12 + length;
+  PngChunks chunks(b);
+  for (PngChunk chunk; chunks.next_before_image_data(chunk);) {
+    if (chunk.is("eXIf")) return exif_orientation(b, chunk.data(), chunk.length);
   }
   return Orientation::Normal;
 }

@@ -1,6 +1,7 @@
 #include "import/image_preflight.h"
 
 #include "import/byte_view.h"
+#include "import/png_chunks.h"
 
 #include <zlib.h>
 
@@ -72,22 +73,23 @@ BakeStatus check_ratio(const std::string& name, uint64_t pixels, uint64_t bytes,
                 BakeError::LimitExceeded);
 }
 
-// Whether a chunk's CRC is checked: the critical chunks (IHDR, PLTE, IDAT, IEND, Apple's CgBI; a
-// lower-case first letter marks a chunk ancillary), which libpng also refuses to read damaged, and
-// the ancillary chunks that change the baked pixels: tRNS (transparency) and eXIf (the orientation
-// the baker applies). The others at most give a warning here.
-bool crc_checked(const char* type) {
-  return (type[0] & 0x20) == 0 || std::strcmp(type, "tRNS") == 0 || std::strcmp(type, "eXIf") == 0;
+// Whether a chunk's CRC is checked: the critical chunks, which libpng also refuses to read damaged,
+// and the ancillary chunks that change the baked pixels: tRNS (transparency) and eXIf (the
+// orientation the baker applies). The others at most give a warning here.
+bool crc_checked(const PngChunk& chunk) {
+  return chunk.critical() || chunk.is("tRNS") || chunk.is("eXIf");
 }
 
 // An IHDR payload against the specification (PNG 11.2.2): the bit depths each colour type allows,
 // compression and filter method 0, interlace method 0 or 1. stb_image decodes some combinations
 // the specification forbids (RGB of 4 bits), which no PNG writer produces: a damaged header.
-std::string ihdr_problem(Reader r, uint32_t length) {
-  if (length != 13) return "the PNG header (IHDR) is " + std::to_string(length) + " bytes, not 13";
-  uint32_t width = r.be32(), height = r.be32();
-  uint32_t depth = r.u8(), colour = r.u8();
-  uint32_t compression = r.u8(), filter = r.u8(), interlace = r.u8();
+std::string ihdr_problem(const ByteView& b, const PngChunk& ihdr) {
+  if (ihdr.length != 13)
+    return "the PNG header (IHDR) is " + std::to_string(ihdr.length) + " bytes, not 13";
+  const uint64_t at = ihdr.data();
+  uint32_t width = b.be32(at), height = b.be32(at + 4);
+  uint32_t depth = b.u8(at + 8), colour = b.u8(at + 9);
+  uint32_t compression = b.u8(at + 10), filter = b.u8(at + 11), interlace = b.u8(at + 12);
   if (width == 0 || height == 0 || width > 0x7fffffffu || height > 0x7fffffffu)
     return "the PNG header declares a size of " + std::to_string(width) + "x" +
            std::to_string(height) + " (PNG sides are 1 to 2^31 - 1)";
@@ -115,31 +117,29 @@ std::string ihdr_problem(Reader r, uint32_t length) {
 // it, so a damaged file baked as whatever its bytes decode to, with exit 0) and the header must be
 // one PNG defines. `idat` gets the image data's bytes. Returns what is wrong, or "".
 std::string walk_png(std::span<const std::byte> source, uint64_t& idat) {
-  Reader r(source, 8);
+  const ByteView b(source);
+  PngChunks chunks(b);
   idat = 0;
-  while (r.left() >= 8) {
-    uint32_t length = r.be32();
-    char type[5] = {char(r.u8()), char(r.u8()), char(r.u8()), char(r.u8()), 0};
-    if (length > 0x7fffffffu || uint64_t(length) + 4 > r.left()) {
-      return std::string("PNG chunk '") + type + "' claims " + std::to_string(length) +
-             " bytes, the file holds " + std::to_string(r.left() >= 4 ? r.left() - 4 : 0) +
+  for (PngChunk chunk; chunks.next(chunk);) {
+    const uint64_t after_type = source.size() - chunk.data();
+    if (chunk.length > 0x7fffffffu || uint64_t(chunk.length) + 4 > after_type) {
+      return std::string("PNG chunk '") + chunk.type + "' claims " + std::to_string(chunk.length) +
+             " bytes, the file holds " + std::to_string(after_type >= 4 ? after_type - 4 : 0) +
              " more (truncated or corrupt)";
     }
-    if (crc_checked(type)) {
-      const std::byte* covered = source.data() + (r.pos() - 4);  // type and payload
-      uLong crc = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(covered), length + 4);
-      Reader crc_field = r;
-      crc_field.skip(length);
-      if (crc_field.be32() != uint32_t(crc))
-        return std::string("PNG chunk '") + type + "' does not match its CRC (a damaged file)";
+    if (crc_checked(chunk)) {
+      const auto* covered = reinterpret_cast<const Bytef*>(source.data() + chunk.at + 4);
+      uLong crc = crc32(crc32(0L, Z_NULL, 0), covered, uInt(chunk.length) + 4);
+      if (b.be32(chunk.crc_at()) != uint32_t(crc))
+        return std::string("PNG chunk '") + chunk.type +
+               "' does not match its CRC (a damaged file)";
     }
     // Read with its CRC checked first: bytes a writer really wrote, not a flipped bit.
-    if (std::strcmp(type, "IHDR") == 0) {
-      if (std::string why = ihdr_problem(r, length); !why.empty()) return why;
+    if (chunk.is("IHDR")) {
+      if (std::string why = ihdr_problem(b, chunk); !why.empty()) return why;
     }
-    r.skip(uint64_t(length) + 4);  // payload and CRC
-    if (std::strcmp(type, "IDAT") == 0) idat += length;
-    if (std::strcmp(type, "IEND") == 0) break;
+    if (chunk.is("IDAT")) idat += chunk.length;
+    if (chunk.is("IEND")) break;
   }
   if (idat == 0) return "the PNG has no image data (no IDAT chunk before the end)";
   return {};
