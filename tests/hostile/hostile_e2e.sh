@@ -2,6 +2,8 @@
 # The asset-baker binary on hostile source trees (docs/robustness.md).
 # Usage: hostile_e2e.sh <asset-baker> <assets-dir> <corpus-dir> <case>
 #   non_utf8_names   file, folder, .mtl and texture names that are not UTF-8
+#   control_names    file and material names holding a line end, an escape sequence or a C1
+#                    control: every line the baker and `info` print shows them escaped
 #   hostile_sources  empty, truncated, lying and huge-header files, a FIFO, a folder named x.png,
 #                    symlink loops, .mtl paths leaving the root: errors, no crash, no hang
 #   memory_cap       header-only images announcing large sizes, under `ulimit -v 1.5 GiB`: refused without
@@ -93,6 +95,29 @@ non_utf8_names)
   # The mesh may only name textures that are in the manifest, byte for byte: check verifies it
   # (finding F7), and a .mtl with a non-UTF-8 name must not make the mesh rebake each time (F11)
   # (a reference to textures/caf\xe9.png must not be stored as "textures/caf\ufffd.png").
+  check_output
+  second_bake_is_noop
+  ;;
+control_names)
+  mkdir -p "$work/src"
+  nl=$'\n' esc=$'\e' bel=$'\a' csi=$'\xc2\x9b'
+  cp "$assets/textures/checker.png" "$work/src/good${nl}error: forged.png"
+  cp "$assets/textures/checker.png" "$work/src/title${esc}]0;owned${bel}${csi}2J.png"
+  printf 'not a png' >"$work/src/broken${nl}line.png"
+  printf "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl red${esc}[31m\nf 1 2 3\n" >"$work/src/tri.obj"
+  bake -j1
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "exit 1 expected (one broken source), got $rc"; }
+  "$baker" info "$work/out" >>"$work/log" 2>&1 || { cat "$work/log"; fail "info failed on the output"; }
+  # Line ends are the only control characters printed; C1 controls (UTF-8 C2 80..9F) none.
+  if LC_ALL=C grep -naP '[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$work/log"; then
+    fail "a control character from a name reached the terminal"
+  fi
+  expect_line "$work/log" '^error: broken\\nline\.png: '
+  expect_line "$work/log" '^    broken\\nline\.png: '  # the summary, whole
+  expect_line "$work/log" 'baked good\\nerror: forged\.png$'
+  expect_line "$work/log" 'title\\x1b\]0;owned\\x07\\u009b2J\.tx'
+  expect_line "$work/log" "usemtl names 1 material.*'red\\\\x1b\[31m'"
+  [ -f "$work/out/good${nl}error: forged.tx" ] || fail "a name with a line end was not baked under its name"
   check_output
   second_bake_is_noop
   ;;

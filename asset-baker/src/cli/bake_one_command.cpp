@@ -2,6 +2,7 @@
 
 #include "common/asset_kinds.h"
 #include "common/source_paths.h"
+#include "common/terminal_text.h"
 #include "pipeline/bake_folders.h"
 #include "pipeline/bake_tree.h"
 #include "pipeline/depfile.h"
@@ -24,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 
 int usage_error(const BakeStatus& s) {
-  std::fprintf(stderr, "error: %s\n", s.message().c_str());
+  print_message("error", s.message());
   return 2;
 }
 
@@ -147,7 +148,7 @@ int run_bake_one(const BakeOneOptions& options) {
   std::string cache_warning;
   std::unique_ptr<SharedCache> cache = open_cache_for(
       {options.cache_dir, options.no_cache, options.cache_limit}, root, output, cache_warning);
-  if (!cache_warning.empty()) std::fprintf(stderr, "warning: %s\n", cache_warning.c_str());
+  if (!cache_warning.empty()) print_message("warning", cache_warning);
   context.shared_cache = cache.get();
 
   JobResult result;
@@ -160,7 +161,7 @@ int run_bake_one(const BakeOneOptions& options) {
   ProgressReport errors_only(1, true, false);  // quiet: it prints the error (warnings below)
   if (!refused.empty() || !is_utf8(relative)) {
     result = refused_result(relative, refused);
-    std::fprintf(stderr, "error: %s\n", result.status.message().c_str());
+    print_message("error", result.status.message());
   } else {
     abandoned = run_jobs(context, sources, to_run, {1, options.time_limit}, results, errors_only);
     result = results[0];
@@ -171,10 +172,10 @@ int run_bake_one(const BakeOneOptions& options) {
     record.keep_previous = !result.status.blames_source() || result.inputs_unchanged;
   else
     record.entry = result.entry;
-  for (const std::string& w : result.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  for (const std::string& w : result.warnings) print_message("warning", w);
   int code = record.failed ? 1 : 0;
   if (BakeStatus s = write_record(output, record); !s) {
-    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    print_message("error", s.message());
     code = 1;
   }
   if (!options.quiet && !record.failed)
@@ -186,13 +187,13 @@ int run_bake_one(const BakeOneOptions& options) {
     if (BakeStatus s = write_depfile(*options.depfile, target,
                                      read_paths(root, relative, result.entry, config, plan_file));
         !s) {
-      std::fprintf(stderr, "error: %s\n", s.message().c_str());
+      print_message("error", s.message());
       code = 1;
     }
   }
   if (options.stamp && code == 0) {
     if (BakeStatus s = write_stamp(*options.stamp); !s) {
-      std::fprintf(stderr, "error: %s\n", s.message().c_str());
+      print_message("error", s.message());
       code = 1;
     }
   }

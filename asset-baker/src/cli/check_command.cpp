@@ -4,6 +4,7 @@
 
 #include "common/content_hash.h"
 #include "common/mapped_file.h"
+#include "common/terminal_text.h"
 #include "pipeline/bake_cache.h"
 #include "pipeline/unpack_check.h"
 
@@ -184,7 +185,7 @@ void check_pack_entry(const std::string& pack_name, const assetlib::PackView& pa
 
 int report(const std::vector<std::string>& problems, size_t assets, const std::string& where,
            bool quiet) {
-  for (const std::string& p : problems) std::fprintf(stderr, "error: %s\n", p.c_str());
+  for (const std::string& p : problems) print_message("error", p);
   if (!quiet) {
     std::printf("checked %zu assets in %s: %zu problem(s)\n", assets, where.c_str(),
                 problems.size());
@@ -195,12 +196,12 @@ int report(const std::vector<std::string>& problems, size_t assets, const std::s
 int check_pack(const fs::path& path, bool quiet) {
   MappedFile mapped;
   if (BakeStatus s = MappedFile::open(path, mapped); !s) {
-    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    print_message("error", s.message());
     return 1;
   }
   assetlib::PackView pack;
   if (Status s = assetlib::open_pack(mapped.bytes(), pack, path.string()); !s) {
-    std::fprintf(stderr, "error: %s\n", s.message.c_str());
+    print_message("error", s.message);
     return 1;
   }
   std::vector<std::string> problems;
@@ -222,7 +223,7 @@ int run_check(const fs::path& baked_dir, bool quiet) {
   std::vector<std::string> problems;
   assetlib::Manifest manifest;
   if (Status s = assetlib::load_manifest((baked_dir / "manifest.json").string(), manifest); !s) {
-    std::fprintf(stderr, "error: %s\n", s.message.c_str());
+    print_message("error", s.message);
     return 1;
   }
   std::set<std::string> listed;

@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include "common/terminal_text.h"
 #include "pipeline/bake_folders.h"
 #include "pipeline/bake_tree.h"
 #include "pipeline/output_index.h"
@@ -68,7 +69,7 @@ int run_collect(const CollectOptions& options) {
   if (ready) ready = OutputTree::open(out, output);
   if (ready) ready = lock.acquire(output);
   if (!ready) {
-    std::fprintf(stderr, "error: %s\n", ready.message().c_str());
+    print_message("error", ready.message());
     return 2;
   }
   output.sweep_temporaries();
@@ -115,7 +116,7 @@ int run_collect(const CollectOptions& options) {
   }
   size_t removed = 0;
   if (BakeStatus s = write_index(output, previous, next, removed); !s) {
-    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    print_message("error", s.message());
     return 1;
   }
   std::string cache_warning;

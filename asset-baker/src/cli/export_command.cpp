@@ -2,6 +2,7 @@
 
 #include "cli/texture_level.h"
 #include "common/bake_status.h"
+#include "common/terminal_text.h"
 
 #include <assetlib/texture_asset.h>
 
@@ -22,7 +23,7 @@ void append_bytes(void* context, void* data, int size) {
 }
 
 int fail(const BakeStatus& status) {
-  std::fprintf(stderr, "error: %s\n", status.message().c_str());
+  print_message("error", status.message());
   return 1;
 }
 

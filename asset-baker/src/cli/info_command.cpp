@@ -6,6 +6,7 @@
 #include "common/content_hash.h"
 #include "common/mapped_file.h"
 #include "common/regular_file.h"
+#include "common/terminal_text.h"
 #include "pipeline/source_files.h"
 
 #include "texture/texture_quality.h"
@@ -371,7 +372,23 @@ void print_clip(const json& c) {
               c["original_file"].get<std::string>().c_str());
 }
 
-void print_text(const json& d) {
+// `j` with every string, keys included, through terminal_text: the names in a baked file come from
+// sources others wrote.
+json for_terminal(const json& j) {
+  if (j.is_string()) return terminal_text(j.get<std::string>());
+  if (j.is_array()) {
+    json out = json::array();
+    for (const json& item : j) out.push_back(for_terminal(item));
+    return out;
+  }
+  if (!j.is_object()) return j;
+  json out = json::object();
+  for (const auto& [key, value] : j.items()) out[terminal_text(key)] = for_terminal(value);
+  return out;
+}
+
+void print_text(const json& described) {
+  const json d = for_terminal(described);
   if (d.contains("error")) {
     std::fflush(stdout);  // in order with the files before it when both go to one place
     std::fprintf(stderr, "%s: error: %s\n", label_of(d).c_str(),

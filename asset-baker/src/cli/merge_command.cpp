@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include "common/terminal_text.h"
 #include "pipeline/bake_folders.h"
 #include "pipeline/output_index.h"
 #include "pipeline/output_lock.h"
@@ -59,7 +60,7 @@ BakeStatus copy_entry(const OutputTree& shard, const OutputTree& output, CacheEn
 void merge_shard(const fs::path& dir, const OutputTree& output, BakeCache& next,
                  std::map<std::string, std::string>& claimed, size_t& problems) {
   auto problem = [&problems](const std::string& message) {
-    std::fprintf(stderr, "error: %s\n", message.c_str());
+    print_message("error", message);
     ++problems;
   };
   std::error_code ec;
@@ -142,7 +143,7 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
   BakeStatus ready = OutputTree::open(target, output);
   if (ready) ready = lock.acquire(output);
   if (!ready) {
-    std::fprintf(stderr, "error: %s\n", ready.message().c_str());
+    print_message("error", ready.message());
     return 2;
   }
   output.sweep_temporaries();
@@ -154,7 +155,7 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
   const size_t kept = problems > 0 ? keep_unmerged(previous, next, claimed) : 0;
   size_t removed = 0;
   if (BakeStatus s = write_index(output, previous, next, removed); !s) {
-    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    print_message("error", s.message());
     return 1;
   }
   if (!quiet) {

@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include "common/terminal_text.h"
 #include "pipeline/interrupt.h"
 #include "pipeline/pack_folder.h"
 
@@ -15,7 +16,7 @@ int run_pack(const std::filesystem::path& baked_dir, const std::filesystem::path
   PackSummary summary;
   BakeStatus s = pack_baked_folder(baked_dir, pack, summary);
   if (!s) {
-    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    print_message("error", s.message());
     if (int signal = interrupt_signal(); signal != 0) return 128 + signal;
     return s.code == BakeError::Config ? 2 : 1;
   }

@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include "common/terminal_text.h"
 #include "pipeline/bake_folders.h"
 #include "pipeline/bake_tree.h"
 #include "pipeline/depfile.h"
@@ -21,7 +22,7 @@ int run_plan(const PlanOptions& options) {
   if (ready) ready = load_bake_config(root, options.config, options.preset, config);
   fs::path exclude = options.output ? resolved(*options.output) : fs::path();
   if (!ready) {
-    std::fprintf(stderr, "error: %s\n", ready.message().c_str());
+    print_message("error", ready.message());
     return 2;
   }
   ProgressReport progress(0, options.quiet, false);
@@ -33,7 +34,7 @@ int run_plan(const PlanOptions& options) {
   if (BakeStatus s = write_source_plans(options.plan_dir, root, sources, taken_outputs(sources),
                                         plan, written);
       !s) {
-    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    print_message("error", s.message());
     return 1;
   }
   if (options.depfile) {
@@ -45,7 +46,7 @@ int run_plan(const PlanOptions& options) {
                          : options.stamp        ? options.stamp->string()
                                                 : options.plan_dir.string();
     if (BakeStatus s = write_depfile(*options.depfile, target, read); !s) {
-      std::fprintf(stderr, "error: %s\n", s.message().c_str());
+      print_message("error", s.message());
       return 1;
     }
   }
@@ -53,7 +54,7 @@ int run_plan(const PlanOptions& options) {
     std::error_code ec;
     fs::create_directories(options.stamp->parent_path(), ec);
     if (assetlib::Status s = assetlib::write_file_atomically(options.stamp->string(), {}); !s) {
-      std::fprintf(stderr, "error: %s\n", s.message.c_str());
+      print_message("error", s.message);
       return 1;
     }
   }

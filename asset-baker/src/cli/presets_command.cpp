@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include "common/terminal_text.h"
 #include "pipeline/bake_config.h"
 
 #include <cstdio>
@@ -16,7 +17,7 @@ int run_list_presets(const std::filesystem::path& input,
   }
   BakeConfig config;
   if (BakeStatus s = load_config(*path, "", config); !s) {
-    std::fprintf(stderr, "error: %s\n", s.message().c_str());
+    print_message("error", s.message());
     return 2;
   }
   std::printf("%s\n", config_line(config).c_str());

@@ -2,6 +2,7 @@
 
 #include "common/asset_kinds.h"
 #include "common/source_paths.h"
+#include "common/terminal_text.h"
 #include "pipeline/bake_cache.h"
 #include "pipeline/bake_config.h"
 #include "pipeline/bake_folders.h"
@@ -343,7 +344,7 @@ void report_cache(const SharedCache& cache, bool quiet) {
     line += ", " + std::to_string(c.store_failures) + " not stored (first: ";
     line += cache.first_store_failure() + ")";
   }
-  std::printf("%s\n", line.c_str());
+  std::printf("%s\n", terminal_text(line).c_str());
 }
 
 // Whether a source's previous outputs survive this run: when the source was not run (interrupted),
@@ -484,7 +485,7 @@ int run_bake(const BakeOptions& options) {
   if (ready) ready = OutputTree::open(setup.output, output);
   if (ready) ready = lock.acquire(output);
   if (!ready) {
-    std::fprintf(stderr, "error: %s\n", ready.message().c_str());
+    print_message("error", ready.message());
     return 2;
   }
   InterruptScope interrupt_scope;
@@ -513,7 +514,7 @@ int run_bake(const BakeOptions& options) {
   if (!setup.only.empty()) {
     totals.unsupported = 0;  // the walk of the root was for texture roles; none of it is skipped
     if (BakeStatus s = select_only(setup.only, sources); !s) {
-      std::fprintf(stderr, "error: %s\n", s.message().c_str());
+      print_message("error", s.message());
       return s.code == BakeError::Config ? 2 : 1;
     }
   }

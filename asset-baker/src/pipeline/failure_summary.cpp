@@ -1,5 +1,7 @@
 #include "pipeline/failure_summary.h"
 
+#include "common/terminal_text.h"
+
 #include <algorithm>
 #include <map>
 
@@ -37,10 +39,7 @@ std::string failure_summary(const std::vector<BakeStatus>& failures) {
   std::string out = std::to_string(failures.size()) + " failed:\n";
   for (const auto& [code, members] : by_kind) {
     out += "  " + std::string(heading(code)) + " (" + std::to_string(members.size()) + "):\n";
-    for (const BakeStatus* f : members) {
-      std::string line = f->message();
-      out += "    " + line.substr(0, line.find('\n')) + "\n";
-    }
+    for (const BakeStatus* f : members) out += "    " + terminal_text(f->message()) + "\n";
   }
   return out;
 }

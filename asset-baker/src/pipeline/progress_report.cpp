@@ -1,5 +1,7 @@
 #include "pipeline/progress_report.h"
 
+#include "common/terminal_text.h"
+
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -84,7 +86,7 @@ void ProgressReport::clear_bar() {
 void ProgressReport::print_line(const std::string& line, bool to_stderr) {
   clear_bar();
   std::FILE* out = to_stderr ? stderr : stdout;
-  std::fputs(line.c_str(), out);
+  std::fputs(terminal_text(line).c_str(), out);
   std::fputc('\n', out);
   std::fflush(out);
 }
@@ -95,8 +97,8 @@ void ProgressReport::draw_bar(bool force) {
   if (!force && bar_visible_ && now - last_draw_ < kRedrawInterval) return;
   last_draw_ = now;
   double seconds = std::chrono::duration<double>(now - start_).count();
-  std::string line = progress_line(done_, total_, done_bytes_, total_bytes_, seconds, last_name_,
-                                   terminal_columns());
+  std::string line = progress_line(done_, total_, done_bytes_, total_bytes_, seconds,
+                                   terminal_text(last_name_), terminal_columns());
   std::fprintf(stderr, "\r\033[K%s", line.c_str());
   std::fflush(stderr);
   bar_visible_ = true;
