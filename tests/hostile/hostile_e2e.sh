@@ -108,14 +108,23 @@ control_names)
   bake -j1
   [ "$rc" = 1 ] || { cat "$work/log"; fail "exit 1 expected (one broken source), got $rc"; }
   "$baker" info "$work/out" >>"$work/log" 2>&1 || { cat "$work/log"; fail "info failed on the output"; }
-  # Line ends are the only control characters printed; C1 controls (UTF-8 C2 80..9F) none.
-  if LC_ALL=C grep -naP '[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$work/log"; then
-    fail "a control character from a name reached the terminal"
-  fi
+  # A build edge (bake-one) names its source too.
+  "$baker" bake-one "$work/src/title${esc}]0;owned${bel}${csi}2J.png" --root "$work/src" \
+    -o "$work/one" >>"$work/log" 2>&1 || { cat "$work/log"; fail "bake-one failed"; }
+  # Line ends are the only control characters printed, and no C1 control (U+0080..U+009F).
+  python3 - "$work/log" <<'PY' || fail "a control character from a name reached the terminal"
+import re, sys
+text = open(sys.argv[1], "rb").read()
+bad = re.search(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]", text)
+if bad: sys.exit("control character %r at byte %d" % (bad.group(), bad.start()))
+PY
+  # No name split into lines of its own (a forged "error: " line).
+  if grep -aqE '^(error: forged|line\.png)' "$work/log"; then fail "a name's line end split a line"; fi
   expect_line "$work/log" '^error: broken\\nline\.png: '
   expect_line "$work/log" '^    broken\\nline\.png: '  # the summary, whole
   expect_line "$work/log" 'baked good\\nerror: forged\.png$'
   expect_line "$work/log" 'title\\x1b\]0;owned\\x07\\u009b2J\.tx'
+  expect_line "$work/log" '^baked title\\x1b\]0;owned\\x07\\u009b2J\.png$'  # bake-one's line
   expect_line "$work/log" "usemtl names 1 material.*'red\\\\x1b\[31m'"
   [ -f "$work/out/good${nl}error: forged.tx" ] || fail "a name with a line end was not baked under its name"
   check_output

@@ -145,6 +145,49 @@ TEST_CASE(
   CHECK(ok.status.ok());
 }
 
+TEST_CASE(
+    "image URIs that leave the root, percent-encoded or not, leave the slot untextured, saying "
+    "why") {
+  // secret.png stands beside the input folder: only through `files` can the test see it asked for.
+  const std::map<std::string, std::string> files = {{"../secret.png", "x"}, {"scenes/ok.png", "x"}};
+  const std::pair<const char*, const char*> cases[] = {
+      {"%2e%2e/%2e%2e/secret.png", "images[0] path '../../secret.png' leaves the input folder"},
+      {"sub%2f..%2f..%2f..%2fsecret.png", "images[0] path 'sub/../../../secret.png' leaves the"},
+      {"..\\..\\secret.png", "images[0] path '../../secret.png' leaves the input folder"},
+      {"/secret.png", "images[0] absolute path '/secret.png' refused"},
+      {"file:///secret.png", "images[0] URI 'file:///secret.png' has a scheme"},
+      {"a%zz.png", "images[0] URI 'a%zz.png' has a bad percent-escape"},
+      {"missing.png", "images[0] 'scenes/missing.png' is not an image of this bake"}};
+  for (const auto& [uri, why] : cases) {
+    INFO(uri);
+    test::GeneratedGltf g = triangle();
+    json& d = g.doc;
+    d["images"] = {{{"uri", uri}}};
+    d["textures"] = {{{"source", 0}}};
+    d["materials"] = {{{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", 0}}}}}}};
+    d["meshes"][0]["primitives"][0]["material"] = 0;
+    test::BakedScene b = test::bake_gltf_bytes(g.bytes(), "scenes/x.gltf", files);
+    INFO(b.status.message());
+    REQUIRE(b.status.ok());
+    std::string warnings;
+    for (const std::string& w : b.warnings) warnings += w + "\n";
+    INFO(warnings);
+    CHECK(b.warned(std::string("baseColorTexture: texture 0: ") + why));
+    CHECK(b.material("scenes/x.gltf#material/0").base_color.texture.empty());
+    for (const std::string& read : b.files_read) CHECK(read.rfind("scenes/", 0) == 0);
+  }
+  // The same image inside the root is the slot's texture.
+  test::GeneratedGltf g = triangle();
+  json& d = g.doc;
+  d["images"] = {{{"uri", "ok%2epng"}}};
+  d["textures"] = {{{"source", 0}}};
+  d["materials"] = {{{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", 0}}}}}}};
+  d["meshes"][0]["primitives"][0]["material"] = 0;
+  test::BakedScene ok = test::bake_gltf_bytes(g.bytes(), "scenes/x.gltf", files);
+  REQUIRE(ok.status.ok());
+  CHECK(ok.material("scenes/x.gltf#material/0").base_color.texture == "scenes/ok.png#color");
+}
+
 TEST_CASE("indices, offsets, counts and types out of range are refused with their JSON path") {
   auto edited = [](auto edit) {
     std::vector<std::byte> bytes = triangle().bytes();

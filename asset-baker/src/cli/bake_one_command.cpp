@@ -179,7 +179,7 @@ int run_bake_one(const BakeOneOptions& options) {
     code = 1;
   }
   if (!options.quiet && !record.failed)
-    std::printf("%s %s\n", outcome_line(result), relative.c_str());
+    std::printf("%s %s\n", outcome_line(result), terminal_text(relative).c_str());
   if (options.depfile) {
     std::string target = options.depfile_target ? *options.depfile_target
                          : options.stamp        ? options.stamp->string()

@@ -500,11 +500,12 @@ int info_pack(const fs::path& path, std::span<const std::byte> bytes, const fs::
   assetlib::PackView pack;
   if (assetlib::Status s = assetlib::open_pack(bytes, pack, path.string()); !s) {
     BakeStatus b = BakeStatus::from_file_call(s, BakeError::InvalidAsset, path.string());
-    std::fprintf(stderr, "%s: error: %s\n", path.string().c_str(), b.reason.c_str());
+    std::fprintf(stderr, "%s: error: %s\n", terminal_text(path.string()).c_str(),
+                 terminal_text(b.reason).c_str());
     return 1;
   }
   if (!as_json) {
-    std::printf("%s: pack v%u, %u entries, %zu bytes\n", path.string().c_str(),
+    std::printf("%s: pack v%u, %u entries, %zu bytes\n", terminal_text(path.string()).c_str(),
                 assetlib::kPackVersion, pack.entry_count, bytes.size());
   }
   json files = json::array();

@@ -1,6 +1,7 @@
 // asset-baker: command-line wiring only; the work lives in bake_tree, info_command, check_command,
 // pack_command.
 #include "cli/commands.h"
+#include "common/terminal_text.h"
 #include "pipeline/bake_tree.h"
 #include "pipeline/watch_loop.h"
 
@@ -34,7 +35,7 @@ int guarded(const std::string& subject, Run&& run) {
     what = "internal error: ";
     detail = e.what();
   }
-  std::fprintf(stderr, "error: %s: %s%s\n", subject.c_str(), what, detail.c_str());
+  baker::print_message("error", subject + ": " + what + detail);
   return 1;
 }
 

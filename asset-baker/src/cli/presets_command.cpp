@@ -20,11 +20,11 @@ int run_list_presets(const std::filesystem::path& input,
     print_message("error", s.message());
     return 2;
   }
-  std::printf("%s\n", config_line(config).c_str());
+  std::printf("%s\n", terminal_text(config_line(config)).c_str());
   if (config.presets.empty()) std::puts("no presets");
   for (auto it = config.presets.begin(); it != config.presets.end(); ++it) {
     const nlohmann::json& p = it.value();
-    std::printf("%s", it.key().c_str());
+    std::printf("%s", terminal_text(it.key()).c_str());
     if (p.is_object() && p.contains("output"))
       std::printf("  output: %s", p["output"].dump().c_str());
     if (p.is_object() && p.contains("settings"))

@@ -10,11 +10,11 @@
 
 namespace baker {
 
-// `text` with C0 controls and DEL as "\n", "\r", "\t" or "\xNN", and the C1 controls
-// (U+0080..U+009F; some terminals act on them) as "\u0080".."\u009f". Everything else is kept:
-// other UTF-8, bytes that are not UTF-8, and backslashes (Windows paths in sources stay readable,
-// at the price of
-// "\n" reading the same whether escaped or written so).
+// `text` with C0 controls and DEL as "\n", "\r", "\t" or "\xNN", the C1 controls as "\u0080" to
+// "\u009f" when written as UTF-8 and as "\x80" to "\x9f" when they are bytes outside UTF-8 (an
+// 8-bit terminal acts on either). Everything else is kept: other UTF-8, other bytes that are not
+// UTF-8 (a Latin-1 name stays readable), and backslashes (Windows paths in sources stay readable,
+// at the price of "\n" reading the same whether escaped or written so).
 std::string terminal_text(std::string_view text);
 
 // "<level>: <message>" and a line end on stderr, the message through terminal_text.

@@ -18,16 +18,16 @@ namespace {
 struct ImageSource {
   std::optional<std::string> file;  // root-relative path of an external image
   bool embedded = false;
+  std::string why;  // without `file` or `embedded`: why the URI names no file of the input tree
 };
 
 ImageSource image_source(const GltfDocument& doc, uint32_t index) {
   std::string path = json_path("images", index);
   const Json& image = doc.json["images"][index];
   std::string uri = string_or(image, path, "uri", "");
-  if (uri.empty() || is_data_uri(uri)) return {std::nullopt, true};
-  std::string why;
+  if (uri.empty() || is_data_uri(uri)) return {std::nullopt, true, {}};
   ImageSource out;
-  out.file = resolve_gltf_uri(doc.source, uri, why);
+  out.file = resolve_gltf_uri(doc.source, uri, out.why);
   return out;
 }
 
@@ -108,16 +108,25 @@ void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out
   const GltfDocument& doc = data.document();
   const std::string& source = doc.source;
   std::map<uint32_t, std::set<TextureRole>> embedded_roles;
-  GltfTextureName texture_name = [&](uint32_t image,
-                                     TextureRole role) -> std::optional<std::string> {
+  GltfTextureName texture_name = [&](uint32_t image, TextureRole role,
+                                     std::string& why) -> std::optional<std::string> {
     ImageSource where = image_source(doc, image);
     if (where.embedded) {
       embedded_roles[image].insert(role);
       return texture_variant_name(part_name(source, PartKind::Image, image), role,
                                   TextureRole::Color);
     }
-    if (!where.file || !inputs.texture_name) return std::nullopt;
-    return inputs.texture_name(*where.file, role);
+    if (!where.file) {
+      why = where.why;
+      return std::nullopt;
+    }
+    std::optional<std::string> name =
+        inputs.texture_name ? inputs.texture_name(*where.file, role) : std::nullopt;
+    if (!name) {
+      why = "'" + *where.file +
+            "' is not an image of this bake (missing, or a format the baker does not read)";
+    }
+    return name;
   };
   out.materials = gltf_materials(doc.json, source, texture_name, warnings);
   assetlib::MaterialInfo& fallback = out.materials.emplace_back();

@@ -96,11 +96,13 @@ assetlib::TextureSlot read_slot(const Json& root, const Json& info, const std::s
     slot.uv_set = 0;
   }
   std::optional<uint32_t> image = texture_image(root, texture);
-  std::optional<std::string> name = image ? texture_name(*image, role) : std::nullopt;
+  std::string why;
+  std::optional<std::string> name = image ? texture_name(*image, role, why) : std::nullopt;
   if (!name) {
-    warnings.push_back(source + ": " + path + ": texture " + std::to_string(texture) +
-                       (image ? " has no image the bake includes" : " has no PNG or JPEG image") +
-                       "; slot left untextured");
+    warnings.push_back(
+        source + ": " + path + ": texture " + std::to_string(texture) +
+        (image ? ": images[" + std::to_string(*image) + "] " + why : " has no PNG or JPEG image") +
+        "; slot left untextured");
     return {};
   }
   slot.texture = *name;

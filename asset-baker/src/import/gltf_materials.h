@@ -34,9 +34,11 @@ std::vector<GltfImageUse> gltf_image_uses(const Json& root);
 std::vector<std::pair<std::string, TextureRole>> gltf_texture_references(
     std::span<const std::byte> bytes, const std::string& source);
 
-// The logical name of the texture made of image `image` in `role`, or nullopt when there is none
-// (a missing file). Supplied by the importer.
-using GltfTextureName = std::function<std::optional<std::string>(uint32_t image, TextureRole role)>;
+// The logical name of the texture made of image `image` in `role`; nullopt when there is none, with
+// `why` saying what keeps the image out ("path '../a.png' leaves the input folder; refused").
+// Supplied by the importer.
+using GltfTextureName =
+    std::function<std::optional<std::string>(uint32_t image, TextureRole role, std::string& why)>;
 
 // materials[i] of `root` as MaterialInfo (original_file `source`): metallic-roughness factors and
 // textures, normal scale, occlusion strength, emissive (and KHR_materials_emissive_strength),

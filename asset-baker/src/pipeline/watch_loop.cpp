@@ -1,5 +1,6 @@
 #include "pipeline/watch_loop.h"
 
+#include "common/terminal_text.h"
 #include "pipeline/interrupt.h"
 #include "pipeline/output_tree.h"
 
@@ -141,7 +142,7 @@ int run_watch(const BakeOptions& options) {
     std::fflush(stdout);
     std::set<std::string> changed;
     if (!wait_for_changes(watch, changed)) return 128 + interrupt_signal();
-    std::printf("changed: %s\n", change_list(changed).c_str());
+    std::printf("changed: %s\n", terminal_text(change_list(changed)).c_str());
     code = run_bake(options);
     if (code >= 128) return code;
   }
