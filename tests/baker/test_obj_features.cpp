@@ -341,6 +341,16 @@ TEST_CASE("what an OBJ says that its mesh does not carry is warned about") {
   CHECK(warned(import(corners + "l 1 2\np 3\nf 1 2 3\n"),
                "2 line and point element(s) (`l`, `p`) are not baked"));
   CHECK(import(corners + "f 1 2 3\n").warnings.empty());
+  // Free-form curves and surfaces beside faces are not baked; alone, they are no mesh.
+  const std::string patch =
+      "vp 0 0\nvp 1 0\ncstype bezier\ndeg 1 1\nsurf 0 1 0 1 1 2 3 1\n"
+      "parm u 0 1\nparm v 0 1\nend\ncurv 0 1 1 2\nend\ncurv2 1 2\nend\n";
+  CHECK(warned(import(corners + patch + "f 1 2 3\n"),
+               "3 free-form curve and surface element(s) (`curv`, `curv2`, `surf`) are not baked"));
+  Imported only_patch = import(corners + patch);
+  CHECK_FALSE(only_patch.status.ok());
+  CHECK_THAT(only_patch.status.reason,
+             Catch::Contains("no triangles: its 3 free-form curves and surfaces"));
   // Coordinates that are not numbers read as 0 (as tinyobjloader read them), said so.
   CHECK(warned(import(corners + "v nan inf 0\nvt x 0\nf 1 2 3\nf 1 2 4\n"),
                "3 coordinate(s) are not numbers (nan, inf or text) and were read as 0"));

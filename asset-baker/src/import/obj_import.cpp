@@ -58,6 +58,11 @@ void warn_unbaked_elements(const ObjGeometry& g, const std::string& path,
     warnings.push_back(path + ": " + std::to_string(g.lines_and_points) +
                        " line and point element(s) (`l`, `p`) are not baked; only faces are");
   }
+  if (g.free_form > 0) {
+    warnings.push_back(path + ": " + std::to_string(g.free_form) +
+                       " free-form curve and surface element(s) (`curv`, `curv2`, `surf`) are not "
+                       "baked; only faces are (export them as polygons)");
+  }
   if (!g.unknown_materials.empty()) {
     warnings.push_back(path + ": usemtl names " + std::to_string(g.unknown_materials.size()) +
                        " material(s) no material library defines (first: '" +
@@ -277,7 +282,11 @@ BakeStatus import_obj(std::string_view obj_text, const std::string& relative_pat
   if (BakeStatus s = collect_triangles(geometry, relative_path, tris, warnings); !s) return s;
   if (tris.empty())
     return BakeStatus::failure(BakeError::InvalidSource, relative_path,
-                               "no triangles (only points or lines?)");
+                               geometry.free_form > 0
+                                   ? "no triangles: its " + std::to_string(geometry.free_form) +
+                                         " free-form curves and surfaces (`curv`, `curv2`, `surf`) "
+                                         "are not baked (export them as polygons)"
+                                   : std::string("no triangles (only points or lines?)"));
   warn_unbaked_elements(geometry, relative_path, warnings);
   // Unparsable numbers ("nan", "inf") read as 0: a mesh of only zero-area triangles is such a
   // file, or nothing a renderer could draw.

@@ -245,7 +245,9 @@ class ObjParser {
     if (keyword("g")) return group(r);
     if (keyword("o")) return object(r.line.substr(r.at + 2));
     if (keyword("s")) return r.at += 2, smoothing(r);
-    return {};  // `t` tags, curves, surfaces and unknown keywords
+    if (keyword("curv") || keyword("curv2") || keyword("surf"))
+      return ++out_.free_form, BakeStatus{};
+    return {};  // their parameters (cstype, vp, parm, ...), `t` tags and unknown keywords
   }
 
   void finish() {
