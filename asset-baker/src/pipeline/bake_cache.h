@@ -45,7 +45,9 @@ namespace baker {
 //      finite are refused, and so are glTF vertex attributes that are not finite
 //  11  PNG chunks that shape the pixels (critical ones, tRNS, eXIf) must match their CRC, and the
 //      header must be one PNG defines (4-bit RGB, say, baked before)
-inline constexpr uint32_t kBakerVersion = 11;
+//  12  entries' warnings: OBJ free-form curves and surfaces (dropped in silence before), and why a
+//      glTF material slot is left untextured
+inline constexpr uint32_t kBakerVersion = 12;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material
