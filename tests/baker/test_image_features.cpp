@@ -49,6 +49,7 @@ struct Baked {
   baker::BakeStatus status;
   assetlib::TextureInfo info;
   Picture picture;
+  std::vector<uint8_t> alpha;  // per texel of `picture`
   std::vector<std::string> warnings;
 };
 
@@ -70,6 +71,7 @@ Baked bake(const Bytes& file, const std::string& name, baker::BakeSettings setti
   for (size_t i = 0; i < size_t(b.info.width) * b.info.height; ++i) {
     b.picture.texels.push_back(
         {uint8_t(texels[i * 4]), uint8_t(texels[i * 4 + 1]), uint8_t(texels[i * 4 + 2])});
+    b.alpha.push_back(uint8_t(texels[i * 4 + 3]));
   }
   return b;
 }
@@ -195,6 +197,13 @@ Bytes with_chunk(const Bytes& png, const char* type, const Bytes& data) {
   return out;
 }
 
+// `jpeg` after one fill byte (FF) before its start-of-image marker: still a JPEG to stb_image.
+Bytes with_fill(const Bytes& jpeg) {
+  Bytes out(jpeg.size() + 1, 0xff);
+  std::copy(jpeg.begin(), jpeg.end(), out.begin() + 1);
+  return out;
+}
+
 bool mentions(const std::vector<std::string>& warnings, const std::string& text) {
   for (const std::string& w : warnings) {
     if (w.find(text) != std::string::npos) return true;
@@ -294,6 +303,16 @@ TEST_CASE("EXIF orientation in a PNG eXIf chunk is applied too") {
   INFO(b.status.message());
   REQUIRE(b.status.ok());
   require_picture(b.picture, picture({"DA", "EB", "FC"}));
+  // After the image data, as some writers put it: still the image's.
+  Bytes after = png_of(picture({"ABC", "DEF"}));
+  Bytes exif_chunk;
+  hostile::png_chunk(exif_chunk, "eXIf", exif_tiff(6, true));
+  after.insert(after.end() - 12, exif_chunk.begin(), exif_chunk.end());  // before IEND
+  Baked late = bake(after, "late.png");
+  INFO(late.status.message());
+  REQUIRE(late.status.ok());
+  require_picture(late.picture, picture({"DA", "EB", "FC"}));
+  CHECK(mentions(late.warnings, "late.png: turned as its EXIF orientation"));
 }
 
 TEST_CASE("an animated PNG or GIF bakes its first image with a warning naming the frames") {
@@ -369,6 +388,10 @@ TEST_CASE("images the decoder cannot read name the format or feature they use") 
       {patched_jpeg(sof + 1, 0xc9), "arithmetic-coded JPEG is not supported"},
       {patched_jpeg(sof + 4, 12), "12-bit JPEG is not supported"},
       {patched_jpeg(sof + 1, 0xc3), "lossless JPEG is not supported"},
+      // stb_image would decode it as YCbCr and drop the fourth component (libjpeg: CMYK).
+      {patched_jpeg(sof + 9, 4),
+       "a 4-component (CMYK) JPEG without an Adobe APP14 marker is not supported"},
+      {with_fill(patched_jpeg(sof + 1, 0xc9)), "arithmetic-coded JPEG is not supported"},
       {bmp_header(8, 1), "RLE8-compressed BMP is not supported"},
       {bmp_header(4, 2), "RLE4-compressed BMP is not supported"},
       {bmp_header(2, 0), "2-bit BMP is not supported"},
@@ -480,10 +503,12 @@ TEST_CASE("a forged size padded with comments is judged by the compressed pixel 
     Bytes comment = {0xff, 0xfe, 0xff, 0xff};
     comment.resize(comment.size() + 0xfffd, 'x');
     jpeg.insert(jpeg.begin() + 2, comment.begin(), comment.end());
-    Baked b = bake(jpeg, "forged.jpg");
-    REQUIRE_FALSE(b.status.ok());
-    CHECK(b.status.code == baker::BakeError::LimitExceeded);
-    CHECK(b.status.message().find("pixels per byte") != std::string::npos);
+    for (const Bytes& file : {jpeg, with_fill(jpeg)}) {
+      Baked b = bake(file, "forged.jpg");
+      REQUIRE_FALSE(b.status.ok());
+      CHECK(b.status.code == baker::BakeError::LimitExceeded);
+      CHECK(b.status.message().find("pixels per byte") != std::string::npos);
+    }
   }
   SECTION("GIF: a comment extension beside a 16384 x 16384 canvas around one pixel") {
     Bytes gif;
@@ -500,6 +525,76 @@ TEST_CASE("a forged size padded with comments is judged by the compressed pixel 
     REQUIRE_FALSE(b.status.ok());
     CHECK(b.status.code == baker::BakeError::LimitExceeded);
   }
+}
+
+TEST_CASE("a JPEG after fill bytes is read and checked as a JPEG, not as a TGA") {
+  const Picture shown = picture({"AB", "CD"});
+  Baked good = bake(with_fill(with_fill(jpeg_blocks(shown))), "filled.jpg");
+  INFO(good.status.message());
+  REQUIRE(good.status.ok());
+  require_picture(good.picture, shown, 8, 12);
+  // A scan using Huffman tables no segment defined (stb_image then decodes from uninitialised
+  // tables): refused whether or not a fill byte comes first.
+  Bytes undefined = jpeg_blocks(shown);
+  size_t sos = 2;
+  while (!(undefined[sos] == 0xff && undefined[sos + 1] == 0xda)) ++sos;
+  undefined[sos + 6] = 0x33;  // the first component's DC and AC tables: 3, never defined
+  for (const Bytes& file : {undefined, with_fill(undefined)}) {
+    Baked b = bake(file, "undefined.jpg");
+    REQUIRE_FALSE(b.status.ok());
+    CHECK(b.status.message().find("Huffman table that was never defined") != std::string::npos);
+  }
+}
+
+TEST_CASE("an Apple CgBI PNG bakes as RGBA with straight alpha, as the PNG it was made from") {
+  // pngsuite's z06n2c08 and stb_image's test copy of it converted by Apple's tools (BGR order,
+  // raw deflate).
+  const std::string suite = "stb/tests/pngsuite/";
+  Baked apple =
+      bake(hostile::file_bytes(hostile::corpus(suite + "iphone/iphone_z06n2c08.png")), "apple.png");
+  Baked plain =
+      bake(hostile::file_bytes(hostile::corpus(suite + "primary/z06n2c08.png")), "plain.png");
+  REQUIRE(apple.status.ok());
+  REQUIRE(plain.status.ok());
+  require_picture(apple.picture, plain.picture);
+  // Premultiplied BGRA, as Apple stores it: opaque red, half-transparent green.
+  Bytes png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  hostile::png_chunk(png, "CgBI", {0x50, 0x00, 0x20, 0x06});
+  Bytes ihdr;
+  hostile::put_be32(ihdr, 2);
+  hostile::put_be32(ihdr, 1);
+  ihdr.insert(ihdr.end(), {8, 6, 0, 0, 0});
+  hostile::png_chunk(png, "IHDR", ihdr);
+  const Bytes row = {0, 0, 0, 255, 255, 0, 128, 0, 128};  // filter byte, then B G R A twice
+  Bytes deflate = {1, uint8_t(row.size()), 0, uint8_t(~row.size()), 0xff};  // one stored block
+  hostile::append(deflate, row);
+  hostile::png_chunk(png, "IDAT", deflate);
+  hostile::png_chunk(png, "IEND", {});
+  Baked b = bake(png, "premultiplied.png");
+  INFO(b.status.message());
+  REQUIRE(b.status.ok());
+  CHECK(b.picture.texels == std::vector<Rgb>{{255, 0, 0}, {0, 255, 0}});
+  CHECK(b.alpha == std::vector<uint8_t>{255, 128});
+}
+
+TEST_CASE("PNM samples below a maximum value under 255 are stretched to 0..255") {
+  // Grey of maximum 15: 0, 5, 10, 15 are black, a third, two thirds and white.
+  Baked grey = bake(hostile::pnm("P5", 4, 1, 15, {0, 5, 10, 15}), "grey.pgm");
+  INFO(grey.status.message());
+  REQUIRE(grey.status.ok());
+  CHECK(grey.picture.texels ==
+        std::vector<Rgb>{{0, 0, 0}, {85, 85, 85}, {170, 170, 170}, {255, 255, 255}});
+  // RGB of maximum 100; a sample above the maximum (a damaged file) is full.
+  Baked rgb = bake(hostile::pnm("P6", 2, 1, 100, {100, 50, 0, 1, 99, 200}), "rgb.ppm");
+  REQUIRE(rgb.status.ok());
+  CHECK(rgb.picture.texels == std::vector<Rgb>{{255, 128, 0}, {3, 252, 255}});
+  // 255 is as stored; 0 is no maximum at all.
+  Baked full = bake(hostile::pnm("P5", 2, 1, 255, {7, 200}), "full.pgm");
+  REQUIRE(full.status.ok());
+  CHECK(full.picture.texels == std::vector<Rgb>{{7, 7, 7}, {200, 200, 200}});
+  Baked zero = bake(hostile::pnm("P5", 2, 1, 0, {0, 0}), "zero.pgm");
+  REQUIRE_FALSE(zero.status.ok());
+  CHECK(zero.status.message().find("maximum value of 0") != std::string::npos);
 }
 
 TEST_CASE("a PNG declaring a colour space other than sRGB is baked with a warning naming it") {

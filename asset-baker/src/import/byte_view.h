@@ -36,4 +36,14 @@ class ByteView {
   std::span<const std::byte> bytes_;
 };
 
+// Where a JPEG's marker segments start: after its start-of-image marker (FF D8) and any fill bytes
+// (FF) before it, as stb_image finds it; 0 when the bytes do not start a JPEG. Every reader that
+// sorts sources by format asks this, so that one leading FF cannot make a JPEG pass for another
+// format (a TGA, which has no signature) and skip the JPEG checks.
+inline uint64_t jpeg_segments_start(const ByteView& b) {
+  uint64_t at = 0;
+  while (at < b.size() && b.u8(at) == 0xff) ++at;
+  return at >= 1 && b.u8(at) == 0xd8 ? at + 1 : 0;
+}
+
 }  // namespace baker

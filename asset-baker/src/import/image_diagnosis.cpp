@@ -65,31 +65,36 @@ std::string other_format(const ByteView& h) {
 
 // The frame header (SOFn) says how the image was coded; stb_image decodes 8-bit baseline,
 // extended and progressive Huffman JPEGs with 1, 3 or 4 components.
-std::string jpeg_feature(const ByteView& h) {
-  uint64_t at = 2;
-  while (at + 4 <= h.size()) {
-    if (h.u8(at) != 0xff) return {};
+std::string jpeg_feature(const ByteView& h, uint64_t segments) {
+  uint32_t components = 0;  // of the frame, once its header is read
+  bool adobe = false;       // an APP14 "Adobe" segment, which says how 4 components are coded
+  for (uint64_t at = segments; at + 4 <= h.size();) {
+    if (h.u8(at) != 0xff) break;
     uint32_t marker = h.u8(at + 1);
     if (marker == 0xff) {
       ++at;
       continue;
     }
-    if (marker == 0xda || marker == 0xd9) return {};
+    if (marker == 0xda || marker == 0xd9) break;
+    adobe = adobe || (marker == 0xee && h.has(at + 4, "Adobe"));
     bool frame =
         marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc;
-    if (frame) {
+    if (frame && components == 0) {
       if (marker == 0xc3) return not_supported("lossless JPEG");
       if (marker >= 0xc9 && marker <= 0xcb) return not_supported("arithmetic-coded JPEG");
       if (marker >= 0xc5) return not_supported("hierarchical (differential) JPEG");
       uint32_t precision = h.u8(at + 4);
       if (precision != 8) return not_supported(std::to_string(precision) + "-bit JPEG");
-      uint32_t components = h.u8(at + 9);
+      components = h.u8(at + 9);
       if (components != 1 && components != 3 && components != 4)
         return not_supported("a JPEG of " + std::to_string(components) + " components");
-      return {};
     }
     at += 2 + h.be16(at + 2);
   }
+  // Without Adobe's marker, libjpeg reads 4 components as CMYK; stb_image reads them as YCbCr
+  // and drops the fourth: other colours, with exit 0.
+  if (components == 4 && !adobe)
+    return not_supported("a 4-component (CMYK) JPEG without an Adobe APP14 marker");
   return {};
 }
 
@@ -173,7 +178,7 @@ std::string tga_feature(const ByteView& h) {
 
 std::string unsupported_image_feature(std::span<const std::byte> source) {
   ByteView h(source);
-  if (h.has(0, "\xff\xd8")) return jpeg_feature(h);
+  if (uint64_t segments = jpeg_segments_start(h)) return jpeg_feature(h, segments);
   if (h.has(0, "BM")) return bmp_feature(h);
   if (h.has(0, "8BPS")) return psd_feature(h);
   if (h.has(0, "#?RADIANCE") || h.has(0, "#?RGBE")) return hdr_feature(h);

@@ -1,5 +1,6 @@
 #include "import/image_import.h"
 
+#include "import/byte_view.h"
 #include "import/full_palette.h"
 #include "import/image_animation.h"
 #include "import/image_diagnosis.h"
@@ -100,6 +101,29 @@ BakeStatus unreadable(std::span<const std::byte> source, const std::string& name
                              "not a readable image (" + stb_reason + ")");
 }
 
+// Apple's CgBI PNGs ("optimised" for iOS) store BGRA with alpha premultiplied; stb_image turns them
+// into RGBA only when asked, and baked them swapped and premultiplied before. The flags are global
+// and only ever read for CgBI files: set once, before the first decode.
+void read_apple_pngs_as_rgba() {
+  static const bool set = [] {
+    stbi_convert_iphone_png_to_rgb(1);
+    stbi_set_unpremultiply_on_load(1);
+    return true;
+  }();
+  (void)set;
+}
+
+// A PNM whose samples run to `maxval` (below 255) has them stretched to 0..255, as every other
+// reader shows it; stb_image returns them as stored (a maximum of 15 baked as near black).
+// Samples above `maxval` (a damaged file) become 255.
+void stretch_pnm_samples(DecodedImage& image, uint32_t maxval) {
+  auto* texel = static_cast<uint8_t*>(image.pixels.get());
+  for (size_t i = 0; i < size_t(image.width) * image.height; ++i, texel += 4) {
+    for (int c = 0; c < 3; ++c)
+      texel[c] = uint8_t(std::min<uint32_t>(255, (texel[c] * 255u + maxval / 2) / maxval));
+  }
+}
+
 std::string frames_warning(std::span<const std::byte> source, const std::string& name) {
   uint32_t frames = animation_frames(source);
   if (frames <= 1) return {};
@@ -142,8 +166,14 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
                                    std::to_string(kMaxSourceDimension) + " limit");
   }
   if (BakeStatus s = preflight_image(source, name, uint32_t(w), uint32_t(h)); !s) return s;
+  // stb_image decodes a 4-component JPEG without Adobe's marker, as other colours: asked first.
+  if (jpeg_segments_start(ByteView(source))) {
+    if (std::string feature = unsupported_image_feature(source); !feature.empty())
+      return BakeStatus::failure(BakeError::UnsupportedFeature, name, feature);
+  }
   std::optional<PatchedImage> patch;
   if (BakeStatus s = full_palette(source, name, patch); !s) return s;
+  read_apple_pngs_as_rgba();
   void* pixels = nullptr;
   if (patch) {  // palette images have 8-bit samples
     out.bytes_per_channel = 1;
@@ -166,6 +196,8 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
   out.channels = comp;
   out.width = uint32_t(w);
   out.height = uint32_t(h);
+  if (uint32_t maxval = pnm_maxval(source); maxval > 0 && maxval < 255)
+    stretch_pnm_samples(out, maxval);
   bool from_exif = false;
   Orientation turn = source_orientation(source, &from_exif);
   if (!apply_orientation(out, turn))

@@ -32,14 +32,6 @@ Orientation exif_orientation(const ByteView& b, uint64_t at, uint64_t size) {
   return Orientation::Normal;
 }
 
-// Where a JPEG's segments start: after its SOI marker, which stb_image (like libjpeg) finds after
-// any number of 0xff fill bytes. 0 when `b` is not a JPEG.
-uint64_t jpeg_segments(const ByteView& b) {
-  uint64_t at = 0;
-  while (at < b.size() && b.u8(at) == 0xff) ++at;
-  return at >= 1 && b.u8(at) == 0xd8 ? at + 1 : 0;
-}
-
 // JPEG marker segments up to the first scan; the orientation is in an APP1 segment that starts
 // "Exif\0\0".
 Orientation jpeg_orientation(const ByteView& b, uint64_t at) {
@@ -58,10 +50,11 @@ Orientation jpeg_orientation(const ByteView& b, uint64_t at) {
   return Orientation::Normal;
 }
 
-// The orientation is in an eXIf chunk (PNG 1.5 extensions), read when it precedes the image data.
+// The orientation is in an eXIf chunk (PNG 1.5 extensions), read wherever it stands before IEND:
+// writers put it after the image data too, and libpng and browsers apply it there.
 Orientation png_orientation(const ByteView& b) {
   PngChunks chunks(b);
-  for (PngChunk chunk; chunks.next_before_image_data(chunk);) {
+  for (PngChunk chunk; chunks.next(chunk) && !chunk.is("IEND");) {
     if (chunk.is("eXIf")) return exif_orientation(b, chunk.data(), chunk.length);
   }
   return Orientation::Normal;
@@ -73,7 +66,7 @@ Orientation tga_orientation(const ByteView& b) {
 }
 
 bool is_tga(const ByteView& b) {
-  if (jpeg_segments(b)) return false;
+  if (jpeg_segments_start(b)) return false;
   // stb_image tries TGA last, for files none of its signatures matched; these are the others.
   for (std::string_view magic :
        {std::string_view("\x89PNG"), std::string_view("GIF8"), std::string_view("BM"),
@@ -89,7 +82,7 @@ bool is_tga(const ByteView& b) {
 Orientation source_orientation(std::span<const std::byte> source, bool* from_exif) {
   ByteView b(source);
   if (from_exif) *from_exif = !is_tga(b);
-  if (uint64_t segments = jpeg_segments(b)) return jpeg_orientation(b, segments);
+  if (uint64_t segments = jpeg_segments_start(b)) return jpeg_orientation(b, segments);
   if (b.has(0, kPngSignature)) return png_orientation(b);
   if (is_tga(b)) return tga_orientation(b);
   return Orientation::Normal;

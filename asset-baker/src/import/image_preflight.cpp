@@ -156,8 +156,9 @@ BakeStatus check_png(std::span<const std::byte> source, const std::string& name,
 // received, reading through garbage offsets (fixed in 2.28): every table a scan uses must have
 // been defined by a DHT segment before it. Marker segments are walked; entropy-coded data after
 // a scan is skipped up to the next marker.
-BakeStatus check_jpeg(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
-  Reader r(source, 2);
+BakeStatus check_jpeg(std::span<const std::byte> source, const std::string& name, uint64_t pixels,
+                      uint64_t segments) {
+  Reader r(source, segments);
   bool defined[2][4] = {};  // [DC/AC][table]
   // Pixels are judged against the entropy-coded bytes, not the file: comment and APPn segments
   // would otherwise pad a forged 16384 x 16384 header past the ratio.
@@ -347,11 +348,19 @@ bool pnm_space(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 // The header grammar as stb_image parses it: magic, then width, height and maxval separated by
 // whitespace and '#' comments; the byte after maxval is consumed; the samples follow.
-BakeStatus check_pnm(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
-  Reader r(source, 1);
-  uint64_t channels = r.u8() == '6' ? 3 : 1;
-  uint8_t c = r.u8();
+// The header of a binary PNM: "P5" or "P6", then width, height and maximum value, each after
+// whitespace and comments.
+struct PnmHeader {
+  uint64_t channels = 1;
   uint64_t maxval = 0;
+  uint64_t data = 0;  // where the samples start
+};
+
+PnmHeader read_pnm_header(std::span<const std::byte> source) {
+  Reader r(source, 1);
+  PnmHeader header;
+  header.channels = r.u8() == '6' ? 3 : 1;
+  uint8_t c = r.u8();
   for (int field = 0; field < 3; ++field) {
     while (!r.overran() && (pnm_space(c) || c == '#')) {
       if (c == '#') {
@@ -359,18 +368,25 @@ BakeStatus check_pnm(std::span<const std::byte> source, const std::string& name,
       }
       c = r.u8();
     }
-    maxval = 0;
+    header.maxval = 0;
     while (!r.overran() && c >= '0' && c <= '9') {
-      maxval = std::min<uint64_t>(maxval * 10 + uint64_t(c - '0'), 1u << 20);
+      header.maxval = std::min<uint64_t>(header.maxval * 10 + uint64_t(c - '0'), 1u << 20);
       c = r.u8();
     }
   }
+  header.data = r.pos();
+  return header;
+}
+
+BakeStatus check_pnm(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
+  const PnmHeader header = read_pnm_header(source);
   // stb_image 2.27 expands a 16-bit PNM's channels with its 8-bit routine and then reads past its
   // own buffer (found by fuzzing): PNG and PSD are the 16-bit formats it decodes correctly.
-  if (maxval > 255)
+  if (header.maxval > 255)
     return refuse(name, "16-bit PNM images are not supported (use PNG or PSD for 16 bits)",
                   BakeError::UnsupportedFeature);
-  uint64_t needed = r.pos() + pixels * channels;
+  if (header.maxval == 0) return refuse(name, "the PNM header declares a maximum value of 0");
+  uint64_t needed = header.data + pixels * header.channels;
   if (needed <= source.size()) return {};
   return truncated(name, "the PNM samples", needed, source.size());
 }
@@ -425,6 +441,11 @@ BakeStatus check_hdr(std::span<const std::byte> source, const std::string& name,
 
 }  // namespace
 
+uint32_t pnm_maxval(std::span<const std::byte> source) {
+  if (!starts_with(source, "P5") && !starts_with(source, "P6")) return 0;
+  return uint32_t(read_pnm_header(source).maxval);
+}
+
 std::string png_damage(std::span<const std::byte> source) {
   uint64_t idat = 0;
   if (starts_with(source, kPngSignature)) return walk_png(source, idat);
@@ -446,7 +467,8 @@ BakeStatus preflight_image(std::span<const std::byte> source, const std::string&
                            uint32_t width, uint32_t height) {
   uint64_t pixels = uint64_t(width) * height;
   if (starts_with(source, kPngSignature)) return check_png(source, name, pixels);
-  if (starts_with(source, "\xff\xd8")) return check_jpeg(source, name, pixels);
+  if (uint64_t segments = jpeg_segments_start(ByteView(source)))
+    return check_jpeg(source, name, pixels, segments);
   if (starts_with(source, "GIF8")) return check_gif(source, name, pixels);
   if (starts_with(source, "BM")) return check_bmp(source, name, width, height);
   if (starts_with(source, "8BPS")) return check_psd(source, name, pixels);

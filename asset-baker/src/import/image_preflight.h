@@ -37,4 +37,8 @@ BakeStatus preflight_image(std::span<const std::byte> source, const std::string&
 // `source`.
 std::string png_damage(std::span<const std::byte> source);
 
+// The maximum sample value a binary PNM (P5, P6) header declares, or 0 when `source` is not one.
+// stb_image returns PNM samples as stored: below 255, they are not yet 0..255.
+uint32_t pnm_maxval(std::span<const std::byte> source);
+
 }  // namespace baker
