@@ -253,6 +253,12 @@ AssetTiming AssetLoader::load_texture(const assetlib::ManifestEntry& entry, uint
                  mip_levels,
                  VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                  VK_IMAGE_ASPECT_COLOR_BIT};
+  // BC4 holds grey data in R (docs/format.md): G and B read it too, as a packed
+  // metallic-roughness map's roughness (G) and metalness (B) do.
+  if (info.format == assetlib::TextureFormat::BC4_UNORM) {
+    desc.components = {VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_R,
+                       VK_COMPONENT_SWIZZLE_ONE};
+  }
   GpuImage image(ctx_, desc, entry.name, scene_.memory.get());
 
   uint64_t unpacked = info.total_size - top.offset;

@@ -40,6 +40,7 @@ GpuImage::GpuImage(const VulkanContext& ctx, const ImageDesc& desc, const std::s
     view_info.image = image_;
     view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
     view_info.format = desc.format;
+    view_info.components = desc.components;
     view_info.subresourceRange = {desc.aspect, 0, desc.mip_levels, 0, 1};
     vk_check(vkCreateImageView(device_, &view_info, nullptr, &view_),
              ("vkCreateImageView(" + name + ")").c_str());

@@ -17,6 +17,7 @@ struct ImageDesc {
   uint32_t mip_levels = 1;
   VkImageUsageFlags usage = 0;
   VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+  VkComponentMapping components{};  // of the view; identity by default
 };
 
 class GpuImage {
