@@ -380,3 +380,67 @@ TEST_CASE("an MTL map with -clamp on samples clamped to the edge") {
     CHECK(slot.wrap_v == expected);
   }
 }
+
+namespace {
+
+// The materials of a one-triangle OBJ whose library models/m.mtl is `mtl`; every image exists.
+std::vector<assetlib::MaterialInfo> mtl_materials(const std::string& mtl) {
+  const std::string obj = "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl M\nf 1 2 3\n";
+  baker::ImportInputs inputs;
+  inputs.read_file = [&](const std::string& path) -> std::optional<std::string> {
+    return path == "models/m.mtl" ? std::optional<std::string>(mtl) : std::nullopt;
+  };
+  inputs.texture_name = [](const std::string& path, baker::TextureRole) {
+    return std::optional<std::string>(path);
+  };
+  Imported i;
+  i.status = baker::import_obj(obj, "models/part.obj", inputs, i.mesh, i.materials, i.warnings);
+  INFO(i.status.message());
+  REQUIRE(i.status.ok());
+  REQUIRE(i.materials.size() == 1);
+  CHECK(i.warnings.empty());
+  return i.materials;
+}
+
+bool same_slot(const assetlib::TextureSlot& a, const assetlib::TextureSlot& b) {
+  return a.texture == b.texture && a.offset[0] == b.offset[0] && a.offset[1] == b.offset[1] &&
+         a.scale[0] == b.scale[0] && a.scale[1] == b.scale[1] && a.wrap_u == b.wrap_u;
+}
+
+}  // namespace
+
+TEST_CASE("MTL -o, -s and -t with fewer than three numbers, and -cc, keep the texture") {
+  // tinyobjloader reads three numbers after each, and took the texture name for the last one.
+  const std::pair<const char*, const char*> forms[] = {
+      {"map_Kd -o 0.5 0.5 my tex.png", "map_Kd -o 0.5 0.5 0 my tex.png"},
+      {"map_Kd -o 0.25 my tex.png", "map_Kd -o 0.25 0 0 my tex.png"},
+      {"map_Kd -s 2 2 my tex.png", "map_Kd -s 2 2 1 my tex.png"},
+      {"map_Kd -s 3 -o 0.5 0.5 my tex.png", "map_Kd -s 3 1 1 -o 0.5 0.5 0 my tex.png"},
+      {"map_Kd -t 0.1 0.1 -clamp on my tex.png", "map_Kd -t 0.1 0.1 0 -clamp on my tex.png"},
+      {"map_Kd -cc on my tex.png", "map_Kd my tex.png"},
+      {"norm -o 0.1 0.2 my tex.png", "norm -o 0.1 0.2 0 my tex.png"},
+      {"bump -bm 0.3 -o 0.5 0.5 my tex.png", "bump -bm 0.3 -o 0.5 0.5 0 my tex.png"}};
+  for (const auto& [short_form, full_form] : forms) {
+    INFO(short_form);
+    const std::string head = "newmtl M\nKd 1 1 1\n";
+    assetlib::MaterialInfo got = mtl_materials(head + short_form + "\n")[0];
+    assetlib::MaterialInfo want = mtl_materials(head + full_form + "\n")[0];
+    const bool normal = short_form[0] != 'm';
+    const assetlib::TextureSlot& slot = normal ? got.normal : got.base_color;
+    CHECK(slot.texture == "models/my tex.png");
+    CHECK(same_slot(slot, normal ? want.normal : want.base_color));
+    CHECK(got.normal_scale == want.normal_scale);
+  }
+  // The offset and scale did arrive (not the defaults).
+  assetlib::MaterialInfo moved = mtl_materials("newmtl M\nmap_Kd -s 2 2 -o 0.5 0.5 a.png\n")[0];
+  CHECK(moved.base_color.scale[0] == 2.0f);
+  CHECK(moved.base_color.offset[0] == 0.5f);
+}
+
+TEST_CASE("an MTL material without Kd is white: its map_Kd is its colour, undarkened") {
+  // tinyobjloader gives 0.6 with a map_Kd and 0 without one.
+  CHECK(mtl_materials("newmtl M\nmap_Kd a.png\n")[0].base_color_factor[0] == 1.0f);
+  CHECK(mtl_materials("newmtl M\nNs 10\n")[0].base_color_factor[1] == 1.0f);
+  CHECK(mtl_materials("newmtl M\nmap_Kd a.png\nKd 0.5 0.25 1\n")[0].base_color_factor[1] == 0.25f);
+  CHECK(mtl_materials("newmtl M\nKd 0 0 0\nmap_Kd a.png\n")[0].base_color_factor[2] == 0.0f);
+}

@@ -5,14 +5,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <map>
 #include <sstream>
+#include <string_view>
 
 namespace baker {
 namespace {
 
-// Materials of `text` (an .mtl) that have a `Pr` line, by their index after `first`.
-std::set<size_t> materials_stating_roughness(const std::string& text,
-                                             const std::map<std::string, int>& material_map) {
+// Materials of `text` (an .mtl) that have a `key` line, by their index in `material_map`.
+std::set<size_t> materials_stating(const std::string& text,
+                                   const std::map<std::string, int>& material_map,
+                                   std::string_view key_word) {
   std::set<size_t> found;
   std::istringstream lines(text);
   std::string line, current;
@@ -24,12 +28,111 @@ std::set<size_t> materials_stating_roughness(const std::string& text,
       std::getline(words >> std::ws, current);
       while (!current.empty() && (current.back() == '\r' || current.back() == ' '))
         current.pop_back();
-    } else if (key == "Pr") {
+    } else if (key == key_word) {
       auto it = material_map.find(current);
       if (it != material_map.end()) found.insert(size_t(it->second));
     }
   }
   return found;
+}
+
+bool is_texture_statement(std::string_view key) {
+  return key.substr(0, 4) == "map_" || key == "bump" || key == "disp" || key == "decal" ||
+         key == "refl" || key == "norm";
+}
+
+bool is_number(std::string_view word) {
+  if (word.empty()) return false;
+  std::string text(word);
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size();
+}
+
+// One texture statement's line with every -o, -s and -t option given its three numbers, and
+// `-cc on|off` left out (see with_full_texture_options); the name and everything tinyobjloader
+// reads right are copied as they are.
+std::string full_texture_options(std::string_view line) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  size_t at = 0;
+  auto next_word = [&] {
+    size_t start = at;
+    while (at < line.size() && !blank(line[at])) ++at;
+    return line.substr(start, at - start);
+  };
+  auto skip_blanks = [&] {
+    while (at < line.size() && blank(line[at])) ++at;
+  };
+  skip_blanks();
+  next_word();  // the statement
+  std::string out(line.substr(0, at));
+  // Options tinyobjloader reads right, with their word counts.
+  static const std::map<std::string_view, int> kOthers = {
+      {"-blendu", 1}, {"-blendv", 1},  {"-clamp", 1}, {"-boost", 1},      {"-mm", 2},
+      {"-texres", 1}, {"-imfchan", 1}, {"-type", 1},  {"-colorspace", 1}, {"-bm", 1}};
+  for (;;) {
+    const size_t word_start = at;
+    skip_blanks();
+    const size_t option_start = at;
+    std::string_view option = next_word();
+    if (option == "-o" || option == "-s" || option == "-t") {
+      std::string numbers[3] = {"0", "0", "0"};
+      if (option == "-s") numbers[0] = numbers[1] = numbers[2] = "1";
+      for (int k = 0; k < 3; ++k) {
+        const size_t before = at;
+        skip_blanks();
+        std::string_view word = next_word();
+        if (!is_number(word)) {
+          at = before;
+          break;
+        }
+        numbers[k] = std::string(word);
+      }
+      // Appended piece by piece: GCC 12 warns falsely on a chain of string '+' (PR105651).
+      out.append(" ").append(option);
+      for (const std::string& number : numbers) out.append(" ").append(number);
+    } else if (option == "-cc") {
+      const size_t before = at;
+      skip_blanks();
+      std::string_view value = next_word();
+      if (value != "on" && value != "off") at = before;
+    } else if (auto other = kOthers.find(option); other != kOthers.end()) {
+      for (int k = 0; k < other->second; ++k) {
+        skip_blanks();
+        next_word();
+      }
+      out.append(" ").append(line.substr(option_start, at - option_start));
+    } else {
+      out += line.substr(word_start);  // the name, as written
+      return out;
+    }
+  }
+}
+
+// `text` (an .mtl) as tinyobjloader can read its texture options: it takes each of -o, -s and -t
+// as three numbers, consuming whatever words follow, so "map_Kd -o 0.5 0.5 a.png" lost its name
+// to the third number and the slot went untextured in silence. MTL lets v and w be left out (0
+// for -o and -t, 1 for -s): they are written out. `-cc on|off` (colour correction), which
+// tinyobjloader takes for the start of the name, is left out. Other lines are unchanged.
+std::string with_full_texture_options(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line(text.data() + start, end - start);
+    size_t key_start = line.find_first_not_of(" \t");
+    std::string_view key =
+        key_start == std::string_view::npos ? std::string_view() : line.substr(key_start);
+    key = key.substr(0, key.find_first_of(" \t\r"));
+    if (is_texture_statement(key))
+      out += full_texture_options(line);
+    else
+      out += line;
+    if (end < text.size()) out += '\n';
+    start = end + 1;
+  }
+  return out;
 }
 
 // The textures a material uses, with their slot roles. One list for the plan and the import.
@@ -173,12 +276,13 @@ bool MtlLibraries::load(const std::string& name, std::vector<tinyobj::material_t
   }
   std::map<std::string, int> library_map;
   std::vector<tinyobj::material_t> library;
-  std::istringstream stream(text);
+  std::istringstream stream(with_full_texture_options(text));
   std::string warn, err;
   tinyobj::LoadMtl(&library_map, &library, &stream, &warn, &err);
   // Appended after the materials of earlier libraries, as tinyobjloader numbers them.
   size_t first = materials->size();
-  for (size_t i : materials_stating_roughness(text, library_map)) with_roughness_.insert(first + i);
+  for (size_t i : materials_stating(text, library_map, "Pr")) with_roughness_.insert(first + i);
+  for (size_t i : materials_stating(text, library_map, "Kd")) with_diffuse_.insert(first + i);
   for (auto& [material_name, index] : library_map) {
     material_map->emplace(material_name, int(first) + index);
   }
@@ -279,14 +383,14 @@ std::vector<std::pair<std::string, TextureRole>> obj_texture_references(
 }
 
 assetlib::MaterialInfo convert_mtl_material(const tinyobj::material_t& m, const std::string& folder,
-                                            bool states_roughness, const std::string& obj_path,
+                                            MtlStated stated, const std::string& obj_path,
                                             const ImportInputs& inputs,
                                             std::vector<std::string>& warnings) {
   assetlib::MaterialInfo out;
   out.name = m.name;
   out.original_file = obj_path;
   for (int k = 0; k < 3; ++k) {
-    out.base_color_factor[k] = unit(m.diffuse[k], 1);
+    out.base_color_factor[k] = stated.diffuse ? unit(m.diffuse[k], 1) : 1.0f;
     out.emissive_factor[k] = std::max(finite_or(m.emission[k], 0), 0.0f);
   }
   out.base_color_factor[3] = unit(m.dissolve, 1);
@@ -294,7 +398,7 @@ assetlib::MaterialInfo convert_mtl_material(const tinyobj::material_t& m, const 
   // Ns is a Blinn-Phong exponent (0..1000); sqrt(2 / (Ns + 2)) is the matching GGX roughness.
   float shininess = std::max(finite_or(m.shininess, 0), 0.0f);
   out.roughness_factor =
-      states_roughness ? unit(m.roughness, 1) : std::sqrt(2.0f / (shininess + 2.0f));
+      stated.roughness ? unit(m.roughness, 1) : std::sqrt(2.0f / (shininess + 2.0f));
   if (out.base_color_factor[3] < 1) out.alpha_mode = assetlib::AlphaMode::Blend;
   for (const TextureUse& use : texture_uses(m)) {
     assetlib::TextureSlot slot = make_slot(use, folder, obj_path, inputs, warnings);

@@ -31,6 +31,12 @@ namespace baker {
 // has that name is the line read as the OBJ spec's list of names, and every one that exists is
 // loaded. parse_obj passes the whole line; as a tinyobjloader MaterialReader (for LoadObj, which
 // the tests compare parse_obj with) it gets the whole line through escape_mtllib_lines().
+// What an .mtl material states itself, where tinyobjloader fills in a default that is not ours.
+struct MtlStated {
+  bool roughness = false;  // a `Pr` line (else roughness comes from Ns)
+  bool diffuse = false;    // a `Kd` line (else white: tinyobjloader's 0.6, or 0, would darken)
+};
+
 class MtlLibraries : public tinyobj::MaterialReader {
  public:
   MtlLibraries(const std::string& obj_path, const ImportInputs& inputs,
@@ -46,7 +52,9 @@ class MtlLibraries : public tinyobj::MaterialReader {
                  std::map<std::string, int>* material_map);
 
   const std::string& folder_of(size_t material) const { return folders_.at(material); }
-  bool states_roughness(size_t material) const { return with_roughness_.count(material) > 0; }
+  MtlStated stated(size_t material) const {
+    return {with_roughness_.count(material) > 0, with_diffuse_.count(material) > 0};
+  }
 
  private:
   // One library by name; `report` adds a warning when it cannot be read.
@@ -57,7 +65,7 @@ class MtlLibraries : public tinyobj::MaterialReader {
   const ImportInputs& inputs_;
   std::vector<std::string>& warnings_;
   std::vector<std::string> folders_;
-  std::set<size_t> with_roughness_;
+  std::set<size_t> with_roughness_, with_diffuse_;
   std::map<std::string, bool> loaded_names_, loaded_paths_;  // name or resolved path -> was it read
 };
 
@@ -75,13 +83,14 @@ std::vector<std::pair<std::string, TextureRole>> obj_texture_references(std::str
                                                                         const ImportInputs& inputs);
 
 // One .mtl material as a MaterialInfo (named `material.name`, original_file `obj_path`):
-// Kd and d base colour, Ke / map_Ke emissive, Pm metalness, Pr roughness (else derived from the
-// Blinn-Phong exponent Ns: sqrt(2 / (Ns + 2))), map_Kd / norm / map_Bump textures with their -o and
-// -s options as the texture transform and -bm as the normal scale, map_d equal to map_Kd as alpha
-// MASK, d < 1 as BLEND. Maps with no slot in the model (map_Ks, map_Pr, map_Pm, a separate map_d,
-// disp, refl...) are warned about. Texture names come from inputs.texture_name.
+// Kd (white when not stated: a map_Kd is the colour then) and d base colour, Ke / map_Ke emissive,
+// Pm metalness, Pr roughness (else derived from the Blinn-Phong exponent Ns: sqrt(2 / (Ns + 2))),
+// map_Kd / norm / map_Bump textures with their -o and -s options as the texture transform and -bm
+// as the normal scale, map_d equal to map_Kd as alpha MASK, d < 1 as BLEND. Maps with no slot in
+// the model (map_Ks, map_Pr, map_Pm, a separate map_d, disp, refl...) are warned about. Texture
+// names come from inputs.texture_name.
 assetlib::MaterialInfo convert_mtl_material(const tinyobj::material_t& material,
-                                            const std::string& folder, bool states_roughness,
+                                            const std::string& folder, MtlStated stated,
                                             const std::string& obj_path, const ImportInputs& inputs,
                                             std::vector<std::string>& warnings);
 

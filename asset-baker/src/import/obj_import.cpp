@@ -328,8 +328,7 @@ BakeStatus import_obj(std::string_view obj_text, const std::string& relative_pat
       } else {
         const tinyobj::material_t& source = materials[size_t(m)];
         material = convert_mtl_material(source, reader.folder_of(size_t(m)),
-                                        reader.states_roughness(size_t(m)), relative_path, inputs,
-                                        warnings);
+                                        reader.stated(size_t(m)), relative_path, inputs, warnings);
         for (int k = 0; k < 3; ++k) {
           specular[k] = std::isfinite(source.specular[k])
                             ? std::clamp(float(source.specular[k]), 0.0f, 1.0f)
