@@ -517,3 +517,16 @@ TEST_CASE("EXT_mesh_gpu_instancing: instances baked, rotations made unit, bad va
     CHECK(refused(baked, "SCALE: has another count than the other attributes"));
   }
 }
+
+TEST_CASE("glTF normals off unit length are made unit, unit ones are kept as written") {
+  test::GeneratedGltf g = test::one_primitive({0, 0, 0, 1, 0, 0, 0, 1, 0}, {}, 4);
+  const float normals[] = {0, 0, 2, 0, 0, 2, 0, 0, 2};  // twice unit length
+  g.doc["meshes"][0]["primitives"][0]["attributes"]["NORMAL"] =
+      g.add(normals, sizeof normals, 5126, "VEC3", 3);
+  test::BakedScene baked = test::bake_gltf_bytes(g.bytes(), "n.gltf");
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  Triangles t = triangles_of(baked, "n.gltf#mesh/0");
+  REQUIRE(t.normals.size() == 1);
+  CHECK(t.normals[0] == std::array<float, 3>{0, 0, 1});
+}

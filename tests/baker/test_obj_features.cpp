@@ -444,3 +444,19 @@ TEST_CASE("an MTL material without Kd is white: its map_Kd is its colour, undark
   CHECK(mtl_materials("newmtl M\nmap_Kd a.png\nKd 0.5 0.25 1\n")[0].base_color_factor[1] == 0.25f);
   CHECK(mtl_materials("newmtl M\nKd 0 0 0\nmap_Kd a.png\n")[0].base_color_factor[2] == 0.0f);
 }
+
+TEST_CASE("OBJ normals are made unit length, and one of no length is generated instead") {
+  const std::string corners = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+  Imported i = import(corners + "vn 0.3 0.4 5\nvn 0 0 1\nvn 0 0 0\nf 1//1 2//2 3//3\n");
+  INFO(i.status.message());
+  REQUIRE(i.status.ok());
+  const float* scaled = i.corner(0).normal;
+  CHECK(scaled[0] == Approx(0.3 / std::sqrt(25.25)));
+  CHECK(scaled[2] == Approx(5 / std::sqrt(25.25)));
+  CHECK(i.corner(1).normal[2] == 1.0f);  // unit already: as written
+  // The zero normal: the face's (the triangle lies in z = 0, facing +z), with a warning.
+  CHECK(i.corner(2).normal[2] == Approx(1.0));
+  CHECK(std::any_of(i.warnings.begin(), i.warnings.end(), [](const std::string& w) {
+    return w.find("1 corner(s) use a normal of no length") != std::string::npos;
+  }));
+}

@@ -27,6 +27,18 @@ inline Vec3 normalized_or(const Vec3& v, const Vec3& fallback, float min_length 
   return len > min_length ? Vec3{v[0] / len, v[1] / len, v[2] / len} : fallback;
 }
 
+// A normal from a file at unit length: scaled when its length is off by more than float rounding
+// (OBJ `vn` need not be unit; a quantized glTF normal is off by its rounding), kept bit for bit
+// when it is unit already, and left as it is when it has no length (zero or not finite).
+inline Vec3 unit_normal(const Vec3& n) {
+  float length_squared = dot(n, n);
+  if (!(std::fabs(length_squared - 1) > 1e-6f) || !(length_squared > 1e-30f) ||
+      !std::isfinite(length_squared))
+    return n;
+  float length = std::sqrt(length_squared);
+  return {n[0] / length, n[1] / length, n[2] / length};
+}
+
 // The angle, in radians, between two unit vectors whose dot product is `cosine` (clamped to
 // [-1, 1]): the weight of a corner in angle-weighted normals and tangents. A degree-7 polynomial in
 // x times sqrt(1 - x) (Abramowitz and Stegun 4.4.46), within float rounding of acos (the

@@ -164,8 +164,8 @@ MeshVertex make_vertex(const VertexStreams& s, uint32_t v, const Vec3& flat_norm
   auto copy = [&](const AccessorValues* stream, float* dst, uint32_t n) {
     if (stream) std::copy_n(stream->element(v), std::min(n, stream->components), dst);
   };
-  copy(s.normal, out.normal, 3);
-  if (!s.normal) std::copy(flat_normal.begin(), flat_normal.end(), out.normal);
+  const Vec3 normal = s.normal ? unit_normal(to_vec3(s.normal->element(v))) : flat_normal;
+  std::copy(normal.begin(), normal.end(), out.normal);
   copy(s.tangent, out.tangent, 4);
   copy(s.uv0, out.uv, 2);
   copy(s.uv1, out.uv1, 2);

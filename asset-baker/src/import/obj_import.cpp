@@ -23,6 +23,12 @@ struct Triangle {
 
 bool in_range(int index, size_t count) { return index >= 0 && size_t(index) < count; }
 
+// Whether a `vn` can give a direction: some length, and finite.
+bool has_length(const float* n) {
+  float length_squared = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+  return length_squared > 1e-30f && std::isfinite(length_squared);
+}
+
 Vec3 position_of(const ObjGeometry& g, int i) {
   const float* p = &g.positions[3 * size_t(i)];
   return {p[0], p[1], p[2]};
@@ -31,6 +37,7 @@ Vec3 position_of(const ObjGeometry& g, int i) {
 // What collect_triangles found worth one warning each, with the first face it concerns.
 struct FaceNotes {
   bool dropped_attributes = false;
+  size_t zero_normals = 0;  // corners whose `vn` has no length (or is not finite)
   size_t crossing_polygons = 0;
   std::string first_crossing;
 };
@@ -39,6 +46,11 @@ void warn_face_notes(const FaceNotes& notes, const std::string& path,
                      std::vector<std::string>& warnings) {
   if (notes.dropped_attributes)
     warnings.push_back(path + ": faces reference normals or UVs the file does not have; ignored");
+  if (notes.zero_normals > 0) {
+    warnings.push_back(path + ": " + std::to_string(notes.zero_normals) +
+                       " corner(s) use a normal of no length (or not finite); they get generated "
+                       "normals");
+  }
   if (notes.crossing_polygons > 0) {
     warnings.push_back(path + ": " + std::to_string(notes.crossing_polygons) +
                        " polygon(s) whose outline crosses itself; their triangles cannot cover it "
@@ -114,6 +126,8 @@ BakeStatus collect_triangles(const ObjGeometry& g, const std::string& path,
       ObjCorner idx = first[corners[c]];
       if (idx.normal != -1 && !in_range(idx.normal, normals))
         notes.dropped_attributes = true, idx.normal = -1;
+      if (idx.normal != -1 && !has_length(&g.normals[3 * size_t(idx.normal)]))
+        ++notes.zero_normals, idx.normal = -1;
       if (idx.uv != -1 && !in_range(idx.uv, uvs)) notes.dropped_attributes = true, idx.uv = -1;
       t.corners[c % 3] = idx;
       if (c % 3 == 2) out.push_back(t);
@@ -199,11 +213,11 @@ MeshVertex make_vertex(const ObjGeometry& g, const ObjCorner& idx, const Vec3& f
   MeshVertex v{};
   Vec3 p = position_of(g, idx.position);
   std::copy(p.begin(), p.end(), v.position);
-  for (int k = 0; k < 3; ++k) {
-    v.normal[k] = idx.normal >= 0 ? g.normals[3 * size_t(idx.normal) + size_t(k)]
-                                  : fallback_normal[size_t(k)];
+  Vec3 n =
+      idx.normal >= 0 ? unit_normal(to_vec3(&g.normals[3 * size_t(idx.normal)])) : fallback_normal;
+  std::copy(n.begin(), n.end(), v.normal);
+  for (int k = 0; k < 3; ++k)
     v.color[k] = has_colors ? g.colors[3 * size_t(idx.position) + size_t(k)] : 1.0f;
-  }
   if (idx.uv >= 0) {
     v.uv[0] = g.uvs[2 * size_t(idx.uv)];
     v.uv[1] = 1.0f - g.uvs[2 * size_t(idx.uv) + 1];  // OBJ v=0 is the bottom row
