@@ -4,6 +4,7 @@
 #include "corpus_files.h"
 
 #include "bake/bake_obj.h"
+#include "mesh/vertex_encode.h"
 
 #include <assetlib/assetlib.h>
 
@@ -343,4 +344,21 @@ TEST_CASE("broken OBJ files fail with the file and the reason") {
     CHECK(s.blames_source());
     CHECK(s.file == model);
   }
+}
+
+TEST_CASE("UVs far from 0 in a half-float vertex format are warned about, with the step there") {
+  using assetlib::VertexFormat;
+  std::vector<baker::MeshVertex> v(2);
+  v[0].uv[0] = 7.9f;
+  CHECK(baker::half_uv_loss(v, VertexFormat::PNCVT_OCT).empty());
+  v[1].uv[1] = -8;
+  CHECK(baker::half_uv_loss(v, VertexFormat::PNCVT_OCT) ==
+        "UVs reach 8, where a half float steps by 0.0078125");
+  CHECK(baker::half_uv_loss(v, VertexFormat::P32N8C8V16).size() > 0);
+  CHECK(baker::half_uv_loss(v, VertexFormat::PNCVT_F32).empty());  // floats: nothing lost
+  v[1].uv[1] = 0;
+  v[1].uv1[0] = -300;  // the second set counts where it is stored
+  CHECK(baker::half_uv_loss(v, VertexFormat::PNCVT_OCT).empty());
+  CHECK(baker::half_uv_loss(v, VertexFormat::PNCVVT_OCT) ==
+        "UVs reach 300, where a half float steps by 0.25");
 }

@@ -151,6 +151,11 @@ BakeStatus bake_mesh(ImportedMesh mesh, const std::string& source, const std::st
     indices16.assign(indices.begin(), indices.end());
     index_data = indices16.data();
   }
+  if (std::string loss = half_uv_loss(vertices, info.vertex_format); !loss.empty()) {
+    warnings.push_back(what + ": " + loss + " in vertex_format " +
+                       assetlib::vertex_format_name(info.vertex_format) +
+                       " (texels move; use PNCVT_F32, or UVs nearer 0)");
+  }
   std::vector<std::byte> vertex_bytes = encode_vertices(vertices, info.vertex_format);
   std::vector<std::byte> skin_bytes = encode_skin(vertices, info.skin_format);
   assetlib::Status packed = assetlib::pack_mesh(

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace baker {
@@ -122,6 +123,27 @@ std::vector<std::byte> encode_vertices(const std::vector<MeshVertex>& vertices,
       return encode_as<assetlib::Vertex_PNCVVT_F32>(vertices, to_pncvvt);
     default: return encode_as<assetlib::Vertex_PNCVT_F32>(vertices, to_pncvt);
   }
+}
+
+std::string half_uv_loss(const std::vector<MeshVertex>& vertices, assetlib::VertexFormat format) {
+  using assetlib::VertexFormat;
+  const bool half = format == VertexFormat::PNCVT_OCT || format == VertexFormat::PNCVVT_OCT ||
+                    format == VertexFormat::P32N8C8V16;
+  if (!half) return {};
+  const bool second = format == VertexFormat::PNCVVT_OCT;
+  float largest = 0;
+  for (const MeshVertex& v : vertices) {
+    for (int k = 0; k < 2; ++k) {
+      largest = std::max(largest, std::fabs(v.uv[k]));
+      if (second) largest = std::max(largest, std::fabs(v.uv1[k]));
+    }
+  }
+  if (!(largest >= kHalfUvLimit)) return {};
+  // A half float has 10 fraction bits: between 2^e and 2^(e+1) it steps by 2^(e-10).
+  const double step = std::ldexp(1.0, std::ilogb(largest) - 10);
+  char text[96];
+  std::snprintf(text, sizeof text, "UVs reach %g, where a half float steps by %g", largest, step);
+  return text;
 }
 
 std::vector<std::byte> encode_skin(const std::vector<MeshVertex>& vertices,

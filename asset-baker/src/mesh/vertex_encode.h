@@ -7,6 +7,7 @@
 #include <assetlib/mesh_asset.h>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace baker {
@@ -15,6 +16,14 @@ namespace baker {
 // tangents octahedral-encoded for the _OCT formats; attributes a format lacks are dropped.
 std::vector<std::byte> encode_vertices(const std::vector<MeshVertex>& vertices,
                                        assetlib::VertexFormat format);
+
+// UVs at or beyond this magnitude lose more than 1/128 of a texture's width in a half float.
+inline constexpr float kHalfUvLimit = 8;
+
+// When `format` stores UVs as half floats (the _OCT formats, P32N8C8V16) and some UV of `vertices`
+// reaches kHalfUvLimit: the largest magnitude and the half-float step there ("UVs reach 2048.3,
+// where a half float steps by 2"); else empty. For a warning: such UVs move by whole texels.
+std::string half_uv_loss(const std::vector<MeshVertex>& vertices, assetlib::VertexFormat format);
 
 // The skin stream of `vertices` in `format`'s layout (docs/format.md): one record per vertex, their
 // joints and weights as the importer quantised them for that format. Empty for SkinFormat::None.
