@@ -460,3 +460,21 @@ TEST_CASE("OBJ normals are made unit length, and one of no length is generated i
     return w.find("1 corner(s) use a normal of no length") != std::string::npos;
   }));
 }
+
+TEST_CASE("OBJ vertex colours: dropped with a warning unless every v has one, clamped to 0..1") {
+  Imported some = import("v 0 0 0 1 0 0\nv 1 0 0 1 0.5 0\nv 0 1 0\nf 1 2 3\n");
+  REQUIRE(some.status.ok());
+  CHECK(some.corner(0).color[1] == 1.0f);  // white: dropped
+  CHECK(std::any_of(some.warnings.begin(), some.warnings.end(), [](const std::string& w) {
+    return w.find("vertex colours dropped: 2 of 3 `v` lines have one") != std::string::npos;
+  }));
+  Imported bright = import("v 0 0 0 2 0 0\nv 1 0 0 1 0.5 -1\nv 0 1 0 0 0 1\nf 1 2 3\n");
+  REQUIRE(bright.status.ok());
+  CHECK(bright.corner(0).color[0] == 1.0f);
+  CHECK(bright.corner(1).color[1] == 0.5f);
+  CHECK(bright.corner(1).color[2] == 0.0f);
+  CHECK(std::any_of(bright.warnings.begin(), bright.warnings.end(), [](const std::string& w) {
+    return w.find("2 vertex colour component(s) outside 0..1 clamped") != std::string::npos;
+  }));
+  CHECK(import("v 0 0 0 1 0 0\nv 1 0 0 0 1 0\nv 0 1 0 0 0 1\nf 1 2 3\n").warnings.empty());
+}

@@ -70,6 +70,18 @@ void warn_unbaked_elements(const ObjGeometry& g, const std::string& path,
     warnings.push_back(path + ": " + std::to_string(g.lines_and_points) +
                        " line and point element(s) (`l`, `p`) are not baked; only faces are");
   }
+  if (g.dropped_colors > 0) {
+    warnings.push_back(path + ": vertex colours dropped: " + std::to_string(g.dropped_colors) +
+                       " of " + std::to_string(g.positions.size() / 3) +
+                       " `v` lines have one, and they are kept only when every one has");
+  }
+  const size_t outside = size_t(
+      std::count_if(g.colors.begin(), g.colors.end(), [](float c) { return !(c >= 0 && c <= 1); }));
+  if (outside > 0) {
+    warnings.push_back(path + ": " + std::to_string(outside) +
+                       " vertex colour component(s) outside 0..1 clamped (colours written as "
+                       "0..255?)");
+  }
   if (g.free_form > 0) {
     warnings.push_back(path + ": " + std::to_string(g.free_form) +
                        " free-form curve and surface element(s) (`curv`, `curv2`, `surf`) are not "
@@ -217,7 +229,8 @@ MeshVertex make_vertex(const ObjGeometry& g, const ObjCorner& idx, const Vec3& f
       idx.normal >= 0 ? unit_normal(to_vec3(&g.normals[3 * size_t(idx.normal)])) : fallback_normal;
   std::copy(n.begin(), n.end(), v.normal);
   for (int k = 0; k < 3; ++k)
-    v.color[k] = has_colors ? g.colors[3 * size_t(idx.position) + size_t(k)] : 1.0f;
+    v.color[k] =
+        has_colors ? std::clamp(g.colors[3 * size_t(idx.position) + size_t(k)], 0.0f, 1.0f) : 1.0f;
   if (idx.uv >= 0) {
     v.uv[0] = g.uvs[2 * size_t(idx.uv)];
     v.uv[1] = 1.0f - g.uvs[2 * size_t(idx.uv) + 1];  // OBJ v=0 is the bottom row

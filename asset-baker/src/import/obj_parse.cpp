@@ -251,7 +251,10 @@ class ObjParser {
   }
 
   void finish() {
-    if (!all_colors_) out_.colors.clear();
+    if (!all_colors_) {
+      out_.colors.clear();
+      out_.dropped_colors = coloured_;
+    }
   }
 
  private:
@@ -265,6 +268,7 @@ class ObjParser {
     float rgb[3];
     bool color = r.real(rgb[0]) && r.real(rgb[1]) && r.real(rgb[2]);
     all_colors_ = all_colors_ && color;
+    coloured_ += color;
     if (all_colors_) out_.colors.insert(out_.colors.end(), rgb, rgb + 3);
     return {};
   }
@@ -499,6 +503,7 @@ class ObjParser {
   ObjGeometry& out_;
   size_t line_number_ = 0;
   bool all_colors_ = true;
+  size_t coloured_ = 0;  // `v` lines with a colour
   int material_ = -1;
   std::string unknown_material_;  // the `usemtl` name in force when no library defines it
   uint32_t smoothing_group_ = 0;

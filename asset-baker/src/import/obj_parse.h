@@ -42,6 +42,7 @@ struct ObjFace {
 struct ObjGeometry {
   std::vector<float> positions;  // xyz
   std::vector<float> colors;     // rgb per position, or empty unless every `v` line has one
+  size_t dropped_colors = 0;     // `v` lines with a colour, when not every one has (then dropped)
   std::vector<float> normals;    // xyz
   std::vector<float> uvs;        // uv
   std::vector<ObjCorner> corners;
