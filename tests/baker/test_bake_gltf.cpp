@@ -530,3 +530,41 @@ TEST_CASE("glTF normals off unit length are made unit, unit ones are kept as wri
   REQUIRE(t.normals.size() == 1);
   CHECK(t.normals[0] == std::array<float, 3>{0, 0, 1});
 }
+
+TEST_CASE("generated tangents follow the UV set the normal map samples") {
+  // TEXCOORD_1 is TEXCOORD_0 with u and v swapped: the tangent (where u grows) turns from +x to +y,
+  // and the mirror flips w (w x cross(normal, tangent) points where v falls).
+  test::GeneratedGltf g = test::one_primitive({0, 0, 0, 1, 0, 0, 0, 1, 0}, {}, 4);
+  const float normals[] = {0, 0, 1, 0, 0, 1, 0, 0, 1};
+  const float uv0[] = {0, 0, 1, 0, 0, 1}, uv1[] = {0, 0, 0, 1, 1, 0};
+  auto& attributes = g.doc["meshes"][0]["primitives"][0]["attributes"];
+  attributes["NORMAL"] = g.add(normals, sizeof normals, 5126, "VEC3", 3);
+  attributes["TEXCOORD_0"] = g.add(uv0, sizeof uv0, 5126, "VEC2", 3);
+  attributes["TEXCOORD_1"] = g.add(uv1, sizeof uv1, 5126, "VEC2", 3);
+  g.doc["meshes"][0]["primitives"][0]["material"] = 0;
+  g.doc["images"] = {{{"uri", "n.png"}}};
+  g.doc["textures"] = {{{"source", 0}}};
+  for (int set : {0, 1}) {
+    INFO("normal map on TEXCOORD_" << set);
+    g.doc["materials"] = {{{"normalTexture", {{"index", 0}, {"texCoord", set}}}}};
+    test::BakedScene baked = test::bake_gltf_bytes(g.bytes(), "t.gltf", {{"n.png", "x"}});
+    INFO(baked.status.message());
+    REQUIRE(baked.status.ok());
+    const baker::BakedAsset* a = baked.find("t.gltf#mesh/0");
+    REQUIRE(a);
+    MeshInfo info = baked.mesh("t.gltf#mesh/0");
+    // PNCVVT_F32 when the second set is sampled.
+    REQUIRE(info.vertex_format == (set == 0 ? VertexFormat::PNCVT_F32 : VertexFormat::PNCVVT_F32));
+    std::vector<std::byte> vertices(info.vertex_buffer_size), idx(info.index_buffer_size);
+    REQUIRE(unpack_mesh(info, a->file.blob.data(), a->file.blob.size(), vertices.data(),
+                        vertices.size(), idx.data(), idx.size())
+                .ok());
+    float t[4];
+    const size_t at = set == 0 ? offsetof(Vertex_PNCVT_F32, tangent)
+                               : offsetof(assetlib::Vertex_PNCVVT_F32, tangent);
+    std::memcpy(t, vertices.data() + at, sizeof t);
+    CHECK(t[0] == Approx(set == 0 ? 1 : 0).margin(1e-6));
+    CHECK(t[1] == Approx(set == 0 ? 0 : 1).margin(1e-6));
+    CHECK(t[3] == (set == 0 ? -1.0f : 1.0f));
+  }
+}

@@ -47,9 +47,10 @@ struct ImportedMesh {
   // corner unless a stage needs it (mesh_tangents.h).
   std::vector<MeshVertex> soup;
   std::vector<uint32_t> corners;
-  bool has_uvs = false;       // any corner had texture coordinates (tangents are derived from them)
-  bool has_tangents = false;  // the source gave tangents: kept as they are, not generated
-  bool uses_uv1 = false;      // a material samples the second UV set: the format must keep it
+  bool has_uvs = false;  // any corner has UVs of set tangent_uv_set (tangents derive from them)
+  bool has_tangents = false;    // the source gave tangents: kept as they are, not generated
+  bool uses_uv1 = false;        // a material samples the second UV set: the format must keep it
+  uint32_t tangent_uv_set = 0;  // the UV set its normal maps sample: generated tangents follow it
   std::vector<ImportedSubmesh> submeshes;         // one per material used, in material order
   std::vector<assetlib::MeshMaterial> materials;  // each naming its MATL asset
   // A skinned mesh: its vertices' joints and weights are set for this format (None: rigid), and

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace baker {
 namespace {
@@ -234,7 +235,7 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
   bool skin_attributes = false;
   std::vector<Primitive> read;
   std::map<uint32_t, std::vector<size_t>> by_material;  // material -> primitives in `read`
-  bool all_tangents = true, any_uvs = false, dropped_alpha = false;
+  bool all_tangents = true, any_uvs = false, any_uv1 = false, dropped_alpha = false;
   const uint32_t default_material = uint32_t(materials.size() - 1);
   for (size_t i = 0; i < primitives.size(); ++i) {
     std::string pp = json_path(json_path(path, "primitives"), i);
@@ -278,6 +279,7 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
     const auto& attributes = primitive.data.attributes;
     all_tangents = all_tangents && attributes.count("TANGENT");
     any_uvs = any_uvs || attributes.count("TEXCOORD_0");
+    any_uv1 = any_uv1 || attributes.count("TEXCOORD_1");
     auto color = attributes.find("COLOR_0");
     if (color != attributes.end() && color->second.components == 4) {
       for (uint32_t v = 0; v < color->second.count && !dropped_alpha; ++v)
@@ -300,7 +302,20 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
     warnings.push_back(source + ": " + path + " has no triangles; not baked");
     return std::nullopt;
   }
-  out.has_uvs = any_uvs;
+  // Generated tangents follow the UV set the normal maps sample; maps on both sets in one mesh get
+  // set 0's frames, said so.
+  std::set<uint32_t> normal_sets;
+  for (const auto& [material, members] : by_material) {
+    if (!materials[material].normal.texture.empty())
+      normal_sets.insert(materials[material].normal.uv_set);
+  }
+  if (normal_sets.size() == 1) out.tangent_uv_set = *normal_sets.begin();
+  if (normal_sets.size() > 1 && !all_tangents) {
+    warnings.push_back(source + ": " + path +
+                       ": its normal maps sample both TEXCOORD_0 and TEXCOORD_1; generated "
+                       "tangents follow TEXCOORD_0");
+  }
+  out.has_uvs = out.tangent_uv_set == 1 ? any_uv1 : any_uvs;
   out.has_tangents = all_tangents;
   if (skin_attributes && !skin) notes.unskinned.push_back(index);
   if (skin) {

@@ -99,7 +99,7 @@ BakeStatus bake_mesh(ImportedMesh mesh, const std::string& source, const std::st
   // seam splits in two.
   if (mesh.has_uvs && !mesh.has_tangents) {
     expand_corners(mesh);
-    generate_tangents(mesh.soup);
+    generate_tangents(mesh.soup, mesh.tangent_uv_set);
   }
   index_corners(mesh, vertices, indices);
   mesh.soup = {};

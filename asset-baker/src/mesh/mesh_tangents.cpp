@@ -84,9 +84,13 @@ class GroupSums {
   std::vector<Vec3> sums_;
 };
 
-GroupKey key_of(const MeshVertex& v, bool preserving) {
+// The UV set tangents follow.
+const float* uv_of(const MeshVertex& v, uint32_t uv_set) { return uv_set == 1 ? v.uv1 : v.uv; }
+
+GroupKey key_of(const MeshVertex& v, bool preserving, uint32_t uv_set) {
+  const float* uv = uv_of(v, uv_set);
   GroupKey key{{v.position[0], v.position[1], v.position[2], v.normal[0], v.normal[1], v.normal[2],
-                v.uv[0], v.uv[1]},
+                uv[0], uv[1]},
                preserving};
   for (float& f : key.values) f += 0.0f;  // -0 becomes +0
   return key;
@@ -103,11 +107,12 @@ struct Triangle {
 // (+Y of a normal map is up in the image), so v is negated here, as glTF exporters and viewers do.
 // Without it every w would be the opposite of what Blender writes and normal maps would light
 // upside down.
-Triangle triangle_frame(const MeshVertex* c) {
+Triangle triangle_frame(const MeshVertex* c, uint32_t uv_set) {
   Vec3 d1 = to_vec3(c[1].position) - to_vec3(c[0].position);
   Vec3 d2 = to_vec3(c[2].position) - to_vec3(c[0].position);
-  float t21x = c[1].uv[0] - c[0].uv[0], t21y = c[0].uv[1] - c[1].uv[1];
-  float t31x = c[2].uv[0] - c[0].uv[0], t31y = c[0].uv[1] - c[2].uv[1];
+  const float *uv0 = uv_of(c[0], uv_set), *uv1 = uv_of(c[1], uv_set), *uv2 = uv_of(c[2], uv_set);
+  float t21x = uv1[0] - uv0[0], t21y = uv0[1] - uv1[1];
+  float t31x = uv2[0] - uv0[0], t31y = uv0[1] - uv2[1];
   float signed_area = t21x * t31y - t21y * t31x;
   Triangle t;
   t.preserving = signed_area > 0;
@@ -129,7 +134,7 @@ float corner_angle(const MeshVertex* c, int k, const Vec3& n) {
 
 }  // namespace
 
-void generate_tangents(std::vector<MeshVertex>& soup) {
+void generate_tangents(std::vector<MeshVertex>& soup, uint32_t uv_set) {
   const size_t triangles = soup.size() / 3;
   std::vector<Triangle> frames(triangles);
   GroupSums groups(soup.size());
@@ -138,11 +143,11 @@ void generate_tangents(std::vector<MeshVertex>& soup) {
   std::vector<uint32_t> group_of(soup.size(), GroupSums::kNone);
   for (size_t t = 0; t < triangles; ++t) {
     const MeshVertex* c = &soup[t * 3];
-    frames[t] = triangle_frame(c);
+    frames[t] = triangle_frame(c, uv_set);
     if (frames[t].uv_degenerate) continue;
     for (int k = 0; k < 3; ++k) {
       Vec3 n = to_vec3(c[k].normal);
-      uint32_t group = groups.find_or_add(key_of(c[k], frames[t].preserving));
+      uint32_t group = groups.find_or_add(key_of(c[k], frames[t].preserving, uv_set));
       Vec3& sum = groups.sum(group);
       sum = sum + projected_unit(frames[t].tangent, n) * corner_angle(c, k, n);
       group_of[t * 3 + size_t(k)] = group;
@@ -156,7 +161,7 @@ void generate_tangents(std::vector<MeshVertex>& soup) {
       if (frames[t].uv_degenerate) {
         // "Group with any": the frame already at this corner, the preserving one first.
         for (bool side : {true, false}) {
-          group = groups.find(key_of(corner, side));
+          group = groups.find(key_of(corner, side, uv_set));
           preserving = side;
           if (group != GroupSums::kNone) break;
         }

@@ -24,6 +24,8 @@ namespace baker {
 // Not reproduced: MikkTSpace also splits a group whose triangles around the vertex are not
 // connected by edges; an indexed corner position shared by unconnected fans of one orientation is
 // rare outside degenerate meshes, and the frames then differ only in how the fans are averaged.
-void generate_tangents(std::vector<MeshVertex>& soup);
+//
+// `uv_set` is the UV set the normal maps sample (0: `uv`, 1: `uv1`): tangents follow it.
+void generate_tangents(std::vector<MeshVertex>& soup, uint32_t uv_set = 0);
 
 }  // namespace baker
