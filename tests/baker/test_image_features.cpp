@@ -597,6 +597,20 @@ TEST_CASE("PNM samples below a maximum value under 255 are stretched to 0..255")
   CHECK(zero.status.message().find("maximum value of 0") != std::string::npos);
 }
 
+TEST_CASE("a grey image used as a normal map is baked with a warning: a height map?") {
+  baker::BakeSettings normal;
+  normal.texture.role = TextureRole::Normal;
+  std::vector<uint8_t> grey(4 * 4 * 3, 90), blue;
+  for (int i = 0; i < 16; ++i) blue.insert(blue.end(), {128, 128, 255});
+  for (const auto& [rgb, warned] : {std::pair{grey, true}, std::pair{blue, false}}) {
+    Bytes png;
+    REQUIRE(stbi_write_png_to_func(append, &png, 4, 4, 3, rgb.data(), 0));
+    Baked b = bake(png, "bump.png", normal);
+    REQUIRE(b.status.ok());
+    CHECK(mentions(b.warnings, "bump.png: a grey image used as a normal map") == warned);
+  }
+}
+
 TEST_CASE("a PNG declaring a colour space other than sRGB is baked with a warning naming it") {
   Bytes linear_gamma, srgb_gamma, srgb = {0};
   hostile::put_be32(linear_gamma, 100000);

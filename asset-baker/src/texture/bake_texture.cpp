@@ -81,6 +81,14 @@ BakeStatus bake_texture(std::span<const std::byte> source, const std::string& re
   TextureRole role = settings.texture.role == TextureRole::Auto ? role_from_name(relative_path)
                                                                 : settings.texture.role;
   TextureFormat format = storage_format(image, role, relative_path, warnings);
+  // A tangent-space normal map is bluish (X and Y about 0.5, Z near 1); a grey one is a height
+  // (bump) map, which `.mtl` files often name with `bump`: lit as a normal map, it tilts every
+  // normal the same way. Baked as given, said so.
+  if (role == TextureRole::Normal && image.bytes_per_channel == 1 && is_grey(image)) {
+    warnings.push_back(relative_path +
+                       ": a grey image used as a normal map (a height or bump map?); normal maps "
+                       "hold X, Y and Z in R, G and B: baked as given, it will light wrongly");
+  }
   // Colour is stored as sRGB, converted from nothing: a source that declares another colour space
   // says so (data roles are not colour, whatever their file declares).
   if (format == TextureFormat::RGBA8_SRGB) {
