@@ -568,3 +568,30 @@ TEST_CASE("generated tangents follow the UV set the normal map samples") {
     CHECK(t[3] == (set == 0 ? -1.0f : 1.0f));
   }
 }
+
+TEST_CASE("flat normals of -0 and +0 merge, and a TANGENT w of 0 is made +1") {
+  // A quad without normals: each triangle's flat normal is +z, the second's computed as (0, -0, 1)
+  // (its edges (0, 1, 0) and (-1, 1, 0): y = 0 x -1 - 0 x 0).
+  test::GeneratedGltf g =
+      test::one_primitive({0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0}, {0, 1, 2, 1, 2, 3}, 4);
+  test::BakedScene flat = test::bake_gltf_bytes(g.bytes(), "q.gltf");
+  REQUIRE(flat.status.ok());
+  CHECK(flat.mesh("q.gltf#mesh/0").vertex_count == 4);
+  // With normals and a tangent whose w is 0 (glTF allows only +1 and -1).
+  const float normals[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+  const float tangents[] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  auto& attributes = g.doc["meshes"][0]["primitives"][0]["attributes"];
+  attributes["NORMAL"] = g.add(normals, sizeof normals, 5126, "VEC3", 4);
+  attributes["TANGENT"] = g.add(tangents, sizeof tangents, 5126, "VEC4", 4);
+  test::BakedScene tangent = test::bake_gltf_bytes(g.bytes(), "q.gltf");
+  REQUIRE(tangent.status.ok());
+  const baker::BakedAsset* a = tangent.find("q.gltf#mesh/0");
+  REQUIRE(a);
+  MeshInfo info = tangent.mesh("q.gltf#mesh/0");
+  std::vector<Vertex_PNCVT_F32> v(info.vertex_count);
+  std::vector<std::byte> idx(info.index_buffer_size);
+  REQUIRE(unpack_mesh(info, a->file.blob.data(), a->file.blob.size(), v.data(),
+                      info.vertex_buffer_size, idx.data(), idx.size())
+              .ok());
+  for (const Vertex_PNCVT_F32& vertex : v) CHECK(vertex.tangent[3] == 1.0f);
+}

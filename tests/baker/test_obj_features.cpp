@@ -341,6 +341,9 @@ TEST_CASE("what an OBJ says that its mesh does not carry is warned about") {
   CHECK(warned(import(corners + "l 1 2\np 3\nf 1 2 3\n"),
                "2 line and point element(s) (`l`, `p`) are not baked"));
   CHECK(import(corners + "f 1 2 3\n").warnings.empty());
+  // Faces of one or two corners are no triangles.
+  CHECK(warned(import(corners + "f 1 2\nf 3\nf 1 2 3\n"),
+               "2 face(s) of fewer than 3 corners are not baked"));
   // Free-form curves and surfaces beside faces are not baked; alone, they are no mesh.
   const std::string patch =
       "vp 0 0\nvp 1 0\ncstype bezier\ndeg 1 1\nsurf 0 1 0 1 1 2 3 1\n"

@@ -168,6 +168,7 @@ MeshVertex make_vertex(const VertexStreams& s, uint32_t v, const Vec3& flat_norm
   const Vec3 normal = s.normal ? unit_normal(to_vec3(s.normal->element(v))) : flat_normal;
   std::copy(normal.begin(), normal.end(), out.normal);
   copy(s.tangent, out.tangent, 4);
+  if (s.tangent) out.tangent[3] = out.tangent[3] < 0 ? -1.0f : 1.0f;  // w: handedness, +1 or -1
   copy(s.uv0, out.uv, 2);
   copy(s.uv1, out.uv1, 2);
   copy(s.color, out.color, 3);

@@ -82,6 +82,10 @@ void warn_unbaked_elements(const ObjGeometry& g, const std::string& path,
                        " vertex colour component(s) outside 0..1 clamped (colours written as "
                        "0..255?)");
   }
+  if (g.short_faces > 0) {
+    warnings.push_back(path + ": " + std::to_string(g.short_faces) +
+                       " face(s) of fewer than 3 corners are not baked");
+  }
   if (g.free_form > 0) {
     warnings.push_back(path + ": " + std::to_string(g.free_form) +
                        " free-form curve and surface element(s) (`curv`, `curv2`, `surf`) are not "

@@ -395,7 +395,8 @@ class ObjParser {
   // The corners from `first` on as a face of the current group, material and smoothing group.
   BakeStatus add_face(size_t first) {
     const size_t count = out_.corners.size() - first;
-    if (count < 3) {  // not a face: dropped
+    if (count < 3) {  // not a face: dropped (`l` and `p` keep no corners; they are counted apart)
+      out_.short_faces += count > 0;
       out_.corners.resize(first);
       return {};
     }

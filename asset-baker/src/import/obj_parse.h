@@ -53,6 +53,7 @@ struct ObjGeometry {
   // checked, not kept), and the names `usemtl` gave faces that no material library defines, in
   // order of first use (those faces have no material).
   size_t lines_and_points = 0;
+  size_t short_faces = 0;  // `f` lines of one or two corners
   // Free-form elements (`curv`, `curv2`, `surf`: NURBS and Bezier curves and patches), not read.
   size_t free_form = 0;
   std::vector<std::string> unknown_materials;

@@ -23,6 +23,22 @@ void expand_corners(ImportedMesh& mesh) {
   mesh.corners = {};
 }
 
+// -0 as +0 in every float of every vertex: merging compares bytes, and a flat normal computed as
+// (-0, 0, 1) must merge with (0, 0, 1).
+void canonical_zeros(std::vector<MeshVertex>& soup) {
+  auto plus_zero = [](auto& values) {
+    for (float& f : values) f += 0.0f;
+  };
+  for (MeshVertex& v : soup) {
+    plus_zero(v.position);
+    plus_zero(v.normal);
+    plus_zero(v.color);
+    plus_zero(v.uv);
+    plus_zero(v.uv1);
+    plus_zero(v.tangent);
+  }
+}
+
 // Identical vertices merged into one indexed mesh, numbered in order of first use (the same
 // result whether the corners came as a soup or indexed).
 void index_corners(const ImportedMesh& mesh, std::vector<MeshVertex>& vertices,
@@ -101,6 +117,7 @@ BakeStatus bake_mesh(ImportedMesh mesh, const std::string& source, const std::st
     expand_corners(mesh);
     generate_tangents(mesh.soup, mesh.tangent_uv_set);
   }
+  canonical_zeros(mesh.soup);
   index_corners(mesh, vertices, indices);
   mesh.soup = {};
   mesh.corners = {};
