@@ -611,6 +611,34 @@ TEST_CASE("a grey image used as a normal map is baked with a warning: a height m
   }
 }
 
+TEST_CASE("TGA alpha follows the alpha bits its descriptor declares") {
+  // Two texels, red and green, top-left origin; `descriptor` bits 0-3 are the alpha bits.
+  auto tga32 = [](uint8_t descriptor, uint8_t alpha) {
+    Bytes b = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 32, descriptor};
+    b.insert(b.end(), {0, 0, 255, alpha, 0, 255, 0, alpha});  // BGRA
+    return b;
+  };
+  // No alpha declared and fourth bytes of 0 (padding): opaque, said so.
+  Baked padded = bake(tga32(0x20, 0), "padded.tga");
+  REQUIRE(padded.status.ok());
+  CHECK(padded.picture.texels == std::vector<Rgb>{{255, 0, 0}, {0, 255, 0}});
+  CHECK(padded.alpha == std::vector<uint8_t>{255, 255});
+  CHECK(mentions(padded.warnings, "padded.tga: a 32-bit TGA that declares no alpha"));
+  // 8 alpha bits declared: transparent as written, no warning.
+  Baked clear = bake(tga32(0x28, 0), "clear.tga");
+  REQUIRE(clear.status.ok());
+  CHECK(clear.alpha == std::vector<uint8_t>{0, 0});
+  CHECK(clear.warnings.empty());
+  // No alpha declared, but alpha that varies: kept, as stb_image and most tools read it.
+  Baked kept = bake(tga32(0x20, 128), "kept.tga");
+  CHECK(kept.alpha == std::vector<uint8_t>{128, 128});
+  // A 16-bit texel's alpha bit is not baked: said so.
+  Bytes tga16 = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 16, 0x21, 0x00, 0x7c};
+  Baked sixteen = bake(tga16, "argb1555.tga");
+  REQUIRE(sixteen.status.ok());
+  CHECK(mentions(sixteen.warnings, "argb1555.tga: the alpha bit of a 16-bit TGA is not baked"));
+}
+
 TEST_CASE("a PNG declaring a colour space other than sRGB is baked with a warning naming it") {
   Bytes linear_gamma, srgb_gamma, srgb = {0};
   hostile::put_be32(linear_gamma, 100000);

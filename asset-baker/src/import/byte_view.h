@@ -46,4 +46,17 @@ inline uint64_t jpeg_segments_start(const ByteView& b) {
   return at >= 1 && b.u8(at) == 0xd8 ? at + 1 : 0;
 }
 
+// Whether stb_image, having decoded the file, read it as a TGA: TGA has no signature, and stb_image
+// tries it last, for files none of the other signatures matched.
+inline bool decoded_as_tga(const ByteView& b) {
+  if (jpeg_segments_start(b)) return false;
+  for (std::string_view magic :
+       {std::string_view("\x89PNG"), std::string_view("GIF8"), std::string_view("BM"),
+        std::string_view("8BPS"), std::string_view("#?"), std::string_view("S\x80\xf6\x34"),
+        std::string_view("P5"), std::string_view("P6")}) {
+    if (b.has(0, magic)) return false;
+  }
+  return true;
+}
+
 }  // namespace baker

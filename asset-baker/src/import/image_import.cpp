@@ -124,6 +124,27 @@ void stretch_pnm_samples(DecodedImage& image, uint32_t maxval) {
   }
 }
 
+// A TGA's descriptor gives its alpha bits per texel (bits 0-3 of byte 17). stb_image reads a
+// 32-bit texel's fourth byte as alpha whatever it says, and drops a 16-bit texel's alpha bit. A
+// 32-bit TGA that declares no alpha and pads with zeros would bake fully transparent: it is made
+// opaque. Returns a warning for what changed or was lost, or "".
+std::string settle_tga_alpha(std::span<const std::byte> source, DecodedImage& image) {
+  const ByteView b(source);
+  if (!decoded_as_tga(b) || image.bytes_per_channel != 1) return {};
+  const uint32_t type = b.u8(2), depth = b.u8(16), alpha_bits = b.u8(17) & 15;
+  if (type != 2 && type != 10) return {};  // true-colour, plain or RLE
+  if (depth == 16 && alpha_bits == 1)
+    return "the alpha bit of a 16-bit TGA is not baked (opaque); save it as 32-bit";
+  if (depth != 32 || alpha_bits != 0) return {};
+  auto* texel = static_cast<uint8_t*>(image.pixels.get());
+  const size_t count = size_t(image.width) * image.height;
+  for (size_t i = 0; i < count; ++i) {
+    if (texel[4 * i + 3] != 0) return {};  // alpha with meaning, undeclared: kept as stb reads it
+  }
+  for (size_t i = 0; i < count; ++i) texel[4 * i + 3] = 255;
+  return "a 32-bit TGA that declares no alpha and whose fourth bytes are all 0: baked opaque";
+}
+
 std::string frames_warning(std::span<const std::byte> source, const std::string& name) {
   uint32_t frames = animation_frames(source);
   if (frames <= 1) return {};
@@ -198,6 +219,8 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
   out.height = uint32_t(h);
   if (uint32_t maxval = pnm_maxval(source); maxval > 0 && maxval < 255)
     stretch_pnm_samples(out, maxval);
+  if (std::string tga = settle_tga_alpha(source, out); !tga.empty())
+    out.warnings.push_back(name + ": " + tga);
   bool from_exif = false;
   Orientation turn = source_orientation(source, &from_exif);
   if (!apply_orientation(out, turn))

@@ -65,26 +65,14 @@ Orientation tga_orientation(const ByteView& b) {
   return (b.u8(17) & 0x10) ? Orientation::MirrorX : Orientation::Normal;
 }
 
-bool is_tga(const ByteView& b) {
-  if (jpeg_segments_start(b)) return false;
-  // stb_image tries TGA last, for files none of its signatures matched; these are the others.
-  for (std::string_view magic :
-       {std::string_view("\x89PNG"), std::string_view("GIF8"), std::string_view("BM"),
-        std::string_view("8BPS"), std::string_view("#?"), std::string_view("S\x80\xf6\x34"),
-        std::string_view("P5"), std::string_view("P6")}) {
-    if (b.has(0, magic)) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 Orientation source_orientation(std::span<const std::byte> source, bool* from_exif) {
   ByteView b(source);
-  if (from_exif) *from_exif = !is_tga(b);
+  if (from_exif) *from_exif = !decoded_as_tga(b);
   if (uint64_t segments = jpeg_segments_start(b)) return jpeg_orientation(b, segments);
   if (b.has(0, kPngSignature)) return png_orientation(b);
-  if (is_tga(b)) return tga_orientation(b);
+  if (decoded_as_tga(b)) return tga_orientation(b);
   return Orientation::Normal;
 }
 
