@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -637,6 +638,56 @@ TEST_CASE("TGA alpha follows the alpha bits its descriptor declares") {
   Baked sixteen = bake(tga16, "argb1555.tga");
   REQUIRE(sixteen.status.ok());
   CHECK(mentions(sixteen.warnings, "argb1555.tga: the alpha bit of a 16-bit TGA is not baked"));
+}
+
+namespace {
+
+// An 8-bit RGB PSD of 2 x 1 texels with four channels (R, G, B, then `fourth`), raw or RLE; with
+// `layer_count`, a layer section of that count (negative: the fourth channel is transparency).
+Bytes psd_four_channels(bool rle, std::optional<int16_t> layer_count) {
+  const uint8_t planes[4][2] = {{100, 200}, {100, 50}, {100, 10}, {0, 128}};
+  Bytes psd;
+  hostile::append(psd, std::string("8BPS"));
+  psd.insert(psd.end(), {0, 1, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 2, 0, 8, 0, 3});
+  hostile::put_be32(psd, 0);  // colour mode data
+  hostile::put_be32(psd, 0);  // image resources
+  if (layer_count) {          // layer and mask section: layer info holding only its count
+    hostile::put_be32(psd, 6);
+    hostile::put_be32(psd, 2);
+    hostile::put_be16(psd, uint16_t(*layer_count));
+  } else {
+    hostile::put_be32(psd, 0);
+  }
+  hostile::put_be16(psd, rle ? 1 : 0);
+  if (rle) {
+    for (int c = 0; c < 4; ++c) hostile::put_be16(psd, 3);  // one row per channel, 3 bytes
+    for (const auto& plane : planes) psd.insert(psd.end(), {1, plane[0], plane[1]});  // 2 literals
+  } else {
+    for (const auto& plane : planes) psd.insert(psd.end(), {plane[0], plane[1]});
+  }
+  return psd;
+}
+
+}  // namespace
+
+TEST_CASE("a PSD's fourth channel is transparency only when its layer count says so") {
+  for (bool rle : {false, true}) {
+    INFO((rle ? "RLE" : "raw"));
+    // No layers, or a positive count: a saved selection, not baked; the colour as stored.
+    for (std::optional<int16_t> count : {std::optional<int16_t>(), std::optional<int16_t>(1)}) {
+      Baked b = bake(psd_four_channels(rle, count), "paint.psd");
+      INFO(b.status.message());
+      REQUIRE(b.status.ok());
+      CHECK(b.picture.texels == std::vector<Rgb>{{100, 100, 100}, {200, 50, 10}});
+      CHECK(b.alpha == std::vector<uint8_t>{255, 255});
+      CHECK(mentions(b.warnings, "paint.psd: the PSD's channels past the third are not"));
+    }
+    // A negative count: the merged transparency, as stb_image reads it (colour un-matted).
+    Baked t = bake(psd_four_channels(rle, int16_t(-1)), "layered.psd");
+    REQUIRE(t.status.ok());
+    CHECK(t.alpha == std::vector<uint8_t>{0, 128});
+    CHECK(t.warnings.empty());
+  }
 }
 
 TEST_CASE("a PNG declaring a colour space other than sRGB is baked with a warning naming it") {

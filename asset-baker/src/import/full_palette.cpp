@@ -50,10 +50,11 @@ BakeStatus bmp(std::span<const std::byte> source, const std::string& name,
   entries = std::min(entries, kEntries);  // stb_image reads at most 256
 
   PatchedImage patch;
-  patch.replace_at = 0;
-  patch.replace_size = offset;
+  PatchedImage::Edit& edit = patch.edits.emplace_back();
+  edit.at = 0;
+  edit.size = offset;
   const uint64_t header_bytes = kFileHeader + kInfoHeader + 4 * kEntries;
-  std::vector<uint8_t>& h = patch.bytes;
+  std::vector<uint8_t>& h = edit.bytes;
   h.reserve(header_bytes);
   h.push_back('B');
   h.push_back('M');
@@ -94,9 +95,10 @@ BakeStatus png(std::span<const std::byte> source, std::optional<PatchedImage>& o
       trns_length > plte_length / 3)
     return {};
   PatchedImage patch;
-  patch.replace_at = plte_at;
-  patch.replace_size = 12 + plte_length;
-  std::vector<uint8_t>& c = patch.bytes;
+  PatchedImage::Edit& edit = patch.edits.emplace_back();
+  edit.at = plte_at;
+  edit.size = 12 + plte_length;
+  std::vector<uint8_t>& c = edit.bytes;
   put_be32(c, uint32_t(3 * kEntries));
   for (char ch : {'P', 'L', 'T', 'E'}) c.push_back(uint8_t(ch));
   for (uint64_t i = 0; i < 3 * kEntries; ++i)
@@ -126,9 +128,10 @@ BakeStatus tga(std::span<const std::byte> source, const std::string& name,
                                    " entries)");
   }
   PatchedImage patch;
-  patch.replace_at = 0;
-  patch.replace_size = 18 + id_length;
-  std::vector<uint8_t>& h = patch.bytes;
+  PatchedImage::Edit& edit = patch.edits.emplace_back();
+  edit.at = 0;
+  edit.size = 18 + id_length;
+  std::vector<uint8_t>& h = edit.bytes;
   h.push_back(0);  // no image ID
   for (uint64_t at = 1; at < 3; ++at) h.push_back(uint8_t(b.u8(at)));
   put_le(h, 0, 2);

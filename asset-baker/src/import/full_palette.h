@@ -19,6 +19,7 @@
 #pragma once
 
 #include "common/bake_status.h"
+#include "import/patched_image.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -28,12 +29,6 @@
 #include <vector>
 
 namespace baker {
-
-// `source` with the bytes [replace_at, replace_at + replace_size) replaced by `bytes`.
-struct PatchedImage {
-  std::vector<uint8_t> bytes;
-  uint64_t replace_at = 0, replace_size = 0;
-};
 
 // For a BMP or PNG that stb_image decodes with a palette of fewer than 256 entries (or, for a
 // BMP, with any palette), `out` gets the patch that gives it a full one; for any other file it

@@ -6,6 +6,7 @@
 #include "import/image_diagnosis.h"
 #include "import/image_orientation.h"
 #include "import/image_preflight.h"
+#include "import/psd_colour.h"
 
 #include <stb/stb_image.h>
 
@@ -21,10 +22,14 @@ class PatchedReader {
  public:
   PatchedReader(const PatchedImage& patch, std::span<const std::byte> source) {
     auto bytes = reinterpret_cast<const uint8_t*>(source.data());
-    uint64_t end = std::min<uint64_t>(patch.replace_at + patch.replace_size, source.size());
-    parts_[0] = {bytes, size_t(std::min<uint64_t>(patch.replace_at, source.size()))};
-    parts_[1] = {patch.bytes.data(), patch.bytes.size()};
-    parts_[2] = {bytes + end, size_t(source.size() - end)};
+    uint64_t from = 0;  // the source before each edit, the edit, ..., the rest of the source
+    for (const PatchedImage::Edit& edit : patch.edits) {
+      uint64_t at = std::clamp<uint64_t>(edit.at, from, source.size());
+      parts_.push_back({bytes + from, size_t(at - from)});
+      parts_.push_back({edit.bytes.data(), edit.bytes.size()});
+      from = std::min<uint64_t>(at + edit.size, source.size());
+    }
+    parts_.push_back({bytes + from, size_t(source.size() - from)});
   }
 
   void* load(int& w, int& h, int& comp) {
@@ -33,7 +38,11 @@ class PatchedReader {
   }
 
  private:
-  uint64_t size() const { return parts_[0].size() + parts_[1].size() + parts_[2].size(); }
+  uint64_t size() const {
+    uint64_t total = 0;
+    for (const std::span<const uint8_t>& part : parts_) total += part.size();
+    return total;
+  }
   static int read(void* user, char* data, int n) {
     auto* self = static_cast<PatchedReader*>(user);
     uint64_t done = 0, want = uint64_t(std::max(n, 0)), start = 0;
@@ -62,7 +71,7 @@ class PatchedReader {
     return self->pos_ >= self->size();
   }
 
-  std::span<const uint8_t> parts_[3];
+  std::vector<std::span<const uint8_t>> parts_;
   uint64_t pos_ = 0;
 };
 
@@ -194,9 +203,14 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
   }
   std::optional<PatchedImage> patch;
   if (BakeStatus s = full_palette(source, name, patch); !s) return s;
+  if (!patch && (patch = psd_colour_only(source))) {
+    out.warnings.push_back(name +
+                           ": the PSD's channels past the third are not its transparency "
+                           "(its layer count is not negative): baked opaque from its colour");
+  }
   read_apple_pngs_as_rgba();
   void* pixels = nullptr;
-  if (patch) {  // palette images have 8-bit samples
+  if (patch) {  // palette images and the PSDs patched have 8-bit samples
     out.bytes_per_channel = 1;
     pixels = PatchedReader(*patch, source).load(w, h, comp);
   } else {
