@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -688,6 +689,129 @@ TEST_CASE("a PSD's fourth channel is transparency only when its layer count says
     CHECK(t.alpha == std::vector<uint8_t>{0, 128});
     CHECK(t.warnings.empty());
   }
+}
+
+namespace {
+
+// A matrix/curve ICC profile: colorants (D50 XYZ of red, green, blue), one tone curve for the three
+// channels (a `para` of `type` with `parameters`, or a `curv` gamma when `type` is -1, the identity
+// when also `gamma` is 0) and a `desc` description.
+Bytes icc_profile(const double colorants[3][3], int type, std::vector<double> parameters,
+                  double gamma, const std::string& description) {
+  auto s15 = [](Bytes& b, double v) {
+    hostile::put_be32(b, uint32_t(int32_t(std::lround(v * 65536))));
+  };
+  std::vector<std::pair<std::string, Bytes>> tags;
+  for (int c = 0; c < 3; ++c) {
+    Bytes xyz;
+    hostile::append(xyz, std::string("XYZ \0\0\0\0", 8));
+    for (int k = 0; k < 3; ++k) s15(xyz, colorants[c][k]);
+    tags.push_back({std::string(1, "rgb"[c]) + "XYZ", xyz});
+  }
+  Bytes curve;
+  if (type >= 0) {
+    hostile::append(curve, std::string("para\0\0\0\0", 8));
+    hostile::put_be16(curve, uint16_t(type));
+    hostile::put_be16(curve, 0);
+    for (double p : parameters) s15(curve, p);
+  } else {
+    hostile::append(curve, std::string("curv\0\0\0\0", 8));
+    hostile::put_be32(curve, gamma == 0 ? 0 : 1);
+    if (gamma != 0) hostile::put_be16(curve, uint16_t(std::lround(gamma * 256)));
+  }
+  for (const char* trc : {"rTRC", "gTRC", "bTRC"}) tags.push_back({trc, curve});
+  Bytes desc;
+  hostile::append(desc, std::string("desc\0\0\0\0", 8));
+  hostile::put_be32(desc, uint32_t(description.size() + 1));
+  hostile::append(desc, description);
+  desc.push_back(0);
+  tags.push_back({"desc", desc});
+  Bytes profile(128, 0);
+  std::memcpy(profile.data() + 12, "mntrRGB XYZ ", 12);
+  std::memcpy(profile.data() + 36, "acsp", 4);
+  hostile::put_be32(profile, uint32_t(tags.size()));
+  uint32_t offset = uint32_t(132 + 12 * tags.size());
+  for (const auto& [signature, data] : tags) {
+    hostile::append(profile, signature);
+    hostile::put_be32(profile, offset);
+    hostile::put_be32(profile, uint32_t(data.size()));
+    offset += uint32_t((data.size() + 3) / 4 * 4);
+  }
+  for (const auto& [signature, data] : tags) {
+    hostile::append(profile, data);
+    profile.resize((profile.size() + 3) / 4 * 4, 0);
+  }
+  return profile;
+}
+
+constexpr double kSrgbXyz[3][3] = {
+    {0.4361, 0.2225, 0.0139}, {0.3851, 0.7169, 0.0971}, {0.1431, 0.0606, 0.7141}};
+constexpr double kDisplayP3Xyz[3][3] = {
+    {0.5151, 0.2412, -0.0011}, {0.2919, 0.6922, 0.0419}, {0.1572, 0.0666, 0.7841}};
+const std::vector<double> kSrgbCurve = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
+
+// `jpeg` with `profile` in APP2 ICC_PROFILE segments of at most `piece` bytes each.
+Bytes with_icc(const Bytes& jpeg, const Bytes& profile, size_t piece) {
+  const size_t count = (profile.size() + piece - 1) / piece;
+  Bytes out(jpeg.begin(), jpeg.begin() + 2);
+  for (size_t i = 0; i < count; ++i) {
+    const size_t n = std::min(piece, profile.size() - i * piece);
+    out.insert(out.end(), {0xff, 0xe2});
+    hostile::put_be16(out, uint16_t(2 + 14 + n));
+    hostile::append(out, std::string("ICC_PROFILE\0", 12));
+    out.insert(out.end(), {uint8_t(i + 1), uint8_t(count)});
+    out.insert(out.end(), profile.begin() + long(i * piece), profile.begin() + long(i * piece + n));
+  }
+  out.insert(out.end(), jpeg.begin() + 2, jpeg.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("an ICC profile is judged sRGB by its colorants and curves, not its name") {
+  const Bytes generic = icc_profile(kSrgbXyz, 3, kSrgbCurve, 0, "Generic monitor");
+  const Bytes linear = icc_profile(kSrgbXyz, -1, {}, 0, "sRGB linear");
+  const Bytes gamma_22 = icc_profile(kSrgbXyz, -1, {}, 2.2, "sRGB-ish");
+  const Bytes p3 = icc_profile(kDisplayP3Xyz, 3, kSrgbCurve, 0, "Display P3 (sRGB compatible)");
+  const std::pair<const Bytes*, const char*> cases[] = {
+      {&generic, nullptr}, {&gamma_22, nullptr}, {&linear, "sRGB linear"}, {&p3, "Display P3"}};
+  const Bytes jpeg = jpeg_blocks(picture({"AB"}));
+  for (const auto& [profile, named] : cases) {
+    INFO((named ? named : "sRGB"));
+    Bytes iccp;
+    hostile::append(iccp, std::string("Embedded"));
+    iccp.insert(iccp.end(), {0, 0});
+    hostile::append(iccp, hostile::zlib_stored(*profile));
+    Baked png = bake(with_chunk(png_of(picture({"AB"})), "iCCP", iccp), "shot.png");
+    REQUIRE(png.status.ok());
+    CHECK(mentions(png.warnings, "shot.png: declares an ICC profile 'Embedded'") ==
+          (named != nullptr));
+    // In a JPEG, in pieces of 100 bytes, named by its description.
+    Baked photo = bake(with_icc(jpeg, *profile, 100), "photo.jpg");
+    REQUIRE(photo.status.ok());
+    CHECK(mentions(photo.warnings, "photo.jpg: declares an ICC profile '" +
+                                       std::string(named ? named : "")) == (named != nullptr));
+  }
+}
+
+TEST_CASE("PNG chromaticities other than sRGB's are warned about") {
+  auto chrm = [](std::initializer_list<double> values) {
+    Bytes b;
+    for (double v : values) hostile::put_be32(b, uint32_t(std::lround(v * 100000)));
+    return b;
+  };
+  const Bytes plain = png_of(picture({"AB"}));
+  Baked rec2020 = bake(
+      with_chunk(plain, "cHRM", chrm({0.3127, 0.3290, 0.708, 0.292, 0.170, 0.797, 0.131, 0.046})),
+      "wide.png");
+  REQUIRE(rec2020.status.ok());
+  CHECK(mentions(rec2020.warnings,
+                 "wide.png: declares chromaticities other than sRGB's (red 0.708 0.292"));
+  Baked srgb =
+      bake(with_chunk(plain, "cHRM", chrm({0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06})),
+           "plain.png");
+  REQUIRE(srgb.status.ok());
+  CHECK(srgb.warnings.empty());
 }
 
 TEST_CASE("a PNG declaring a colour space other than sRGB is baked with a warning naming it") {

@@ -1,6 +1,7 @@
 #include "import/image_colour_space.h"
 
 #include "import/byte_view.h"
+#include "import/icc_profile.h"
 #include "import/png_chunks.h"
 
 #include <stb_image.h>
@@ -8,7 +9,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
+#include <vector>
 
 namespace baker {
 namespace {
@@ -30,13 +33,15 @@ std::string profile_name(const ByteView& s, uint64_t at, uint64_t length) {
 // Most compressed bytes of an ICC profile inflated to look at (deflate expands at most 1032 x):
 // real profiles are a few KB; a larger one is named without a look.
 constexpr uint64_t kMaxProfileBytes = 16 << 10;
+// Most bytes of a JPEG's ICC profile put together from its APP2 segments.
+constexpr uint64_t kMaxJpegProfileBytes = 1 << 20;
 
-bool contains(std::string_view text, std::string_view what) {
-  return text.find(what) != std::string_view::npos;
-}
+// sRGB's chromaticities (PNG cHRM order: white x, y, red x, y, green x, y, blue x, y).
+constexpr double kSrgbChromaticities[8] = {0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06};
+constexpr double kChromaticityTolerance = 0.01;
 
-// Whether the iCCP chunk's profile is an sRGB one, as most exporters embed under a generic name
-// ("ICC profile"): its description says "sRGB", in ASCII (desc) or UTF-16 (mluc).
+// Whether the iCCP chunk's profile is an sRGB one (icc_profile.h); a profile that does not
+// inflate or parse is not.
 bool is_srgb_profile(std::span<const std::byte> chunk) {
   const auto* bytes = reinterpret_cast<const char*>(chunk.data());
   const std::string_view all(bytes, chunk.size());
@@ -47,25 +52,41 @@ bool is_srgb_profile(std::span<const std::byte> chunk) {
   int size = 0;
   char* profile = stbi_zlib_decode_malloc(packed.data(), int(packed.size()), &size);
   if (!profile) return false;
-  const std::string_view text(profile, size_t(size));
-  const bool srgb = contains(text, "sRGB") || contains(text, std::string_view("s\0R\0G\0B", 7));
+  std::optional<IccProfile> read = read_icc_profile(
+      std::span<const std::byte>(reinterpret_cast<const std::byte*>(profile), size_t(size)));
   std::free(profile);
-  return srgb;
+  return read && read->srgb;
 }
 
-}  // namespace
+// "chromaticities other than sRGB's (...)" for a cHRM chunk that differs from sRGB's, else "".
+std::string chromaticities(const ByteView& s, uint64_t data) {
+  double values[8];
+  bool srgb = true;
+  for (uint64_t k = 0; k < 8; ++k) {
+    values[k] = s.be32(data + 4 * k) / 100000.0;
+    srgb = srgb && std::fabs(values[k] - kSrgbChromaticities[k]) <= kChromaticityTolerance;
+  }
+  if (srgb) return {};
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "chromaticities other than sRGB's (red %.3f %.3f, green %.3f %.3f, blue %.3f "
+                "%.3f, white %.4f %.4f)",
+                values[2], values[3], values[4], values[5], values[6], values[7], values[0],
+                values[1]);
+  return text;
+}
 
-std::string declared_colour_space(std::span<const std::byte> source) {
-  const ByteView s(source);
-  if (!s.has(0, kPngSignature)) return {};
+std::string png_colour_space(const ByteView& s, std::span<const std::byte> source) {
   std::string declared;
   PngChunks chunks(s);
   for (PngChunk chunk; chunks.next_before_image_data(chunk);) {
     const uint64_t length = chunk.length, data = chunk.data();
     if (chunk.is("sRGB")) return {};
-    if (chunk.is("iCCP")) {
+    if (chunk.is("iCCP")) {  // overrides gAMA and cHRM
       if (data + length > s.size() || is_srgb_profile(source.subspan(data, length))) return {};
       declared = "an ICC profile '" + profile_name(s, data, length) + "'";
+    } else if (chunk.is("cHRM") && declared.empty() && length == 32) {
+      declared = chromaticities(s, data);
     } else if (chunk.is("gAMA") && declared.empty() && length == 4) {
       const double gamma = s.be32(data);
       if (gamma > 0 && std::fabs(gamma / kSrgbGamma - 1) > kGammaTolerance) {
@@ -76,6 +97,59 @@ std::string declared_colour_space(std::span<const std::byte> source) {
     }
   }
   return declared;
+}
+
+// A JPEG's ICC profile, from its APP2 "ICC_PROFILE" segments (each: sequence number, count, a
+// piece), put together in sequence order; empty when there is none or the pieces are incomplete.
+std::vector<std::byte> jpeg_icc_profile(const ByteView& s, uint64_t at) {
+  std::vector<std::vector<std::byte>> pieces;
+  uint64_t total = 0;
+  while (at + 4 <= s.size() && s.u8(at) == 0xff) {
+    const uint32_t marker = s.u8(at + 1);
+    if (marker == 0xff) {
+      ++at;
+      continue;
+    }
+    if (marker == 0xda || marker == 0xd9) break;
+    const uint64_t length = s.be16(at + 2);
+    if (marker == 0xe2 && length >= 16 && s.has(at + 4, std::string_view("ICC_PROFILE\0", 12))) {
+      const uint32_t sequence = s.u8(at + 16), count = s.u8(at + 17);
+      if (pieces.empty()) pieces.resize(count);
+      total += length - 16;
+      if (count != pieces.size() || sequence == 0 || sequence > count ||
+          total > kMaxJpegProfileBytes)
+        return {};
+      std::vector<std::byte>& piece = pieces[sequence - 1];
+      for (uint64_t k = at + 18; k < at + 2 + length && k < s.size(); ++k)
+        piece.push_back(std::byte(s.u8(k)));
+    }
+    at += 2 + length;
+  }
+  std::vector<std::byte> profile;
+  for (const std::vector<std::byte>& piece : pieces) {
+    if (piece.empty()) return {};
+    profile.insert(profile.end(), piece.begin(), piece.end());
+  }
+  return profile;
+}
+
+std::string jpeg_colour_space(const ByteView& s, uint64_t segments) {
+  std::vector<std::byte> bytes = jpeg_icc_profile(s, segments);
+  if (bytes.empty()) return {};
+  std::optional<IccProfile> profile = read_icc_profile(bytes);
+  if (profile && profile->srgb) return {};
+  const std::string name =
+      profile && !profile->description.empty() ? profile->description : std::string("ICC profile");
+  return "an ICC profile '" + name + "'";
+}
+
+}  // namespace
+
+std::string declared_colour_space(std::span<const std::byte> source) {
+  const ByteView s(source);
+  if (s.has(0, kPngSignature)) return png_colour_space(s, source);
+  if (uint64_t segments = jpeg_segments_start(s)) return jpeg_colour_space(s, segments);
+  return {};
 }
 
 }  // namespace baker
