@@ -233,7 +233,12 @@ TEST_CASE("indices, offsets, counts and types out of range are refused with thei
   expect_refused(g.bytes(), "meshes[0].primitives[0].indices: index 3 is not below 3 vertices");
   // Not whole triangles.
   test::GeneratedGltf h = test::one_primitive(kTriangle, {0, 1}, 4);
-  expect_refused(h.bytes(), "2 indices are not whole triangles");
+  expect_refused(h.bytes(), "meshes[0].primitives[0].indices: 2 indices are not whole triangles");
+  // Without indices: POSITION's count is what is not whole.
+  test::GeneratedGltf unindexed = test::one_primitive({0, 0, 0, 1, 0, 0}, {}, 4);
+  expect_refused(unindexed.bytes(),
+                 "meshes[0].primitives[0].attributes.POSITION: 2 vertices (no "
+                 "indices) are not whole triangles");
   // Non-finite positions.
   test::GeneratedGltf n = test::one_primitive({0, 0, 0, NAN, 0, 0, 0, 1, 0}, {0, 1, 2}, 4);
   expect_refused(n.bytes(), "position 1 is not finite");

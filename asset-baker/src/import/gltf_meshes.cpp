@@ -118,12 +118,12 @@ PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& p
 uint64_t corner_count(uint64_t n, uint64_t mode) { return mode == 4 ? n : n < 3 ? 0 : 3 * (n - 2); }
 
 std::vector<uint32_t> triangle_list(const std::vector<uint32_t>& indices, uint64_t mode,
-                                    const std::string& path) {
+                                    const std::string& path, const char* what) {
   std::vector<uint32_t> out;
   size_t n = indices.size();
   out.reserve(corner_count(n, mode));
   if (mode == 4) {
-    if (n % 3 != 0) throw GltfError(path, std::to_string(n) + " indices are not whole triangles");
+    if (n % 3 != 0) throw GltfError(path, std::to_string(n) + what + " are not whole triangles");
     return indices;
   }
   for (size_t i = 0; n >= 3 && i < n - 2; ++i) {
@@ -275,7 +275,13 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
     data.spend(
         corner_count(primitive.data.indices.size(), mode) * (sizeof(uint32_t) + sizeof(MeshVertex)),
         pp);
-    primitive.corners = triangle_list(primitive.data.indices, mode, json_path(pp, "indices"));
+    // Without `indices` the vertices are drawn in order: a count that is no whole number of
+    // triangles is POSITION's.
+    const bool indexed = p.contains("indices");
+    primitive.corners =
+        triangle_list(primitive.data.indices, mode,
+                      indexed ? json_path(pp, "indices") : json_path(pp, "attributes.POSITION"),
+                      indexed ? " indices" : " vertices (no indices)");
     primitive.data.indices = {};
     const auto& attributes = primitive.data.attributes;
     all_tangents = all_tangents && attributes.count("TANGENT");

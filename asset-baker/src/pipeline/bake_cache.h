@@ -45,8 +45,13 @@ namespace baker {
 //      finite are refused, and so are glTF vertex attributes that are not finite
 //  11  PNG chunks that shape the pixels (critical ones, tRNS, eXIf) must match their CRC, and the
 //      header must be one PNG defines (4-bit RGB, say, baked before)
-//  12  entries' warnings: OBJ free-form curves and surfaces (dropped in silence before), and why a
-//      glTF material slot is left untextured
+//  12  images: Apple CgBI PNGs as RGBA with straight alpha, PNM samples stretched to 0..255,
+//      PNG eXIf applied after the image data, 32-bit TGAs padding alpha with 0 opaque, PSD
+//      channels past the third only transparency when the layer count says so; meshes: normals
+//      made unit length, tangents from the UV set the normal maps sample, -0 merged with +0, glTF
+//      TANGENT w made +-1; MTL: -o/-s/-t with fewer than three numbers keep their texture, no Kd
+//      is white; new warnings (OBJ free-form elements and short faces, colours, half-float UVs,
+//      grey normal maps, colour spaces, why a glTF slot is untextured)
 inline constexpr uint32_t kBakerVersion = 12;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
