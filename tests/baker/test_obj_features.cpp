@@ -359,31 +359,6 @@ TEST_CASE("what an OBJ says that its mesh does not carry is warned about") {
                "3 coordinate(s) are not numbers (nan, inf or text) and were read as 0"));
 }
 
-TEST_CASE("an MTL map with -clamp on samples clamped to the edge") {
-  const std::string obj = "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl M\nf 1 2 3\n";
-  for (const char* clamp : {"-clamp on ", "", "-clamp off "}) {
-    INFO(clamp);
-    const std::string mtl = std::string("newmtl M\nmap_Kd ") + clamp + "decal.png\n";
-    baker::ImportInputs inputs;
-    inputs.read_file = [&](const std::string& path) -> std::optional<std::string> {
-      return path == "models/m.mtl" ? std::optional<std::string>(mtl) : std::nullopt;
-    };
-    inputs.texture_name = [](const std::string& path, baker::TextureRole) {
-      return std::optional<std::string>(path);
-    };
-    Imported i;
-    i.status = baker::import_obj(obj, "models/part.obj", inputs, i.mesh, i.materials, i.warnings);
-    REQUIRE(i.status.ok());
-    REQUIRE(i.materials.size() == 1);
-    const assetlib::TextureSlot& slot = i.materials[0].base_color;
-    CHECK(slot.texture == "models/decal.png");
-    const auto expected = std::string(clamp) == "-clamp on " ? assetlib::TextureWrap::ClampToEdge
-                                                             : assetlib::TextureWrap::Repeat;
-    CHECK(slot.wrap_u == expected);
-    CHECK(slot.wrap_v == expected);
-  }
-}
-
 namespace {
 
 // The materials of a one-triangle OBJ whose library models/m.mtl is `mtl`; every image exists.
@@ -411,6 +386,19 @@ bool same_slot(const assetlib::TextureSlot& a, const assetlib::TextureSlot& b) {
 }
 
 }  // namespace
+
+TEST_CASE("an MTL map with -clamp on samples clamped to the edge") {
+  for (const char* clamp : {"-clamp on ", "", "-clamp off "}) {
+    INFO(clamp);
+    const assetlib::TextureSlot slot =
+        mtl_materials(std::string("newmtl M\nmap_Kd ") + clamp + "decal.png\n")[0].base_color;
+    CHECK(slot.texture == "models/decal.png");
+    const auto expected = std::string(clamp) == "-clamp on " ? assetlib::TextureWrap::ClampToEdge
+                                                             : assetlib::TextureWrap::Repeat;
+    CHECK(slot.wrap_u == expected);
+    CHECK(slot.wrap_v == expected);
+  }
+}
 
 TEST_CASE("MTL -o, -s and -t with fewer than three numbers, and -cc, keep the texture") {
   // tinyobjloader reads three numbers after each, and took the texture name for the last one.

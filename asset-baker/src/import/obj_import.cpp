@@ -62,35 +62,25 @@ void warn_face_notes(const FaceNotes& notes, const std::string& path,
 // What the file holds beside its faces that the mesh does not carry.
 void warn_unbaked_elements(const ObjGeometry& g, const std::string& path,
                            std::vector<std::string>& warnings) {
-  if (g.unreadable_numbers > 0) {
-    warnings.push_back(path + ": " + std::to_string(g.unreadable_numbers) +
-                       " coordinate(s) are not numbers (nan, inf or text) and were read as 0");
-  }
-  if (g.lines_and_points > 0) {
-    warnings.push_back(path + ": " + std::to_string(g.lines_and_points) +
-                       " line and point element(s) (`l`, `p`) are not baked; only faces are");
-  }
+  auto counted = [&](size_t count, const std::string& what) {
+    if (count > 0) warnings.push_back(path + ": " + std::to_string(count) + what);
+  };
+  counted(g.unreadable_numbers,
+          " coordinate(s) are not numbers (nan, inf or text) and were read as 0");
+  counted(g.lines_and_points,
+          " line and point element(s) (`l`, `p`) are not baked; only faces are");
   if (g.dropped_colors > 0) {
     warnings.push_back(path + ": vertex colours dropped: " + std::to_string(g.dropped_colors) +
                        " of " + std::to_string(g.positions.size() / 3) +
                        " `v` lines have one, and they are kept only when every one has");
   }
-  const size_t outside = size_t(
-      std::count_if(g.colors.begin(), g.colors.end(), [](float c) { return !(c >= 0 && c <= 1); }));
-  if (outside > 0) {
-    warnings.push_back(path + ": " + std::to_string(outside) +
-                       " vertex colour component(s) outside 0..1 clamped (colours written as "
-                       "0..255?)");
-  }
-  if (g.short_faces > 0) {
-    warnings.push_back(path + ": " + std::to_string(g.short_faces) +
-                       " face(s) of fewer than 3 corners are not baked");
-  }
-  if (g.free_form > 0) {
-    warnings.push_back(path + ": " + std::to_string(g.free_form) +
-                       " free-form curve and surface element(s) (`curv`, `curv2`, `surf`) are not "
-                       "baked; only faces are (export them as polygons)");
-  }
+  counted(size_t(std::count_if(g.colors.begin(), g.colors.end(),
+                               [](float c) { return !(c >= 0 && c <= 1); })),
+          " vertex colour component(s) outside 0..1 clamped (colours written as 0..255?)");
+  counted(g.short_faces, " face(s) of fewer than 3 corners are not baked");
+  counted(g.free_form,
+          " free-form curve and surface element(s) (`curv`, `curv2`, `surf`) are not baked; only "
+          "faces are (export them as polygons)");
   if (!g.unknown_materials.empty()) {
     warnings.push_back(path + ": usemtl names " + std::to_string(g.unknown_materials.size()) +
                        " material(s) no material library defines (first: '" +
