@@ -4,6 +4,7 @@
 // baker cannot read must say which feature is missing.
 #include "../hostile/hostile_helpers.h"
 
+#include "import/icc_profile.h"
 #include "texture/bake_texture.h"
 #include "texture/texture_role.h"
 
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -611,6 +613,13 @@ TEST_CASE("a grey image used as a normal map is baked with a warning: a height m
     REQUIRE(b.status.ok());
     CHECK(mentions(b.warnings, "bump.png: a grey image used as a normal map") == warned);
   }
+  // A 16-bit grey PNG, the usual height map.
+  hostile::PngSpec height;
+  height.color_type = 0;
+  height.depth = 16;
+  Baked sixteen = bake(hostile::png(height), "height.png", normal);
+  REQUIRE(sixteen.status.ok());
+  CHECK(mentions(sixteen.warnings, "height.png: a grey image used as a normal map"));
 }
 
 TEST_CASE("TGA alpha follows the alpha bits its descriptor declares") {
@@ -643,13 +652,15 @@ TEST_CASE("TGA alpha follows the alpha bits its descriptor declares") {
 
 namespace {
 
-// An 8-bit RGB PSD of 2 x 1 texels with four channels (R, G, B, then `fourth`), raw or RLE; with
-// `layer_count`, a layer section of that count (negative: the fourth channel is transparency).
-Bytes psd_four_channels(bool rle, std::optional<int16_t> layer_count) {
-  const uint8_t planes[4][2] = {{100, 200}, {100, 50}, {100, 10}, {0, 128}};
+// An 8-bit RGB PSD of 2 x 1 texels with `channels` channels (R, G, B, then extra ones), raw or
+// RLE; with `layer_count`, a layer section of that count (negative: the fourth channel is
+// transparency).
+Bytes psd_extra_channels(bool rle, std::optional<int16_t> layer_count, uint8_t channels = 4) {
+  const uint8_t all[5][2] = {{100, 200}, {100, 50}, {100, 10}, {0, 128}, {7, 7}};
+  const std::span<const uint8_t[2]> planes(all, channels);
   Bytes psd;
   hostile::append(psd, std::string("8BPS"));
-  psd.insert(psd.end(), {0, 1, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 2, 0, 8, 0, 3});
+  psd.insert(psd.end(), {0, 1, 0, 0, 0, 0, 0, 0, 0, channels, 0, 0, 0, 1, 0, 0, 0, 2, 0, 8, 0, 3});
   hostile::put_be32(psd, 0);  // colour mode data
   hostile::put_be32(psd, 0);  // image resources
   if (layer_count) {          // layer and mask section: layer info holding only its count
@@ -661,7 +672,7 @@ Bytes psd_four_channels(bool rle, std::optional<int16_t> layer_count) {
   }
   hostile::put_be16(psd, rle ? 1 : 0);
   if (rle) {
-    for (int c = 0; c < 4; ++c) hostile::put_be16(psd, 3);  // one row per channel, 3 bytes
+    for (size_t c = 0; c < planes.size(); ++c) hostile::put_be16(psd, 3);  // a row: 3 bytes
     for (const auto& plane : planes) psd.insert(psd.end(), {1, plane[0], plane[1]});  // 2 literals
   } else {
     for (const auto& plane : planes) psd.insert(psd.end(), {plane[0], plane[1]});
@@ -676,15 +687,20 @@ TEST_CASE("a PSD's fourth channel is transparency only when its layer count says
     INFO((rle ? "RLE" : "raw"));
     // No layers, or a positive count: a saved selection, not baked; the colour as stored.
     for (std::optional<int16_t> count : {std::optional<int16_t>(), std::optional<int16_t>(1)}) {
-      Baked b = bake(psd_four_channels(rle, count), "paint.psd");
+      Baked b = bake(psd_extra_channels(rle, count), "paint.psd");
       INFO(b.status.message());
       REQUIRE(b.status.ok());
       CHECK(b.picture.texels == std::vector<Rgb>{{100, 100, 100}, {200, 50, 10}});
       CHECK(b.alpha == std::vector<uint8_t>{255, 255});
       CHECK(mentions(b.warnings, "paint.psd: the PSD's channels past the third are not"));
     }
+    // Five channels: the extra ones' RLE rows dropped alike.
+    Baked five = bake(psd_extra_channels(rle, std::nullopt, 5), "five.psd");
+    REQUIRE(five.status.ok());
+    CHECK(five.picture.texels == std::vector<Rgb>{{100, 100, 100}, {200, 50, 10}});
+    CHECK(five.alpha == std::vector<uint8_t>{255, 255});
     // A negative count: the merged transparency, as stb_image reads it (colour un-matted).
-    Baked t = bake(psd_four_channels(rle, int16_t(-1)), "layered.psd");
+    Baked t = bake(psd_extra_channels(rle, int16_t(-1)), "layered.psd");
     REQUIRE(t.status.ok());
     CHECK(t.alpha == std::vector<uint8_t>{0, 128});
     CHECK(t.warnings.empty());
@@ -693,41 +709,12 @@ TEST_CASE("a PSD's fourth channel is transparency only when its layer count says
 
 namespace {
 
-// A matrix/curve ICC profile: colorants (D50 XYZ of red, green, blue), one tone curve for the three
-// channels (a `para` of `type` with `parameters`, or a `curv` gamma when `type` is -1, the identity
-// when also `gamma` is 0) and a `desc` description.
-Bytes icc_profile(const double colorants[3][3], int type, std::vector<double> parameters,
-                  double gamma, const std::string& description) {
-  auto s15 = [](Bytes& b, double v) {
-    hostile::put_be32(b, uint32_t(int32_t(std::lround(v * 65536))));
-  };
-  std::vector<std::pair<std::string, Bytes>> tags;
-  for (int c = 0; c < 3; ++c) {
-    Bytes xyz;
-    hostile::append(xyz, std::string("XYZ \0\0\0\0", 8));
-    for (int k = 0; k < 3; ++k) s15(xyz, colorants[c][k]);
-    tags.push_back({std::string(1, "rgb"[c]) + "XYZ", xyz});
-  }
-  Bytes curve;
-  if (type >= 0) {
-    hostile::append(curve, std::string("para\0\0\0\0", 8));
-    hostile::put_be16(curve, uint16_t(type));
-    hostile::put_be16(curve, 0);
-    for (double p : parameters) s15(curve, p);
-  } else {
-    hostile::append(curve, std::string("curv\0\0\0\0", 8));
-    hostile::put_be32(curve, gamma == 0 ? 0 : 1);
-    if (gamma != 0) hostile::put_be16(curve, uint16_t(std::lround(gamma * 256)));
-  }
-  for (const char* trc : {"rTRC", "gTRC", "bTRC"}) tags.push_back({trc, curve});
-  Bytes desc;
-  hostile::append(desc, std::string("desc\0\0\0\0", 8));
-  hostile::put_be32(desc, uint32_t(description.size() + 1));
-  hostile::append(desc, description);
-  desc.push_back(0);
-  tags.push_back({"desc", desc});
+// An ICC profile of colour space `space` ("RGB " or "GRAY") holding `tags` (signature, data).
+Bytes icc_of(const char* space, const std::vector<std::pair<std::string, Bytes>>& tags) {
   Bytes profile(128, 0);
-  std::memcpy(profile.data() + 12, "mntrRGB XYZ ", 12);
+  std::memcpy(profile.data() + 12, "mntr", 4);
+  std::memcpy(profile.data() + 16, space, 4);
+  std::memcpy(profile.data() + 20, "XYZ ", 4);
   std::memcpy(profile.data() + 36, "acsp", 4);
   hostile::put_be32(profile, uint32_t(tags.size()));
   uint32_t offset = uint32_t(132 + 12 * tags.size());
@@ -742,6 +729,56 @@ Bytes icc_profile(const double colorants[3][3], int type, std::vector<double> pa
     profile.resize((profile.size() + 3) / 4 * 4, 0);
   }
   return profile;
+}
+
+void put_s15(Bytes& b, double v) {
+  hostile::put_be32(b, uint32_t(int32_t(std::lround(v * 65536))));
+}
+
+Bytes tag_header(const char* type) {
+  Bytes b;
+  hostile::append(b, std::string(type, 4));
+  b.resize(8, 0);
+  return b;
+}
+
+// A `para` curve of `type`, or a `curv` of one gamma (`type` -1; the identity when `gamma` is 0).
+Bytes curve_tag(int type, const std::vector<double>& parameters, double gamma) {
+  if (type >= 0) {
+    Bytes curve = tag_header("para");
+    hostile::put_be16(curve, uint16_t(type));
+    hostile::put_be16(curve, 0);
+    for (double p : parameters) put_s15(curve, p);
+    return curve;
+  }
+  Bytes curve = tag_header("curv");
+  hostile::put_be32(curve, gamma == 0 ? 0 : 1);
+  if (gamma != 0) hostile::put_be16(curve, uint16_t(std::lround(gamma * 256)));
+  return curve;
+}
+
+Bytes desc_tag(const std::string& description) {
+  Bytes desc = tag_header("desc");
+  hostile::put_be32(desc, uint32_t(description.size() + 1));
+  hostile::append(desc, description);
+  desc.push_back(0);
+  return desc;
+}
+
+// A matrix/curve RGB profile: colorants (D50 XYZ of red, green, blue), one tone curve for the three
+// channels (curve_tag) and a `desc` description.
+Bytes icc_profile(const double colorants[3][3], int type, std::vector<double> parameters,
+                  double gamma, const std::string& description) {
+  std::vector<std::pair<std::string, Bytes>> tags;
+  for (int c = 0; c < 3; ++c) {
+    Bytes xyz = tag_header("XYZ ");
+    for (int k = 0; k < 3; ++k) put_s15(xyz, colorants[c][k]);
+    tags.push_back({std::string(1, "rgb"[c]) + "XYZ", xyz});
+  }
+  const Bytes curve = curve_tag(type, parameters, gamma);
+  for (const char* trc : {"rTRC", "gTRC", "bTRC"}) tags.push_back({trc, curve});
+  tags.push_back({"desc", desc_tag(description)});
+  return icc_of("RGB ", tags);
 }
 
 constexpr double kSrgbXyz[3][3] = {
@@ -792,6 +829,82 @@ TEST_CASE("an ICC profile is judged sRGB by its colorants and curves, not its na
     CHECK(mentions(photo.warnings, "photo.jpg: declares an ICC profile '" +
                                        std::string(named ? named : "")) == (named != nullptr));
   }
+}
+
+TEST_CASE("read_icc_profile: curve tables, grey profiles, mluc names and hostile tag tables") {
+  auto read = [](const Bytes& b) {
+    return baker::read_icc_profile(
+        std::span<const std::byte>(reinterpret_cast<const std::byte*>(b.data()), b.size()));
+  };
+  // sRGB's curve as a 1024-entry table (v2 profiles), described in an mluc (UTF-16) tag.
+  Bytes table = tag_header("curv");
+  hostile::put_be32(table, 1024);
+  for (int i = 0; i < 1024; ++i) {
+    double x = i / 1023.0;
+    double y = x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4);
+    hostile::put_be16(table, uint16_t(std::lround(y * 65535)));
+  }
+  Bytes mluc = tag_header("mluc");
+  hostile::put_be32(mluc, 1);   // records
+  hostile::put_be32(mluc, 12);  // record size
+  hostile::append(mluc, std::string("enUS"));
+  hostile::put_be32(mluc, 8);   // bytes of text
+  hostile::put_be32(mluc, 28);  // where, from the tag's start
+  for (char c : std::string("sRGB")) mluc.insert(mluc.end(), {0, uint8_t(c)});
+  std::vector<std::pair<std::string, Bytes>> tags;
+  for (int c = 0; c < 3; ++c) {
+    Bytes xyz = tag_header("XYZ ");
+    for (int k = 0; k < 3; ++k) put_s15(xyz, kSrgbXyz[c][k]);
+    tags.push_back({std::string(1, "rgb"[c]) + "XYZ", xyz});
+  }
+  for (const char* trc : {"rTRC", "gTRC", "bTRC"}) tags.push_back({trc, table});
+  tags.push_back({"desc", mluc});
+  std::optional<baker::IccProfile> v2 = read(icc_of("RGB ", tags));
+  REQUIRE(v2);
+  CHECK(v2->srgb);
+  CHECK(v2->description == "sRGB");
+  // Grey: its kTRC alone; gamma 2.2 passes for sRGB's curve, 1.0 does not.
+  for (double gamma : {2.2, 1.0}) {
+    std::optional<baker::IccProfile> grey =
+        read(icc_of("GRAY", {{"kTRC", curve_tag(-1, {}, gamma)}, {"desc", desc_tag("Grey")}}));
+    REQUIRE(grey);
+    CHECK(grey->srgb == (gamma == 2.2));
+  }
+  // Not profiles: no signature, a tag table past the end; tags pointing outside, counts of 2^32-1.
+  CHECK_FALSE(read(Bytes(200, 0)));
+  Bytes huge_table = icc_of("RGB ", {});
+  huge_table[128] = huge_table[129] = huge_table[130] = huge_table[131] = 0xff;
+  CHECK_FALSE(read(huge_table));
+  Bytes outside = icc_profile(kSrgbXyz, 3, kSrgbCurve, 0, "sRGB");
+  for (size_t entry = 132; entry < 132 + 12 * 7; entry += 12) outside[entry + 4] = 0x7f;  // offsets
+  std::optional<baker::IccProfile> lost = read(outside);
+  REQUIRE(lost);
+  CHECK_FALSE(lost->srgb);  // no colorants to judge, no description: not taken for sRGB
+  Bytes endless = icc_of("RGB ", {{"rTRC", tag_header("curv")}, {"desc", desc_tag("x")}});
+  const size_t count_at = 132 + 12 * 2 + 8;  // the curv tag's count
+  for (size_t k = 0; k < 4; ++k) endless[count_at + k] = 0xff;
+  CHECK(read(endless));  // read without reading past it
+}
+
+TEST_CASE("a JPEG ICC profile that cannot be put together is warned about") {
+  const Bytes jpeg = jpeg_blocks(picture({"AB"}));
+  const Bytes profile = icc_profile(kSrgbXyz, 3, kSrgbCurve, 0, "sRGB");
+  Bytes pieces = with_icc(jpeg, profile, 100);  // 3 pieces, the second dropped below
+  size_t second = 0;
+  for (size_t i = 2, seen = 0; i + 1 < pieces.size(); ++i) {
+    if (pieces[i] == 0xff && pieces[i + 1] == 0xe2 && ++seen == 2) {
+      second = i;
+      break;
+    }
+  }
+  REQUIRE(second > 0);
+  const size_t length = size_t(pieces[second + 2]) << 8 | pieces[second + 3];
+  pieces.erase(pieces.begin() + long(second), pieces.begin() + long(second + 2 + length));
+  Baked b = bake(pieces, "cut.jpg");
+  REQUIRE(b.status.ok());
+  CHECK(mentions(b.warnings, "cut.jpg: declares an ICC profile that cannot be read"));
+  Baked whole = bake(with_icc(jpeg, profile, 100), "whole.jpg");
+  CHECK(whole.warnings.empty());
 }
 
 TEST_CASE("PNG chromaticities other than sRGB's are warned about") {

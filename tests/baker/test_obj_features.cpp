@@ -410,7 +410,9 @@ TEST_CASE("MTL -o, -s and -t with fewer than three numbers, and -cc, keep the te
       {"map_Kd -t 0.1 0.1 -clamp on my tex.png", "map_Kd -t 0.1 0.1 0 -clamp on my tex.png"},
       {"map_Kd -cc on my tex.png", "map_Kd my tex.png"},
       {"norm -o 0.1 0.2 my tex.png", "norm -o 0.1 0.2 0 my tex.png"},
-      {"bump -bm 0.3 -o 0.5 0.5 my tex.png", "bump -bm 0.3 -o 0.5 0.5 0 my tex.png"}};
+      {"bump -bm 0.3 -o 0.5 0.5 my tex.png", "bump -bm 0.3 -o 0.5 0.5 0 my tex.png"},
+      {"map_Kd -mm 0.2 my tex.png", "map_Kd -mm 0.2 1 my tex.png"},
+      {"map_Kd -o 1 1e-1 -s .5 my tex.png", "map_Kd -o 1 0.1 0 -s 0.5 1 1 my tex.png"}};
   for (const auto& [short_form, full_form] : forms) {
     INFO(short_form);
     const std::string head = "newmtl M\nKd 1 1 1\n";
@@ -422,6 +424,15 @@ TEST_CASE("MTL -o, -s and -t with fewer than three numbers, and -cc, keep the te
     CHECK(same_slot(slot, normal ? want.normal : want.base_color));
     CHECK(got.normal_scale == want.normal_scale);
   }
+  // A name that reads as a number to strtod ("inf", "0x1A") is a name.
+  CHECK(mtl_materials("newmtl M\nmap_Kd -o 1 inf\n")[0].base_color.texture == "models/inf");
+  // Options and no name: said so.
+  const std::string obj = "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl M\nf 1 2 3\n";
+  Imported nameless = import(obj, {{"models/m.mtl", "newmtl M\nmap_Kd -o 1 2 3\n"}});
+  REQUIRE(nameless.status.ok());
+  CHECK(std::any_of(nameless.warnings.begin(), nameless.warnings.end(), [](const std::string& w) {
+    return w.find("1 texture statement(s) name no file after their options") != std::string::npos;
+  }));
   // The offset and scale did arrive (not the defaults).
   assetlib::MaterialInfo moved = mtl_materials("newmtl M\nmap_Kd -s 2 2 -o 0.5 0.5 a.png\n")[0];
   CHECK(moved.base_color.scale[0] == 2.0f);

@@ -1,6 +1,7 @@
 // The little 3D vector math the mesh stages need (normals, tangents, areas), in one place.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -29,14 +30,16 @@ inline Vec3 normalized_or(const Vec3& v, const Vec3& fallback, float min_length 
 
 // A normal from a file at unit length: scaled when its length is off by more than float rounding
 // (OBJ `vn` need not be unit; a quantized glTF normal is off by its rounding), kept bit for bit
-// when it is unit already, and left as it is when it has no length (zero or not finite).
+// when it is unit already, and left as it is when it has no direction (zero, or not finite).
 inline Vec3 unit_normal(const Vec3& n) {
   float length_squared = dot(n, n);
-  if (!(std::fabs(length_squared - 1) > 1e-6f) || !(length_squared > 1e-30f) ||
-      !std::isfinite(length_squared))
-    return n;
-  float length = std::sqrt(length_squared);
-  return {n[0] / length, n[1] / length, n[2] / length};
+  if (!(std::fabs(length_squared - 1) > 1e-6f)) return n;
+  // Scaled by its largest component first, so that neither 1e20 nor 1e-20 leaves float's range.
+  const float largest = std::max({std::fabs(n[0]), std::fabs(n[1]), std::fabs(n[2])});
+  if (!(largest > 0) || !std::isfinite(largest)) return n;
+  const Vec3 m = n * (1.0f / largest);
+  const float length = std::sqrt(dot(m, m));
+  return {m[0] / length, m[1] / length, m[2] / length};
 }
 
 // The angle, in radians, between two unit vectors whose dot product is `cosine` (clamped to

@@ -100,9 +100,11 @@ std::string png_colour_space(const ByteView& s, std::span<const std::byte> sourc
 }
 
 // A JPEG's ICC profile, from its APP2 "ICC_PROFILE" segments (each: sequence number, count, a
-// piece), put together in sequence order; empty when there is none or the pieces are incomplete.
-std::vector<std::byte> jpeg_icc_profile(const ByteView& s, uint64_t at) {
+// piece), put together in sequence order; nullopt when there is none, empty when the pieces do
+// not make one (missing, numbered out of their count, more than kMaxJpegProfileBytes).
+std::optional<std::vector<std::byte>> jpeg_icc_profile(const ByteView& s, uint64_t at) {
   std::vector<std::vector<std::byte>> pieces;
+  bool declared = false;
   uint64_t total = 0;
   while (at + 4 <= s.size() && s.u8(at) == 0xff) {
     const uint32_t marker = s.u8(at + 1);
@@ -113,30 +115,33 @@ std::vector<std::byte> jpeg_icc_profile(const ByteView& s, uint64_t at) {
     if (marker == 0xda || marker == 0xd9) break;
     const uint64_t length = s.be16(at + 2);
     if (marker == 0xe2 && length >= 16 && s.has(at + 4, std::string_view("ICC_PROFILE\0", 12))) {
+      declared = true;
       const uint32_t sequence = s.u8(at + 16), count = s.u8(at + 17);
       if (pieces.empty()) pieces.resize(count);
       total += length - 16;
       if (count != pieces.size() || sequence == 0 || sequence > count ||
           total > kMaxJpegProfileBytes)
-        return {};
+        return std::vector<std::byte>();  // declared, but not whole
       std::vector<std::byte>& piece = pieces[sequence - 1];
       for (uint64_t k = at + 18; k < at + 2 + length && k < s.size(); ++k)
         piece.push_back(std::byte(s.u8(k)));
     }
     at += 2 + length;
   }
+  if (!declared) return std::nullopt;
   std::vector<std::byte> profile;
   for (const std::vector<std::byte>& piece : pieces) {
-    if (piece.empty()) return {};
+    if (piece.empty()) return std::vector<std::byte>();
     profile.insert(profile.end(), piece.begin(), piece.end());
   }
   return profile;
 }
 
 std::string jpeg_colour_space(const ByteView& s, uint64_t segments) {
-  std::vector<std::byte> bytes = jpeg_icc_profile(s, segments);
-  if (bytes.empty()) return {};
-  std::optional<IccProfile> profile = read_icc_profile(bytes);
+  std::optional<std::vector<std::byte>> bytes = jpeg_icc_profile(s, segments);
+  if (!bytes) return {};
+  if (bytes->empty()) return "an ICC profile that cannot be read (incomplete, or over 1 MiB)";
+  std::optional<IccProfile> profile = read_icc_profile(*bytes);
   if (profile && profile->srgb) return {};
   const std::string name =
       profile && !profile->description.empty() ? profile->description : std::string("ICC profile");

@@ -16,7 +16,7 @@
 namespace baker {
 namespace {
 
-// A patched image (full_palette.h) as stb_image reads it: the source with one range replaced,
+// A patched image (patched_image.h) as stb_image reads it: the source with its edits applied,
 // served through stb_image's callbacks so that the rest of the source is not copied.
 class PatchedReader {
  public:

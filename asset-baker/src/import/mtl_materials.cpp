@@ -41,18 +41,42 @@ bool is_texture_statement(std::string_view key) {
          key == "refl" || key == "norm";
 }
 
+// A decimal number as MTL writes them: [sign] digits [. digits] [e [sign] digits], or [sign] .
+// digits. Not "inf", "nan" or hexadecimal: file names could be those.
 bool is_number(std::string_view word) {
-  if (word.empty()) return false;
-  std::string text(word);
-  char* end = nullptr;
-  std::strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size();
+  size_t i = 0, digits = 0;
+  auto run = [&] {
+    size_t start = i;
+    while (i < word.size() && word[i] >= '0' && word[i] <= '9') ++i;
+    return i - start;
+  };
+  if (i < word.size() && (word[i] == '+' || word[i] == '-')) ++i;
+  digits += run();
+  if (i < word.size() && word[i] == '.') ++i, digits += run();
+  if (digits == 0) return false;
+  if (i < word.size() && (word[i] == 'e' || word[i] == 'E')) {
+    ++i;
+    if (i < word.size() && (word[i] == '+' || word[i] == '-')) ++i;
+    if (run() == 0) return false;
+  }
+  return i == word.size();
 }
 
-// One texture statement's line with every -o, -s and -t option given its three numbers, and
+// The options that take up to `count` numbers, the ones left out taking `defaults`.
+struct NumberedOption {
+  std::string_view name;
+  int count;
+  const char* defaults[3];
+};
+constexpr NumberedOption kNumberedOptions[] = {{"-o", 3, {"0", "0", "0"}},
+                                               {"-s", 3, {"1", "1", "1"}},
+                                               {"-t", 3, {"0", "0", "0"}},
+                                               {"-mm", 2, {"0", "1", nullptr}}};
+
+// One texture statement's line with every -o, -s, -t and -mm option given all its numbers, and
 // `-cc on|off` left out (see with_full_texture_options); the name and everything tinyobjloader
-// reads right are copied as they are.
-std::string full_texture_options(std::string_view line) {
+// reads right are copied as they are. `named` is false when no file name follows the options.
+std::string full_texture_options(std::string_view line, bool& named) {
   auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
   size_t at = 0;
   auto next_word = [&] {
@@ -68,29 +92,27 @@ std::string full_texture_options(std::string_view line) {
   std::string out(line.substr(0, at));
   // Options tinyobjloader reads right, with their word counts.
   static const std::map<std::string_view, int> kOthers = {
-      {"-blendu", 1}, {"-blendv", 1},  {"-clamp", 1}, {"-boost", 1},      {"-mm", 2},
-      {"-texres", 1}, {"-imfchan", 1}, {"-type", 1},  {"-colorspace", 1}, {"-bm", 1}};
+      {"-blendu", 1},  {"-blendv", 1}, {"-clamp", 1},      {"-boost", 1}, {"-texres", 1},
+      {"-imfchan", 1}, {"-type", 1},   {"-colorspace", 1}, {"-bm", 1}};
   for (;;) {
     const size_t word_start = at;
     skip_blanks();
     const size_t option_start = at;
     std::string_view option = next_word();
-    if (option == "-o" || option == "-s" || option == "-t") {
-      std::string numbers[3] = {"0", "0", "0"};
-      if (option == "-s") numbers[0] = numbers[1] = numbers[2] = "1";
-      for (int k = 0; k < 3; ++k) {
+    const NumberedOption* numbered = nullptr;
+    for (const NumberedOption& o : kNumberedOptions) numbered = o.name == option ? &o : numbered;
+    if (numbered) {
+      // Appended piece by piece: GCC 12 warns falsely on a chain of string '+' (PR105651).
+      out.append(" ").append(option);
+      bool given = true;
+      for (int k = 0; k < numbered->count; ++k) {
         const size_t before = at;
         skip_blanks();
         std::string_view word = next_word();
-        if (!is_number(word)) {
-          at = before;
-          break;
-        }
-        numbers[k] = std::string(word);
+        given = given && is_number(word);
+        if (!given) at = before;
+        out.append(" ").append(given ? word : std::string_view(numbered->defaults[k]));
       }
-      // Appended piece by piece: GCC 12 warns falsely on a chain of string '+' (PR105651).
-      out.append(" ").append(option);
-      for (const std::string& number : numbers) out.append(" ").append(number);
     } else if (option == "-cc") {
       const size_t before = at;
       skip_blanks();
@@ -103,6 +125,7 @@ std::string full_texture_options(std::string_view line) {
       }
       out.append(" ").append(line.substr(option_start, at - option_start));
     } else {
+      named = !option.empty();
       out += line.substr(word_start);  // the name, as written
       return out;
     }
@@ -110,11 +133,12 @@ std::string full_texture_options(std::string_view line) {
 }
 
 // `text` (an .mtl) as tinyobjloader can read its texture options: it takes each of -o, -s and -t
-// as three numbers, consuming whatever words follow, so "map_Kd -o 0.5 0.5 a.png" lost its name
-// to the third number and the slot went untextured in silence. MTL lets v and w be left out (0
-// for -o and -t, 1 for -s): they are written out. `-cc on|off` (colour correction), which
-// tinyobjloader takes for the start of the name, is left out. Other lines are unchanged.
-std::string with_full_texture_options(const std::string& text) {
+// as three numbers (-mm as two), consuming whatever words follow, so "map_Kd -o 0.5 0.5 a.png"
+// lost its name to the third number and the slot went untextured in silence. MTL lets v and w be
+// left out (0 for -o and -t, 1 for -s; -mm's gain is 1): they are written out. `-cc on|off` (colour
+// correction), which tinyobjloader takes for the start of the name, is left out. Other lines are
+// unchanged. `nameless` counts the texture statements that name no file.
+std::string with_full_texture_options(const std::string& text, size_t& nameless) {
   std::string out;
   out.reserve(text.size());
   size_t start = 0;
@@ -125,10 +149,9 @@ std::string with_full_texture_options(const std::string& text) {
     std::string_view key =
         key_start == std::string_view::npos ? std::string_view() : line.substr(key_start);
     key = key.substr(0, key.find_first_of(" \t\r"));
-    if (is_texture_statement(key))
-      out += full_texture_options(line);
-    else
-      out += line;
+    bool named = true;
+    out += is_texture_statement(key) ? full_texture_options(line, named) : std::string(line);
+    nameless += !named;
     if (end < text.size()) out += '\n';
     start = end + 1;
   }
@@ -276,7 +299,13 @@ bool MtlLibraries::load(const std::string& name, std::vector<tinyobj::material_t
   }
   std::map<std::string, int> library_map;
   std::vector<tinyobj::material_t> library;
-  std::istringstream stream(with_full_texture_options(text));
+  size_t nameless = 0;
+  std::istringstream stream(with_full_texture_options(text, nameless));
+  if (nameless > 0) {
+    warnings_.push_back(obj_path_ + ": material library '" + *path +
+                        "': " + std::to_string(nameless) +
+                        " texture statement(s) name no file after their options; not baked");
+  }
   std::string warn, err;
   tinyobj::LoadMtl(&library_map, &library, &stream, &warn, &err);
   // Appended after the materials of earlier libraries, as tinyobjloader numbers them.

@@ -25,8 +25,8 @@ bool in_range(int index, size_t count) { return index >= 0 && size_t(index) < co
 
 // Whether a `vn` can give a direction: some length, and finite.
 bool has_length(const float* n) {
-  float length_squared = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
-  return length_squared > 1e-30f && std::isfinite(length_squared);
+  return std::isfinite(n[0]) && std::isfinite(n[1]) && std::isfinite(n[2]) &&
+         (n[0] != 0 || n[1] != 0 || n[2] != 0);
 }
 
 Vec3 position_of(const ObjGeometry& g, int i) {

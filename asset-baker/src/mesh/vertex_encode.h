@@ -17,7 +17,7 @@ namespace baker {
 std::vector<std::byte> encode_vertices(const std::vector<MeshVertex>& vertices,
                                        assetlib::VertexFormat format);
 
-// UVs at or beyond this magnitude lose more than 1/128 of a texture's width in a half float.
+// From this magnitude on, a half float steps by 1/128 of a texture's width or more.
 inline constexpr float kHalfUvLimit = 8;
 
 // When `format` stores UVs as half floats (the _OCT formats, P32N8C8V16) and some UV of `vertices`

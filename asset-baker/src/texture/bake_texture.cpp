@@ -84,7 +84,9 @@ BakeStatus bake_texture(std::span<const std::byte> source, const std::string& re
   // A tangent-space normal map is bluish (X and Y about 0.5, Z near 1); a grey one is a height
   // (bump) map, which `.mtl` files often name with `bump`: lit as a normal map, it tilts every
   // normal the same way. Baked as given, said so.
-  if (role == TextureRole::Normal && image.bytes_per_channel == 1 && is_grey(image)) {
+  const bool grey =
+      image.channels <= 2 || (image.bytes_per_channel == 1 && is_grey(image));  // any depth
+  if (role == TextureRole::Normal && grey) {
     warnings.push_back(relative_path +
                        ": a grey image used as a normal map (a height or bump map?); normal maps "
                        "hold X, Y and Z in R, G and B: baked as given, it will light wrongly");
