@@ -311,8 +311,11 @@ path_safety)
   cp "$work/src/textures/checker.png" "$work/outside/secret.png"
   ln -s "$work/outside/secret.png" "$work/src/textures/link.png"
   ln -s "$work/outside" "$work/src/linkdir"
+  cp "$work/src/textures/checker.png" "$work/src/textures/Checker.png"  # one file on Windows/macOS
   bake
   [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc"; }
+  expect_line "$work/log" "^warning: textures/checker.png: output textures/checker.tx differs from textures/Checker.tx \(of textures/Checker.png\) only by case"
+  [ -f "$work/out/textures/Checker.tx" ] && [ -f "$work/out/textures/checker.tx" ] || fail "both case variants must bake here"
   expect_line "$work/log" "models/escape.obj: mtllib path '../../outside/evil.mtl' leaves the input folder"
   expect_line "$work/log" "models/abs.obj: texture absolute path '/etc/hostname' refused"
   expect_line "$work/log" "models/abs.obj: texture path '../../../x.png' leaves the input folder"

@@ -23,7 +23,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -272,6 +274,26 @@ std::vector<std::string> taken_outputs(const std::vector<Source>& sources) {
 }
 
 namespace {
+
+// Outputs of different sources whose paths differ only by ASCII case (a.png and A.png): one file on
+// the case-insensitive file systems a baked folder is often copied to (Windows, macOS), where one
+// would silently replace the other. Each such source after the first gets a warning.
+void warn_case_collisions(const std::vector<Source>& sources, const std::vector<size_t>& to_run,
+                          ProgressReport& progress) {
+  std::map<std::string, std::pair<std::string, size_t>> folded;  // lower case -> output, source
+  for (size_t i : to_run) {
+    for (const std::string& output : sources[i].outputs) {
+      std::string key = output;
+      for (char& c : key) c = char(std::tolower(static_cast<unsigned char>(c)));
+      auto [it, added] = folded.try_emplace(key, output, i);
+      if (added || it->second.second == i) continue;
+      progress.warning(
+          sources[i].relative + ": output " + output + " differs from " + it->second.first +
+          " (of " + sources[it->second.second].relative +
+          ") only by case: one file on case-insensitive file systems (Windows, macOS)");
+    }
+  }
+}
 
 // Two sources that would write the same output (a.png, a.jpg; `taken`, from taken_outputs): the
 // first in path order bakes, the others fail. So does a name that is not UTF-8: the manifest
@@ -525,6 +547,7 @@ int run_bake(const BakeOptions& options) {
   progress.set_total(sources.size(), total_bytes);
   std::vector<JobResult> results(sources.size());
   std::vector<size_t> to_run = claim_outputs(sources, taken, results, progress);
+  warn_case_collisions(sources, to_run, progress);
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   unsigned jobs = options.jobs ? options.jobs : cores;
   // Every job may compress blocks on all cores. A fixed share (cores / jobs) left cores idle at the
