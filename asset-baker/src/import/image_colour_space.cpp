@@ -2,6 +2,7 @@
 
 #include "import/byte_view.h"
 #include "import/icc_profile.h"
+#include "import/jpeg_segments.h"
 #include "import/png_chunks.h"
 
 #include <stb_image.h>
@@ -102,31 +103,24 @@ std::string png_colour_space(const ByteView& s, std::span<const std::byte> sourc
 // A JPEG's ICC profile, from its APP2 "ICC_PROFILE" segments (each: sequence number, count, a
 // piece), put together in sequence order; nullopt when there is none, empty when the pieces do
 // not make one (missing, numbered out of their count, more than kMaxJpegProfileBytes).
-std::optional<std::vector<std::byte>> jpeg_icc_profile(const ByteView& s, uint64_t at) {
+std::optional<std::vector<std::byte>> jpeg_icc_profile(const ByteView& s, uint64_t start) {
   std::vector<std::vector<std::byte>> pieces;
   bool declared = false;
   uint64_t total = 0;
-  while (at + 4 <= s.size() && s.u8(at) == 0xff) {
-    const uint32_t marker = s.u8(at + 1);
-    if (marker == 0xff) {
-      ++at;
+  JpegSegments segments(s, start);
+  for (JpegSegment segment; segments.next(segment);) {
+    if (segment.marker != 0xe2 || segment.length < 16 ||
+        !s.has(segment.data(), std::string_view("ICC_PROFILE\0", 12)))
       continue;
-    }
-    if (marker == 0xda || marker == 0xd9) break;
-    const uint64_t length = s.be16(at + 2);
-    if (marker == 0xe2 && length >= 16 && s.has(at + 4, std::string_view("ICC_PROFILE\0", 12))) {
-      declared = true;
-      const uint32_t sequence = s.u8(at + 16), count = s.u8(at + 17);
-      if (pieces.empty()) pieces.resize(count);
-      total += length - 16;
-      if (count != pieces.size() || sequence == 0 || sequence > count ||
-          total > kMaxJpegProfileBytes)
-        return std::vector<std::byte>();  // declared, but not whole
-      std::vector<std::byte>& piece = pieces[sequence - 1];
-      for (uint64_t k = at + 18; k < at + 2 + length && k < s.size(); ++k)
-        piece.push_back(std::byte(s.u8(k)));
-    }
-    at += 2 + length;
+    declared = true;
+    const uint32_t sequence = s.u8(segment.data() + 12), count = s.u8(segment.data() + 13);
+    if (pieces.empty()) pieces.resize(count);
+    total += segment.length - 16;
+    if (count != pieces.size() || sequence == 0 || sequence > count || total > kMaxJpegProfileBytes)
+      return std::vector<std::byte>();  // declared, but not whole
+    std::vector<std::byte>& piece = pieces[sequence - 1];
+    for (uint64_t k = segment.data() + 14; k < segment.end() && k < s.size(); ++k)
+      piece.push_back(std::byte(s.u8(k)));
   }
   if (!declared) return std::nullopt;
   std::vector<std::byte> profile;

@@ -1,6 +1,7 @@
 #include "import/image_diagnosis.h"
 
 #include "import/byte_view.h"
+#include "import/jpeg_segments.h"
 
 #include <cstdint>
 #include <cstring>
@@ -68,28 +69,22 @@ std::string other_format(const ByteView& h) {
 std::string jpeg_feature(const ByteView& h, uint64_t segments) {
   uint32_t components = 0;  // of the frame, once its header is read
   bool adobe = false;       // an APP14 "Adobe" segment, which says how 4 components are coded
-  for (uint64_t at = segments; at + 4 <= h.size();) {
-    if (h.u8(at) != 0xff) break;
-    uint32_t marker = h.u8(at + 1);
-    if (marker == 0xff) {
-      ++at;
-      continue;
-    }
-    if (marker == 0xda || marker == 0xd9) break;
-    adobe = adobe || (marker == 0xee && h.has(at + 4, "Adobe"));
+  JpegSegments walk(h, segments);
+  for (JpegSegment s; walk.next(s);) {
+    const uint32_t marker = s.marker;
+    adobe = adobe || (marker == 0xee && h.has(s.data(), "Adobe"));
     bool frame =
         marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc;
     if (frame && components == 0) {
       if (marker == 0xc3) return not_supported("lossless JPEG");
       if (marker >= 0xc9 && marker <= 0xcb) return not_supported("arithmetic-coded JPEG");
       if (marker >= 0xc5) return not_supported("hierarchical (differential) JPEG");
-      uint32_t precision = h.u8(at + 4);
+      uint32_t precision = h.u8(s.data());
       if (precision != 8) return not_supported(std::to_string(precision) + "-bit JPEG");
-      components = h.u8(at + 9);
+      components = h.u8(s.data() + 5);
       if (components != 1 && components != 3 && components != 4)
         return not_supported("a JPEG of " + std::to_string(components) + " components");
     }
-    at += 2 + h.be16(at + 2);
   }
   // Without Adobe's marker, libjpeg reads 4 components as CMYK; stb_image reads them as YCbCr
   // and drops the fourth: other colours, with exit 0.

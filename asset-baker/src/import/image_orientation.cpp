@@ -1,6 +1,7 @@
 #include "import/image_orientation.h"
 
 #include "import/byte_view.h"
+#include "import/jpeg_segments.h"
 #include "import/png_chunks.h"
 
 #include <cstdlib>
@@ -34,18 +35,11 @@ Orientation exif_orientation(const ByteView& b, uint64_t at, uint64_t size) {
 
 // JPEG marker segments up to the first scan; the orientation is in an APP1 segment that starts
 // "Exif\0\0".
-Orientation jpeg_orientation(const ByteView& b, uint64_t at) {
-  while (at + 4 <= b.size() && b.u8(at) == 0xff) {
-    uint32_t marker = b.u8(at + 1);
-    if (marker == 0xff) {  // fill byte
-      ++at;
-      continue;
-    }
-    if (marker == 0xda || marker == 0xd9) break;  // start of scan, end of image
-    uint64_t length = b.be16(at + 2);
-    if (marker == 0xe1 && length >= 8 && b.has(at + 4, std::string_view("Exif\0\0", 6)))
-      return exif_orientation(b, at + 10, length - 8);
-    at += 2 + length;
+Orientation jpeg_orientation(const ByteView& b, uint64_t start) {
+  JpegSegments segments(b, start);
+  for (JpegSegment s; segments.next(s);) {
+    if (s.marker == 0xe1 && s.length >= 8 && b.has(s.data(), std::string_view("Exif\0\0", 6)))
+      return exif_orientation(b, s.data() + 6, s.length - 8);
   }
   return Orientation::Normal;
 }

@@ -13,11 +13,11 @@
 namespace baker {
 namespace {
 
-// Materials of `text` (an .mtl) that have a `key` line, by their index in `material_map`.
-std::set<size_t> materials_stating(const std::string& text,
-                                   const std::map<std::string, int>& material_map,
-                                   std::string_view key_word) {
-  std::set<size_t> found;
+// What each material of `text` (an .mtl) states itself (a `Pr` line, a `Kd` line), by its index in
+// `material_map`; materials that state neither are left out.
+std::map<size_t, MtlStated> stated_by_material(const std::string& text,
+                                               const std::map<std::string, int>& material_map) {
+  std::map<size_t, MtlStated> found;
   std::istringstream lines(text);
   std::string line, current;
   while (std::getline(lines, line)) {
@@ -28,9 +28,11 @@ std::set<size_t> materials_stating(const std::string& text,
       std::getline(words >> std::ws, current);
       while (!current.empty() && (current.back() == '\r' || current.back() == ' '))
         current.pop_back();
-    } else if (key == key_word) {
+    } else if (key == "Pr" || key == "Kd") {
       auto it = material_map.find(current);
-      if (it != material_map.end()) found.insert(size_t(it->second));
+      if (it == material_map.end()) continue;
+      MtlStated& stated = found[size_t(it->second)];
+      (key == "Pr" ? stated.roughness : stated.diffuse) = true;
     }
   }
   return found;
@@ -310,8 +312,7 @@ bool MtlLibraries::load(const std::string& name, std::vector<tinyobj::material_t
   tinyobj::LoadMtl(&library_map, &library, &stream, &warn, &err);
   // Appended after the materials of earlier libraries, as tinyobjloader numbers them.
   size_t first = materials->size();
-  for (size_t i : materials_stating(text, library_map, "Pr")) with_roughness_.insert(first + i);
-  for (size_t i : materials_stating(text, library_map, "Kd")) with_diffuse_.insert(first + i);
+  for (const auto& [i, stated] : stated_by_material(text, library_map)) stated_[first + i] = stated;
   for (auto& [material_name, index] : library_map) {
     material_map->emplace(material_name, int(first) + index);
   }

@@ -10,7 +10,6 @@
 #include <tiny_obj_loader.h>
 
 #include <map>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -53,7 +52,8 @@ class MtlLibraries : public tinyobj::MaterialReader {
 
   const std::string& folder_of(size_t material) const { return folders_.at(material); }
   MtlStated stated(size_t material) const {
-    return {with_roughness_.count(material) > 0, with_diffuse_.count(material) > 0};
+    auto it = stated_.find(material);
+    return it == stated_.end() ? MtlStated{} : it->second;
   }
 
  private:
@@ -65,7 +65,7 @@ class MtlLibraries : public tinyobj::MaterialReader {
   const ImportInputs& inputs_;
   std::vector<std::string>& warnings_;
   std::vector<std::string> folders_;
-  std::set<size_t> with_roughness_, with_diffuse_;
+  std::map<size_t, MtlStated> stated_;  // by material index; absent: states nothing
   std::map<std::string, bool> loaded_names_, loaded_paths_;  // name or resolved path -> was it read
 };
 
