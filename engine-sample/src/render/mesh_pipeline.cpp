@@ -88,8 +88,10 @@ VkPipelineLayout create_pipeline_layout(const VulkanContext& ctx,
 
 // The vertex layout is data in the baked file, so the pipeline reads it from assetlib rather
 // than hard-coding offsets that would silently break when the baker changes formats. mesh.vert
-// reads locations 0..5; the ones a format lacks (tangent, second UV set) come from binding 1, a
-// buffer of zeros read with stride 0, and the shader takes a zero tangent as "none".
+// reads locations 0..5; a tangent a format lacks comes from binding 1, a buffer of zeros read with
+// stride 0, and the shader takes a zero tangent as "none". A format without a second UV set reads
+// its first at location 5 (docs/format.md): a slot with uv_set 1 samples the first set, as the
+// baker's warning for such a mesh says.
 // mesh_skinned.vert also reads locations 6 and 7, joints and weights, from the skin stream.
 constexpr uint32_t kShaderInputLocations = 6;
 
@@ -104,6 +106,13 @@ std::vector<VkVertexInputAttributeDescription> vertex_attributes(assetlib::Verte
     present[attributes[i].location] = true;
     out.push_back({attributes[i].location, kVertexBinding,
                    static_cast<VkFormat>(attributes[i].vk_format), attributes[i].offset});
+  }
+  constexpr uint32_t kUv = 3, kSecondUv = 5;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (attributes[i].location != kUv || present[kSecondUv]) continue;
+    present[kSecondUv] = true;
+    out.push_back({kSecondUv, kVertexBinding, static_cast<VkFormat>(attributes[i].vk_format),
+                   attributes[i].offset});
   }
   for (uint32_t location = 0; location < kShaderInputLocations; ++location) {
     if (!present[location]) {
