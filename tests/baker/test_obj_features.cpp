@@ -439,6 +439,59 @@ TEST_CASE("MTL -o, -s and -t with fewer than three numbers, and -cc, keep the te
   CHECK(moved.base_color.offset[0] == 0.5f);
 }
 
+TEST_CASE("a usemtl before the mtllib defining its material gets that material") {
+  const std::string corners = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+  const std::map<std::string, std::string> red = {{"models/red.mtl", "newmtl Red\nKd 1 0 0\n"}};
+  // tinyobjloader looked the name up where usemtl stands and gave the face no material.
+  Imported late =
+      import(corners + "usemtl Red\nf 1 2 3\nmtllib red.mtl\nusemtl Blue\nf 3 2 1\n", red);
+  INFO(late.status.message());
+  REQUIRE(late.status.ok());
+  REQUIRE(late.materials.size() == 2);
+  CHECK(late.materials[0].name == "Red");
+  CHECK(late.materials[0].base_color_factor[1] == 0.0f);
+  CHECK(late.materials[1].name == "default");
+  // Only the name no library defines is warned about.
+  REQUIRE(late.warnings.size() == 1);
+  CHECK_THAT(late.warnings[0], Catch::Contains("usemtl names 1 material(s) no material library "
+                                               "defines (first: 'Blue')"));
+}
+
+TEST_CASE("a material name that newmtl defines again is warned about, the first definition used") {
+  const std::string obj =
+      "mtllib a.mtl\nmtllib b.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\n"
+      "usemtl M\nf 1 2 3\n";
+  auto redefined = [](const Imported& i, const std::string& library) {
+    return std::count_if(i.warnings.begin(), i.warnings.end(), [&](const std::string& w) {
+      return w.find("material library '" + library +
+                    "': 1 newmtl statement(s) define a name "
+                    "again (first: 'M')") != std::string::npos;
+    });
+  };
+  SECTION("within one library") {
+    Imported i = import(obj, {{"models/a.mtl", "newmtl M\nKd 1 0 0\nnewmtl M\nKd 0 0 1\n"}});
+    REQUIRE(i.status.ok());
+    REQUIRE(i.materials.size() == 1);
+    CHECK(i.materials[0].base_color_factor[0] == 1.0f);
+    CHECK(redefined(i, "models/a.mtl") == 1);
+  }
+  SECTION("by a later library") {
+    Imported i = import(obj, {{"models/a.mtl", "newmtl M\nKd 1 0 0\n"},
+                              {"models/b.mtl", "newmtl N\nnewmtl M\nKd 0 0 1\n"}});
+    REQUIRE(i.status.ok());
+    REQUIRE(i.materials.size() == 1);
+    CHECK(i.materials[0].base_color_factor[0] == 1.0f);
+    CHECK(redefined(i, "models/a.mtl") == 0);
+    CHECK(redefined(i, "models/b.mtl") == 1);
+  }
+  SECTION("names defined once: nothing to say") {
+    Imported i = import(
+        obj, {{"models/a.mtl", "newmtl M\nKd 1 0 0\n"}, {"models/b.mtl", "newmtl N\nKd 0 0 1\n"}});
+    REQUIRE(i.status.ok());
+    CHECK(i.warnings.empty());
+  }
+}
+
 TEST_CASE("an MTL material without Kd is white: its map_Kd is its colour, undarkened") {
   // tinyobjloader gives 0.6 with a map_Kd and 0 without one.
   CHECK(mtl_materials("newmtl M\nmap_Kd a.png\n")[0].base_color_factor[0] == 1.0f);

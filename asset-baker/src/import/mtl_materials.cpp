@@ -277,6 +277,31 @@ bool MtlLibraries::load_line(const std::string& names, std::vector<tinyobj::mate
   return any;
 }
 
+// A name that a `newmtl` defines again, in this library or after an earlier one: usemtl picks the
+// first definition (tinyobjloader's map keeps it), so the later one is never drawn.
+void MtlLibraries::warn_redefined_materials(const std::string& path,
+                                            const std::vector<tinyobj::material_t>& library,
+                                            const std::map<std::string, int>& library_map,
+                                            const std::map<std::string, int>& material_map,
+                                            int first) {
+  size_t redefined = 0;
+  const std::string* example = nullptr;
+  for (size_t i = 0; i < library.size(); ++i) {
+    auto in_library = library_map.find(library[i].name);
+    auto overall = material_map.find(library[i].name);
+    const bool first_definition = in_library != library_map.end() && in_library->second == int(i) &&
+                                  overall != material_map.end() &&
+                                  overall->second == first + int(i);
+    if (first_definition) continue;
+    if (redefined++ == 0) example = &library[i].name;
+  }
+  if (redefined == 0) return;
+  warnings_.push_back(obj_path_ + ": material library '" + path +
+                      "': " + std::to_string(redefined) +
+                      " newmtl statement(s) define a name again (first: '" + *example +
+                      "'); usemtl uses the first definition of a name");
+}
+
 bool MtlLibraries::load(const std::string& name, std::vector<tinyobj::material_t>* materials,
                         std::map<std::string, int>* material_map, bool report) {
   auto [by_name, new_name] = loaded_names_.try_emplace(name, false);
@@ -316,6 +341,7 @@ bool MtlLibraries::load(const std::string& name, std::vector<tinyobj::material_t
   for (auto& [material_name, index] : library_map) {
     material_map->emplace(material_name, int(first) + index);
   }
+  warn_redefined_materials(*path, library, library_map, *material_map, int(first));
   materials->insert(materials->end(), library.begin(), library.end());
   folders_.resize(materials->size(), parent_of(*path));
   return by_name->second = by_path->second = true;

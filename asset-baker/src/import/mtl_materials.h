@@ -60,6 +60,10 @@ class MtlLibraries : public tinyobj::MaterialReader {
   // One library by name; `report` adds a warning when it cannot be read.
   bool load(const std::string& name, std::vector<tinyobj::material_t>* materials,
             std::map<std::string, int>* material_map, bool report);
+  void warn_redefined_materials(const std::string& path,
+                                const std::vector<tinyobj::material_t>& library,
+                                const std::map<std::string, int>& library_map,
+                                const std::map<std::string, int>& material_map, int first);
 
   std::string obj_path_;
   const ImportInputs& inputs_;

@@ -251,6 +251,7 @@ class ObjParser {
   }
 
   void finish() {
+    late_materials();
     if (!all_colors_) {
       out_.colors.clear();
       out_.dropped_colors = coloured_;
@@ -407,12 +408,6 @@ class ObjParser {
     }
     out_.faces.push_back({uint32_t(first), uint32_t(count), material_, smoothing_group_,
                           uint32_t(out_.group_names.size() - 1), ++faces_in_group_});
-    if (!unknown_material_.empty()) {
-      if (std::find(out_.unknown_materials.begin(), out_.unknown_materials.end(),
-                    unknown_material_) == out_.unknown_materials.end())
-        out_.unknown_materials.push_back(unknown_material_);
-      unknown_material_.clear();
-    }
     return {};
   }
 
@@ -435,11 +430,38 @@ class ObjParser {
     return {};
   }
 
+  // A name no library loaded so far defines is looked up again at the end (late_materials), so
+  // an `mtllib` after its `usemtl` still applies, as in Blender; tinyobjloader gave such faces
+  // no material.
   BakeStatus use_material(std::string_view name) {
     auto it = material_map_.find(std::string(name));
-    material_ = it == material_map_.end() ? -1 : it->second;
-    unknown_material_ = material_ < 0 ? std::string(name) : std::string();
+    if (it != material_map_.end()) {
+      material_ = it->second;
+      return {};
+    }
+    auto [late, added] = late_names_.try_emplace(std::string(name), int(late_names_.size()));
+    if (added) late_order_.push_back(&late->first);
+    material_ = kLateMaterial - late->second;
     return {};
+  }
+
+  // Faces whose `usemtl` came before the library defining it get that material; names no library
+  // defines become ObjGeometry::unknown_materials, in order of first use, and their faces none.
+  void late_materials() {
+    if (late_order_.empty()) return;
+    std::vector<int> resolved(late_order_.size(), -1);
+    std::vector<bool> used(late_order_.size(), false);
+    for (size_t k = 0; k < late_order_.size(); ++k) {
+      auto it = material_map_.find(*late_order_[k]);
+      if (it != material_map_.end()) resolved[k] = it->second;
+    }
+    for (ObjFace& face : out_.faces) {
+      if (face.material > kLateMaterial) continue;
+      const size_t k = size_t(kLateMaterial - face.material);
+      face.material = resolved[k];
+      if (resolved[k] < 0 && !used[k]) out_.unknown_materials.push_back(*late_order_[k]);
+      used[k] = true;
+    }
   }
 
   // The rest of an `mtllib` line names one library, spaces included (MtlLibraries); a line of
@@ -505,8 +527,12 @@ class ObjParser {
   size_t line_number_ = 0;
   bool all_colors_ = true;
   size_t coloured_ = 0;  // `v` lines with a colour
+  // Faces read under a `usemtl` name not yet defined hold kLateMaterial - k, k its entry in
+  // late_names_ (numbered in order of first use, as late_order_ lists them).
+  static constexpr int kLateMaterial = -2;
   int material_ = -1;
-  std::string unknown_material_;  // the `usemtl` name in force when no library defines it
+  std::map<std::string, int> late_names_;
+  std::vector<const std::string*> late_order_;
   uint32_t smoothing_group_ = 0;
   std::string group_name_;
   bool group_named_ = false;

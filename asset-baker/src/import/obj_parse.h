@@ -50,8 +50,8 @@ struct ObjGeometry {
   // The `g` / `o` name each run of faces was read under ("" before the first), for messages.
   std::vector<std::string> group_names;
   // What the file says that the faces do not carry, for warnings: `l` and `p` elements (read and
-  // checked, not kept), and the names `usemtl` gave faces that no material library defines, in
-  // order of first use (those faces have no material).
+  // checked, not kept), and the names `usemtl` gave faces that no material library of the file
+  // defines, in order of first use (those faces have no material).
   size_t lines_and_points = 0;
   size_t short_faces = 0;  // `f` lines of one or two corners
   // Free-form elements (`curv`, `curv2`, `surf`: NURBS and Bezier curves and patches), not read.
@@ -75,11 +75,11 @@ inline constexpr uint64_t kTriangulationBudgetPerByte = 64;
 // Parses `text` (UTF-8: text_encoding.h) into `out`. Lines end at '\n', '\r' or "\r\n"; a NUL ends
 // what is read of a line. Each `mtllib` line asks `libraries` for the rest of the line (spaces
 // included), appending to `materials`, once per name that loaded; `usemtl` picks by name among
-// them. `t` (subdivision tags), curves and surfaces are skipped; `l` and `p` are checked, not kept.
-// Errors (LimitExceeded, InvalidSource) name `relative_path` and the line: an index of 0 or a
-// digit run beyond 2^31 - 1 in a face, line or point; a face over the corner limit or the
-// triangulation budget; a `vw` skin weight with a negative joint. Time and memory are linear in the
-// text's size.
+// them (a name defined only by a later `mtllib` too: tinyobjloader gave those faces none). `t`
+// (subdivision tags), curves and surfaces are skipped; `l` and `p` are checked, not kept. Errors
+// (LimitExceeded, InvalidSource) name `relative_path` and the line: an index of 0 or a digit run
+// beyond 2^31 - 1 in a face, line or point; a face over the corner limit or the triangulation
+// budget; a `vw` skin weight with a negative joint. Time and memory are linear in the text's size.
 BakeStatus parse_obj(std::string_view text, const std::string& relative_path,
                      MtlLibraries& libraries, std::vector<tinyobj::material_t>& materials,
                      ObjGeometry& out);

@@ -52,7 +52,9 @@ namespace baker {
 //      TANGENT w made +-1; MTL: -o/-s/-t with fewer than three numbers keep their texture, no Kd
 //      is white; new warnings (OBJ free-form elements and short faces, colours, half-float UVs,
 //      grey normal maps, colour spaces, why a glTF slot is untextured)
-inline constexpr uint32_t kBakerVersion = 12;
+//  13  OBJ: a usemtl before the mtllib defining its material gets that material; a material name
+//      defined again by newmtl is warned about
+inline constexpr uint32_t kBakerVersion = 13;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material
