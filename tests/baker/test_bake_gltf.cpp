@@ -347,6 +347,16 @@ TEST_CASE("triangle strips and fans become lists with one winding, missing norma
   CHECK(mixed.mesh("l.gltf#mesh/0").index_count == 6);
 }
 
+TEST_CASE("normalized on a float accessor is refused, naming normalized") {
+  test::GeneratedGltf g = test::one_primitive({0, 0, 0, 1, 0, 0, 0, 1, 0}, {}, 4);
+  g.doc["accessors"][0]["normalized"] = true;  // POSITION, floats
+  test::BakedScene baked = test::bake_gltf_bytes(g.bytes(), "n.gltf");
+  CHECK_FALSE(baked.status.ok());
+  CHECK_THAT(baked.status.reason,
+             Catch::Contains("accessors[0].normalized: is true on a component type glTF never "
+                             "normalizes"));
+}
+
 TEST_CASE("morph targets and unsupported required extensions are refused, naming them") {
   test::BakedScene morph = test::bake_corpus_gltf(
       "draco-testdata/KhronosSampleModels/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf");

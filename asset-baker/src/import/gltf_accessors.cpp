@@ -209,8 +209,12 @@ AccessorValues GltfData::raw(uint32_t index, const std::string& path,
   out.component_type = uint32_t(uint_or(a, where, "componentType", 0));
   out.normalized = bool_or(a, where, "normalized", false);
   uint32_t size = component_size(out.component_type);
-  if (size == 0 || (out.normalized && (out.component_type == 5125 || out.component_type == 5126)))
+  if (size == 0)
     throw GltfError(json_path(where, "componentType"), "is not a valid component type here");
+  if (out.normalized && (out.component_type == 5125 || out.component_type == 5126)) {
+    throw GltfError(json_path(where, "normalized"),
+                    "is true on a component type glTF never normalizes (float or unsigned int)");
+  }
   const uint64_t element = uint64_t(size) * out.components;
   spend(uint64_t(out.count) * element, where);
   packed.assign(size_t(out.count * element), 0);  // an accessor without a buffer view is zeros
