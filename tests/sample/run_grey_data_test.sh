@@ -43,11 +43,7 @@ PY
 for variant in bc4 rgba; do
   compression=true
   [[ $variant == rgba ]] && compression=false
-  echo "{ \"settings\": { \"block_compression\": $compression } }" >"$work/$variant.json"
-  rm -rf "$work/baked"
-  "$baker" "$work/src" -o "$work/baked" --config "$work/$variant.json" >"$work/bake.log" 2>&1 ||
-    fail "asset-baker exited with $? ($variant)"
-  "$baker" info "$work/baked/mr.tx" >"$work/$variant.info" 2>&1 || fail "info failed"
+  bake_variant "$variant" "{ \"block_compression\": $compression }"
   render_baked "$variant" --size 160x160
 done
 grep -q "texture BC4_UNORM" "$work/bc4.info" || fail "the grey texture did not become BC4: $(cat "$work/bc4.info")"

@@ -41,11 +41,7 @@ open(sys.argv[2] + "/checker.png", "wb").write(png)
 PY
 
 for format in PNCVT_F32 P32N8C8V16; do
-  printf '{ "settings": { "vertex_format": "%s" } }\n' "$format" >"$work/$format.json"
-  rm -rf "$work/baked"
-  "$baker" "$work/src" -o "$work/baked" --config "$work/$format.json" >"$work/bake.log" 2>&1 ||
-    fail "asset-baker exited with $? ($format)"
-  "$baker" info "$work/baked" >"$work/$format.info" 2>&1 || fail "info failed"
+  bake_variant "$format" "{ \"vertex_format\": \"$format\" }"
   render_baked "$format" --size 160x160
 done
 grep -q "mesh PNCVVT_F32," "$work/PNCVT_F32.info" ||

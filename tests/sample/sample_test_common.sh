@@ -13,6 +13,17 @@ fail() {
 rm -rf "$work"
 mkdir -p "$work"
 
+# For tests comparing two bakes of $work/src (they set `baker` too): bakes it into a fresh
+# $work/baked with the bake settings $2 (a JSON object) for variant $1, and writes `asset-baker
+# info` of the bake to $work/$1.info.
+bake_variant() {
+  echo "{ \"settings\": $2 }" >"$work/$1.json"
+  rm -rf "$work/baked"
+  "$baker" "$work/src" -o "$work/baked" --config "$work/$1.json" >"$work/bake.log" 2>&1 ||
+    fail "asset-baker exited with $? ($1)"
+  "$baker" info "$work/baked" >"$work/$1.info" 2>&1 || fail "asset-baker info failed ($1)"
+}
+
 # For the level-of-detail tests (they set `baker`, `sample` and `corpus` too): bakes the corpus
 # sphere into $work/baked with the bake settings $1 (a JSON object), and fails unless `asset-baker
 # info` then matches the pattern $2 (what the settings must have produced).
@@ -20,10 +31,8 @@ bake_corpus_sphere() {
   mkdir -p "$work/src"
   cp "$corpus/bevy/assets/models/sphere/sphere.gltf" "$corpus/bevy/assets/models/sphere/sphere.bin" \
     "$work/src/" || fail "corpus mesh missing"
-  echo "{ \"settings\": $1 }" >"$work/settings.json"
-  "$baker" "$work/src" -o "$work/baked" --config "$work/settings.json" >"$work/bake.log" 2>&1 ||
-    fail "asset-baker exited with $?"
-  "$baker" info "$work/baked" | grep -qE "$2" || fail "the bake does not match '$2'"
+  bake_variant settings "$1"
+  grep -qE "$2" "$work/settings.info" || fail "the bake does not match '$2'"
 }
 
 # Renders $work/baked with the engine-sample options after $1 into $work/$1.out, .tx and .png;
