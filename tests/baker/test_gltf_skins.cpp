@@ -227,6 +227,53 @@ TEST_CASE("a node between two joints joins the skeleton, and matrices are taken 
   for (const Skin_J8W8& r : skin) CHECK(r.joints[0] != 1);
 }
 
+TEST_CASE("an animated node above the root joint joins the skeleton, a still one stays a matrix") {
+  // world (still, z = 5) -> armature (animated: moves +10 in x) -> hip -> knee.
+  test::GeneratedGltf g = SkinnedQuad().build();
+  g.doc["nodes"].push_back({{"name", "armature"}, {"children", {1}}});
+  g.doc["nodes"].push_back({{"name", "world"}, {"translation", {0, 0, 5}}, {"children", {3}}});
+  g.doc["scenes"] = {{{"nodes", {0, 4}}}};
+  const std::vector<float> moves = {0, 0, 0, 10, 0, 0};
+  size_t out = g.add(moves.data(), moves.size() * 4, 5126, "VEC3", 2);
+  g.doc["animations"][0]["samplers"].push_back({{"input", 5}, {"output", out}});
+  g.doc["animations"][0]["channels"].push_back(
+      {{"sampler", 1}, {"target", {{"node", 3}, {"path", "translation"}}}});
+  test::BakedScene baked = bake(g);
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  SkeletonInfo skeleton = skeleton_of(baked, "c.gltf#skin/0");
+  REQUIRE(skeleton.joints.size() == 3);
+  CHECK(skeleton.joints[0].name == "armature");
+  CHECK(skeleton.joints[0].parent == -1);
+  CHECK(skeleton.joints[0].parent_matrix[14] == 5);  // the still world node
+  CHECK(skeleton.joints[1].name == "hip");
+  CHECK(skeleton.joints[1].parent == 0);
+  // Mesh joints 0 and 1 (hip, knee) are skeleton joints 1 and 2.
+  MeshInfo info;
+  std::vector<Skin_J8W8> skin = skin_of(baked, info);
+  CHECK(info.skin_joint_count == 3);
+  for (const Skin_J8W8& r : skin) CHECK((r.joints[0] == 1 || r.joints[0] == 2));
+  // At the end of the clip the hip's skinning matrix moves its vertices by (10, 0, 5), as the glTF
+  // node hierarchy does (the bind pose had the hip at y = 1 without the world offset applied).
+  PrefabInfo prefab = baked.prefab();
+  std::vector<float> keys;
+  ClipInfo clip = clip_of(baked, "c.gltf#clip/0", keys);
+  std::vector<NodePose> nodes(prefab.nodes.size());
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    std::copy_n(prefab.nodes[n].translation, 3, nodes[n].translation);
+    std::copy_n(prefab.nodes[n].rotation, 4, nodes[n].rotation);
+    std::copy_n(prefab.nodes[n].scale, 3, nodes[n].scale);
+  }
+  sample_clip(clip, keys.data(), 1.0f, nodes);
+  std::vector<NodePose> poses;
+  for (const SkeletonJoint& j : skeleton.joints) poses.push_back(nodes[size_t(j.node)]);
+  std::vector<float> m(16 * 3);
+  REQUIRE(skeleton_joint_matrices(skeleton, poses, m));
+  CHECK(m[16 + 12] == Approx(10));
+  CHECK(m[16 + 13] == Approx(0).margin(1e-6));
+  CHECK(m[16 + 14] == Approx(5));
+}
+
 TEST_CASE("weights: more than four reduced, zero sums bound to joint 0, all summing to one") {
   SkinnedQuad quad;
   quad.weights = {0, 0, 0, 0, 0.5f, 0.25f, 0.25f, 0, 0.98f, 0, 0, 0, 1, 0, 0, 0};

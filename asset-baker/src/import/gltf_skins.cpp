@@ -30,11 +30,61 @@ std::vector<uint32_t> read_joints(const Json& skin, const std::string& path, siz
   return out;
 }
 
-// The nodes of the skeleton, parents first: the joints, and the nodes between two of them. Joints
-// keep the skin's order where it already is parents first (then joint indices map to themselves).
-// `member` gets the skeleton's nodes. Linear in the nodes (memoised walks, each chain walked once).
+// The nodes some animation channel moves (translation, rotation or scale; read as the animation
+// importer reads them, which refuses what is malformed).
+std::vector<bool> animated_nodes(const Json& root, size_t node_count) {
+  std::vector<bool> out(node_count, false);
+  const Json& animations = array_or_empty(root, "", "animations");
+  for (size_t a = 0; a < animations.size(); ++a) {
+    std::string path = json_path("animations", a);
+    const Json& channels = array_or_empty(animations[a], path, "channels");
+    for (size_t c = 0; c < channels.size(); ++c) {
+      std::string cp = json_path(json_path(path, "channels"), c);
+      std::string tp = json_path(cp, "target");
+      const Json& target = object_or_empty(channels[c], cp, "target");
+      std::string moved = string_or(target, tp, "path", "");
+      std::optional<uint32_t> node = index_or_none(target, tp, "node", node_count, "node");
+      if (node && (moved == "translation" || moved == "rotation" || moved == "scale"))
+        out[*node] = true;
+    }
+  }
+  return out;
+}
+
+// For each node, the topmost animated node among itself and its ancestors, or -1: memoised, each
+// chain walked once. Only asked of chains without a cycle (nearest_ancestor has walked them).
+class TopAnimated {
+ public:
+  TopAnimated(const GltfHierarchy& hierarchy, std::vector<bool> animated)
+      : hierarchy_(hierarchy), animated_(std::move(animated)), memo_(animated_.size(), kUnknown) {}
+
+  int64_t of(uint32_t node) {
+    std::vector<uint32_t> chain;
+    std::optional<uint32_t> at = node;
+    for (; at && memo_[*at] == kUnknown; at = hierarchy_.parent(*at)) chain.push_back(*at);
+    int64_t top = at ? memo_[*at] : -1;
+    for (size_t k = chain.size(); k-- > 0;) {
+      if (top < 0 && animated_[chain[k]]) top = chain[k];
+      memo_[chain[k]] = top;
+    }
+    return top;
+  }
+
+ private:
+  static constexpr int64_t kUnknown = -2;
+  const GltfHierarchy& hierarchy_;
+  std::vector<bool> animated_;
+  std::vector<int64_t> memo_;
+};
+
+// The nodes of the skeleton, parents first: the joints, the nodes between two of them, and the
+// nodes above a root joint up to the topmost one an animation moves (so the skinned mesh follows
+// an animated armature; parent_matrix holds only what lies still above). Joints keep the skin's
+// order where it already is parents first (then joint indices map to themselves). `member` gets
+// the skeleton's nodes. Linear in the nodes (memoised walks, each chain walked once).
 std::vector<uint32_t> skeleton_nodes(const std::vector<uint32_t>& joints,
-                                     const GltfHierarchy& hierarchy, std::vector<bool>& member) {
+                                     const GltfHierarchy& hierarchy, TopAnimated& top_animated,
+                                     std::vector<bool>& member) {
   const size_t count = member.size();
   std::vector<bool> is_joint(count, false);
   for (uint32_t j : joints) is_joint[j] = true;
@@ -42,14 +92,29 @@ std::vector<uint32_t> skeleton_nodes(const std::vector<uint32_t>& joints,
   // Nodes between a joint and its nearest joint ancestor join the skeleton. A walk stops at a node
   // already added: the chain above it is in already.
   std::vector<int64_t> nearest_joint(count, -2);
-  std::vector<uint32_t> between;
+  std::vector<uint32_t> between, roots;
   for (uint32_t j : joints) {
     std::optional<uint32_t> top = hierarchy.nearest_ancestor(j, is_joint, nearest_joint);
-    if (!top) continue;
+    if (!top) {
+      roots.push_back(j);
+      continue;
+    }
     for (std::optional<uint32_t> p = hierarchy.parent(j); p && *p != *top && !member[*p];
          p = hierarchy.parent(*p)) {
       member[*p] = true;
       between.push_back(*p);
+    }
+  }
+  // Above a root joint no node is a member yet; a walk that meets one added by another root's
+  // walk stops there (the chain above it is in, up to the same topmost animated node).
+  for (uint32_t j : roots) {
+    std::optional<uint32_t> parent = hierarchy.parent(j);
+    int64_t top = parent ? top_animated.of(*parent) : -1;
+    if (top < 0) continue;
+    for (std::optional<uint32_t> p = parent; p && !member[*p]; p = hierarchy.parent(*p)) {
+      member[*p] = true;
+      between.push_back(*p);
+      if (int64_t(*p) == top) break;
     }
   }
   std::sort(between.begin(), between.end());
@@ -128,7 +193,8 @@ std::vector<Mat4> inverse_binds(GltfData& data, const Json& skin, const std::str
   return out;
 }
 
-GltfSkin import_skin(GltfData& data, GltfHierarchy& hierarchy, uint32_t index) {
+GltfSkin import_skin(GltfData& data, GltfHierarchy& hierarchy, TopAnimated& top_animated,
+                     uint32_t index) {
   const Json& root = data.document().json;
   std::string path = json_path("skins", index);
   const Json& skin = root["skins"][index];
@@ -140,9 +206,9 @@ GltfSkin import_skin(GltfData& data, GltfHierarchy& hierarchy, uint32_t index) {
   GltfSkin out;
   out.source_joints = joints;
   std::vector<bool> member(node_count, false);
-  out.joint_nodes = skeleton_nodes(joints, hierarchy, member);
+  out.joint_nodes = skeleton_nodes(joints, hierarchy, top_animated, member);
   if (out.joint_nodes.size() > assetlib::kMaxJoints) {
-    throw GltfError(path, "its joints and the nodes between them are more than the " +
+    throw GltfError(path, "its joints and the nodes the skeleton adds to them are more than the " +
                               std::to_string(assetlib::kMaxJoints) + " a skeleton holds");
   }
   std::map<uint32_t, int32_t> position;  // glTF node -> skeleton index
@@ -188,8 +254,9 @@ std::vector<GltfSkin> import_gltf_skins(GltfData& data) {
   size_t count = array_size(root, "skins");
   if (count == 0) return {};
   GltfHierarchy hierarchy(root);
+  TopAnimated top_animated(hierarchy, animated_nodes(root, array_size(root, "nodes")));
   std::vector<GltfSkin> out;
-  for (uint32_t s = 0; s < count; ++s) out.push_back(import_skin(data, hierarchy, s));
+  for (uint32_t s = 0; s < count; ++s) out.push_back(import_skin(data, hierarchy, top_animated, s));
   return out;
 }
 

@@ -3,9 +3,11 @@
 //
 // A skeleton holds a skin's joints parents first: a joint's parent is its nearest ancestor that is
 // a joint. Nodes that are no joint but lie between two joints of the skin become joints too (no
-// vertex uses them), so every joint's rest pose is its own node's transform and a clip posing the
-// nodes poses the skeleton. A root joint's parent_matrix is the world transform of the nodes above
-// it; the inverse bind matrices come from inverseBindMatrices (identity when absent).
+// vertex uses them), and so do the nodes above a root joint up to the topmost one an animation
+// moves (an animated armature), so every joint's rest pose is its own node's transform and a clip
+// posing the nodes poses the skeleton. A root joint's parent_matrix is the world transform of the
+// nodes above it, which no animation moves; the inverse bind matrices come from
+// inverseBindMatrices (identity when absent).
 #pragma once
 
 #include "import/gltf_accessors.h"

@@ -3,7 +3,8 @@
 // A skeleton is one glTF skin: its joints with names, parents, rest-pose local transforms and
 // inverse bind matrices, stored parents first so that one pass in order computes every joint
 // matrix (skeleton_joint_matrices). The baker adds, as joints no vertex uses, the nodes that lie
-// between two joints of the skin, so that every joint's rest pose is its own node's transform.
+// between two joints of the skin and the animated nodes above it, so that every joint's rest pose
+// is its own node's transform and a clip moving any of them moves the skinned mesh.
 // A skinned mesh (mesh_asset.h, MeshInfo::skin_format) names its skeleton by logical name; its
 // per-vertex joint indices index SkeletonInfo::joints.
 // The asset holds metadata only (no blob). Coordinates are glTF's: right-handed, +Y up, metres.
