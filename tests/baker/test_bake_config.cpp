@@ -256,6 +256,27 @@ TEST_CASE("config: a missing file, broken JSON or a non-object is a Config error
   }
 }
 
+TEST_CASE("config: values nested deeper than the limit are a Config error, not a stack overflow",
+          "[config]") {
+  test::TempDir dir;
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  for (const std::string& text :
+       {"{\"settings\": {\"mips\": " + deep + "}}",
+        "{\"rules\": [{\"match\": \"*\", \"settings\": {\"mips\": " + deep + "}}]}",
+        "{\"presets\": {\"p\": {\"settings\": {\"mips\": " + deep + "}}}}"}) {
+    Loaded l = load(dir, text, "p");
+    INFO(l.status.message());
+    CHECK(l.status.code == BakeError::Config);
+    CHECK_THAT(l.status.message(), Catch::Contains("nested deeper than 64 levels"));
+  }
+  // At the limit: an ordinary type error.
+  const int inner = baker::kMaxConfigDepth - 2;  // the top object and settings take two levels
+  Loaded at_limit = load(dir, "{\"settings\": {\"mips\": " + std::string(size_t(inner), '[') +
+                                  std::string(size_t(inner), ']') + "}}");
+  CHECK(at_limit.status.code == BakeError::Config);
+  CHECK_THAT(at_limit.status.message(), !Catch::Contains("nested deeper"));
+}
+
 TEST_CASE("config: malformed settings, rules or presets are Config errors", "[config]") {
   test::TempDir dir;
   for (const char* text :

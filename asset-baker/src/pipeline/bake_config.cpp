@@ -229,9 +229,17 @@ BakeStatus load_config(const std::filesystem::path& path, const std::string& pre
     return config_error(path.string(), read_result_reason(r, kMaxConfigBytes));
   std::string where = path.string();
   json doc;
+  struct TooDeep {};
+  auto depth_limit = [](int depth, json::parse_event_t, json&) {
+    if (depth > kMaxConfigDepth) throw TooDeep{};
+    return true;
+  };
   try {
     // Comments are allowed: `asset-baker init` writes a commented starter file.
-    doc = json::parse(bytes.begin(), bytes.end(), nullptr, true, true);
+    doc = json::parse(bytes.begin(), bytes.end(), depth_limit, true, true);
+  } catch (const TooDeep&) {
+    return config_error(where, "arrays and objects nested deeper than " +
+                                   std::to_string(kMaxConfigDepth) + " levels");
   } catch (const json::parse_error& e) {
     // e.what() is "[json.exception...] parse error at line L, column C: <reason>"; the position
     // is given once, in this message's own words.

@@ -26,6 +26,9 @@ namespace baker {
 
 // A baker.json larger than this is not a configuration (refused before reading).
 inline constexpr uint64_t kMaxConfigBytes = uint64_t(16) << 20;
+// Deepest nesting of arrays and objects a baker.json may have: a real one needs 4 (a rule's
+// settings' list); copying and printing a value recurse, and 100000 levels overflowed the stack.
+inline constexpr int kMaxConfigDepth = 64;
 
 struct BakeRule {
   std::string match;
