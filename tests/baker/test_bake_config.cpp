@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "pipeline/bake_config.h"
+#include "pipeline/glob_match.h"
 
 #include <catch2/catch.hpp>
 
@@ -275,6 +276,20 @@ TEST_CASE("config: values nested deeper than the limit are a Config error, not a
                                   std::string(size_t(inner), ']') + "}}");
   CHECK(at_limit.status.code == BakeError::Config);
   CHECK_THAT(at_limit.status.message(), !Catch::Contains("nested deeper"));
+}
+
+TEST_CASE("config: a rule's match over the length limit is refused, a rule's unknown key warned",
+          "[config]") {
+  test::TempDir dir;
+  Loaded long_match =
+      load(dir, R"({"rules": [{"match": ")" + std::string(baker::kMaxGlobLength + 1, '*') +
+                    R"(", "settings": {}}]})");
+  CHECK(long_match.status.code == BakeError::Config);
+  CHECK_THAT(long_match.status.message(), Catch::Contains("-character limit"));
+  Loaded bogus = load(dir, R"({"rules": [{"match": "*.png", "settings": {}, "bogus": 1}]})");
+  REQUIRE(bogus.status.ok());
+  REQUIRE(bogus.config.warnings.size() == 1);
+  CHECK_THAT(bogus.config.warnings[0], Catch::Contains("rule '*.png': unknown key 'bogus'"));
 }
 
 TEST_CASE("config: malformed settings, rules or presets are Config errors", "[config]") {

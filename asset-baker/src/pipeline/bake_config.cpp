@@ -25,6 +25,7 @@ const std::vector<std::string> kSettingKeys = {
     "block_compression", "vertex_format", "optimize",   "meshlets",     "lod_count"};
 const std::vector<std::string> kTopLevelKeys = {"settings", "rules", "presets"};
 const std::vector<std::string> kPresetKeys = {"settings", "rules", "output"};
+const std::vector<std::string> kRuleKeys = {"match", "settings"};
 
 // Unknown keys are warnings, not errors, so that a config written for a newer baker still bakes;
 // a near miss names the key it probably meant.
@@ -68,9 +69,15 @@ BakeStatus read_layer(const json& obj, const std::string& where, BakeConfig& out
           !rule.contains("settings") || !rule["settings"].is_object()) {
         return config_error(where, "each rule needs a string 'match' and an object 'settings'");
       }
-      warn_unknown_keys(rule["settings"], kSettingKeys,
-                        where + " rule '" + rule["match"].get<std::string>() + "'", "setting",
-                        out.warnings);
+      const std::string& match = rule["match"].get_ref<const std::string&>();
+      if (match.size() > kMaxGlobLength) {
+        return config_error(where, "a rule's 'match' of " + std::to_string(match.size()) +
+                                       " characters is over the " + std::to_string(kMaxGlobLength) +
+                                       "-character limit");
+      }
+      const std::string rule_where = where + " rule '" + match + "'";
+      warn_unknown_keys(rule, kRuleKeys, rule_where, "key", out.warnings);
+      warn_unknown_keys(rule["settings"], kSettingKeys, rule_where, "setting", out.warnings);
       out.rules.push_back({rule["match"].get<std::string>(), rule["settings"]});
     }
   }
