@@ -187,6 +187,24 @@ broken = [f for f in report["files"] if f["source"] == "textures/broken.png"][0]
 assert broken["status"] == "failed" and broken["code"] != "Ok" and "broken.png" in broken["message"]
 assert report["failed"] == 1 and report["baked"] == len(report["files"]) - 1
 PY
+  # A report over a source, baker.json, the manifest or an asset is refused before anything is
+  # written (exit 2); a .json file of its own in either folder is fine.
+  rm "$work/src/textures/broken.png"
+  bake
+  cp "$work/src/textures/checker.png" "$work/checker.png.orig"
+  echo '{}' >"$work/src/baker.json"
+  for target in "$work/src/textures/checker.png" "$work/src/baker.json" "$work/out/manifest.json" \
+    "$work/out/textures/checker.tx" "$work/out"; do
+    bake --json "$target"
+    [ "$rc" = 2 ] || { cat "$work/log"; fail "--json $target must be refused with exit 2, got $rc"; }
+    expect_line "$work/log" "must name a .json file of its own"
+  done
+  cmp -s "$work/src/textures/checker.png" "$work/checker.png.orig" || fail "--json overwrote a source"
+  [ "$(cat "$work/src/baker.json")" = '{}' ] || fail "--json overwrote baker.json"
+  "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "--json damaged the output"; }
+  bake --json "$work/out/report.json"
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "a report of its own in the output folder, got $rc"; }
+  "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check after a report in the output folder"; }
   ;;
 full_bake)
   fresh_assets

@@ -142,12 +142,6 @@ struct Setup {
   std::string only;  // a single-file bake: the file, relative to `input` (its root)
 };
 
-// True when `inner` is `outer` or lies below it (both canonical).
-bool within(const fs::path& inner, const fs::path& outer) {
-  auto [outer_end, _] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
-  return outer_end == outer.end();
-}
-
 // The input folder, or for a single file its root and its path there.
 BakeStatus resolve_input(const BakeOptions& options, Setup& setup) {
   std::error_code ec;
@@ -163,7 +157,7 @@ BakeStatus resolve_input(const BakeOptions& options, Setup& setup) {
   }
   fs::path file = fs::weakly_canonical(options.input);
   setup.input = options.root ? fs::weakly_canonical(*options.root) : file.parent_path();
-  if (!within(file, setup.input) || file == setup.input) {
+  if (!folder_within(file, setup.input) || file == setup.input) {
     return BakeStatus::failure(BakeError::Config, options.input.string(),
                                "not inside --root " + setup.input.string());
   }
@@ -179,6 +173,35 @@ BakeStatus resolve_input(const BakeOptions& options, Setup& setup) {
 // out of the walk) but not contain it: the bake writes and deletes only inside the output folder,
 // and no source may ever be taken for one of its files. An output folder named by the input's
 // own configuration or by default (not by -o) must not be a symlink: that could point anywhere.
+// The output folder's own files: the manifest and every `.assetlib-` name (cache, lock, bake-one
+// records). No source's output may be one or lie below one: a source folder named manifest.json
+// would otherwise make the manifest unwritable for good.
+bool is_baker_file(const std::string& output) {
+  const std::string first = output.substr(0, output.find('/'));
+  return first == "manifest.json" || first.rfind(".assetlib-", 0) == 0;
+}
+
+// --json inside the input or output folder must name a .json file of its own, never a source,
+// baker.json, the manifest, the cache or an asset, which a report written over would destroy.
+// Outside both folders it is the user's to choose.
+BakeStatus check_report_path(const fs::path& report, const Setup& setup) {
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(report, ec);
+  if (ec) return {};  // not resolvable: writing it will say why
+  const bool in_output = folder_within(target, setup.output);
+  const fs::path& folder = in_output ? setup.output : setup.input;
+  if (!in_output && !folder_within(target, setup.input)) return {};
+  const std::string relative = target.lexically_relative(folder).generic_string();
+  const bool own_file = in_output ? is_baker_file(relative) : target.filename() == "baker.json";
+  if (target == folder || own_file || target.extension() != ".json") {
+    return BakeStatus::failure(BakeError::Config, report.string(),
+                               "--json in the " + std::string(in_output ? "output" : "input") +
+                                   " folder must name a .json file of its own, not '" + relative +
+                                   "'");
+  }
+  return {};
+}
+
 BakeStatus resolve_setup(const BakeOptions& options, Setup& setup) {
   std::error_code ec;
   if (BakeStatus s = resolve_input(options, setup); !s) return s;
@@ -201,22 +224,15 @@ BakeStatus resolve_setup(const BakeOptions& options, Setup& setup) {
   if (ec)
     return BakeStatus::failure(BakeError::IoError, output.string(),
                                "cannot resolve: " + ec.message());
-  if (within(setup.input, setup.output)) {
+  if (folder_within(setup.input, setup.output)) {
     return BakeStatus::failure(BakeError::Config, setup.output.string(),
                                setup.input == setup.output
                                    ? "the output folder must differ from the input folder"
                                    : "the output folder contains the input folder " +
                                          setup.input.string() + "; choose another output folder");
   }
+  if (options.json_report) return check_report_path(*options.json_report, setup);
   return {};
-}
-
-// The output folder's own files: the manifest and every `.assetlib-` name (cache, lock, bake-one
-// records). No source's output may be one or lie below one: a source folder named manifest.json
-// would otherwise make the manifest unwritable for good.
-bool is_baker_file(const std::string& output) {
-  const std::string first = output.substr(0, output.find('/'));
-  return first == "manifest.json" || first.rfind(".assetlib-", 0) == 0;
 }
 
 // The outputs sources claim: exact paths, and the parts folders of OBJ and glTF sources.
