@@ -202,6 +202,22 @@ collect_damaged_record)
   [ "$rc" = 1 ] || { cat "$work/log"; fail "collect exited $rc with a damaged record"; }
   grep -qF "$first: its bake-one record" "$work/log" || { cat "$work/log"; fail "the damaged record is not named"; }
   ;;
+collect_racy_edit)
+  # A source rewritten at its size in the timestamp tick bake-one saw (touch -d pins the mtime
+  # back): collect's index must judge that stamp against bake-one's start, not its own, or the
+  # next whole bake trusts it and keeps the stale asset.
+  mkdir -p "$work/in"
+  python3 -c "import sys; open(sys.argv[1], 'wb').write(b'P6 4 4 255\n' + bytes(range(48)))" "$work/in/a.ppm"
+  mtime=$(stat -c %y "$work/in/a.ppm")
+  "$baker" bake-one "$work/in/a.ppm" --root "$work/in" -o "$work/out" -q || fail "bake-one"
+  python3 -c "import sys; p = sys.argv[1]; d = bytearray(open(p, 'rb').read()); d[-48:] = bytes(255 - b for b in d[-48:]); open(p, 'wb').write(d)" "$work/in/a.ppm"
+  touch -d "$mtime" "$work/in/a.ppm"
+  sleep 2.5  # collect starts past the 2 s racy window of that mtime
+  "$baker" collect "$work/in" -o "$work/out" -q || fail "collect"
+  bake "$work/in" "$work/out"
+  bake "$work/in" "$work/fresh" --no-cache
+  cmp -s "$work/out/a.tx" "$work/fresh/a.tx" || fail "the rewritten source was taken as up to date: $(cat "$work/log")"
+  ;;
 bake_one_parallel)
   # Many bake-one runs at once in one output folder, then collect: equal to a whole bake.
   python3 "$repo/scripts/make_scale_tree.py" "$work/tree" --count 300 >/dev/null

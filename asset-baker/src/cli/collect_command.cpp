@@ -19,9 +19,9 @@ namespace fs = std::filesystem;
 // The entry of `source` now: its record when a bake-one run wrote one since the index was last
 // written (`previous`), else the previous entry. nullopt when it has none (never baked, or failed).
 // A record that is there but cannot be read sets `unreadable_record` and gives the previous entry.
+// The stamps of a record read join `next`, with its run's start.
 std::optional<CacheEntry> current_entry(const OutputTree& output, const BakeCache& previous,
-                                        const std::string& source,
-                                        std::map<std::string, FileStamp>& stamps,
+                                        const std::string& source, BakeCache& next,
                                         bool& unreadable_record) {
   unreadable_record = false;
   auto old = previous.entries.find(source);
@@ -39,7 +39,8 @@ std::optional<CacheEntry> current_entry(const OutputTree& output, const BakeCach
     unreadable_record = true;
     return previous_entry();
   }
-  for (auto& [path, stamp] : record->stamps) stamps[path] = stamp;
+  for (auto& [path, stamp] : record->stamps) next.stamps[path] = stamp;
+  keep_earliest_start(next, record->run_started_ns);
   if (!record->failed) return record->entry;
   if (record->keep_previous) return previous_entry();
   return std::nullopt;
@@ -78,15 +79,18 @@ int run_collect(const CollectOptions& options) {
   std::vector<Source> sources = scan_sources(root, out, progress, unsupported);
   BakeCache previous = load_cache(output);
   BakeCache next;
+  // Every stamp was taken by an earlier run (bake-one's, or the one that wrote `previous`): the
+  // index is judged against the earliest of their starts, not this run's.
   next.run_started_ns = int64_t(started_ns);
   next.stamps = previous.stamps;
+  keep_earliest_start(next, previous.run_started_ns);
   std::map<std::string, std::string> claimed;
   size_t left_out = 0;
   size_t never_baked = 0;
   for (const Source& s : sources) {
     bool unreadable_record = false;
     std::optional<CacheEntry> entry =
-        current_entry(output, previous, s.relative, next.stamps, unreadable_record);
+        current_entry(output, previous, s.relative, next, unreadable_record);
     if (unreadable_record) {
       // A damaged record (an interrupted copy of the folder, an edit): what it said is lost, so
       // the source counts as left out; its previous entry stays listed while its outputs hold.

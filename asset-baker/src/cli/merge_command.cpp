@@ -100,9 +100,7 @@ void merge_shard(const fs::path& dir, const OutputTree& output, BakeCache& next,
     next.entries[source] = std::move(entry);
   }
   for (const auto& [path, stamp] : cache.stamps) next.stamps.emplace(path, stamp);
-  if (cache.run_started_ns > 0 &&
-      (next.run_started_ns == 0 || cache.run_started_ns < next.run_started_ns))
-    next.run_started_ns = cache.run_started_ns;
+  keep_earliest_start(next, cache.run_started_ns);
 }
 
 // After a merge with problems (a shard missing or damaged, an output that could not be copied):

@@ -111,6 +111,13 @@ inline bool stamp_trusted(const BakeCache& cache, int64_t mtime_ns) {
   return mtime_ns < cache.run_started_ns - kRacyWindowNs;
 }
 
+// Stamps taken by a run that started at `started` (0: none) join `cache`: it keeps the earlier
+// start, so that no stamp becomes trusted against a later one than its own run's.
+inline void keep_earliest_start(BakeCache& cache, int64_t started) {
+  if (started > 0 && (cache.run_started_ns == 0 || started < cache.run_started_ns))
+    cache.run_started_ns = started;
+}
+
 // Largest cache file read; a bigger one is treated as damaged (a full rebake, nothing lost).
 inline constexpr uint64_t kMaxCacheBytes = 256ull << 20;
 

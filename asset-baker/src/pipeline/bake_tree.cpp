@@ -460,10 +460,8 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
   }
   if (partial) {
     state.cache.stamps = old_cache.stamps;
-    // The carried stamps were judged against the old run's start: keep the earlier of the two, so
-    // that none becomes trusted by this run (bake_cache.h, kRacyWindowNs).
-    if (old_cache.run_started_ns > 0)
-      state.cache.run_started_ns = std::min(old_cache.run_started_ns, context.started_ns);
+    // The carried stamps were judged against the old run's start (bake_cache.h, kRacyWindowNs).
+    keep_earliest_start(state.cache, old_cache.run_started_ns);
   }
   for (size_t i = 0; i < sources.size(); ++i) {
     const JobResult& r = results[i];
