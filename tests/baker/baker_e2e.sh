@@ -157,6 +157,28 @@ summary = re.search(r"(^|\n|\x1b\[K)baked \d+, up to date", text)
 assert summary, "the summary is glued onto the bar:\n" + text
 PY
   ;;
+unreadable_inputs)
+  # A source or an .mtl that is there but cannot be read (permissions) fails its bake with an I/O
+  # error that says so, and the previous outputs stay: nothing bakes untextured without its .mtl.
+  fresh_assets
+  as_user=()
+  if [ "$(id -u)" = 0 ]; then  # root reads every file: bake as nobody
+    chmod 755 "$work" && mkdir "$work/out" && chown -R 65534:65534 "$work/src" "$work/out"
+    as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  fi
+  run_as() { set +e; "${as_user[@]}" "$baker" "$work/src" -o "$work/out" "$@" >"$work/log" 2>&1; rc=$?; set -e; }
+  run_as
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "the first bake exited $rc"; }
+  cp -r "$work/out" "$work/before"
+  chmod 000 "$work/src/models/cube.mtl" "$work/src/textures/checker.png"
+  run_as --force  # a mode change keeps the mtime: only a forced bake reads them again
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "unreadable inputs must exit 1, got $rc"; }
+  expect_line "$work/log" "models/cube.obj: its input models/cube.mtl: is there but cannot be read"
+  expect_line "$work/log" "textures/checker.png: is there but cannot be read"
+  diff -r -x .assetlib-cache.json "$work/before" "$work/out" >"$work/diff" ||
+    { cat "$work/diff"; fail "outputs changed although their inputs could not be read"; }
+  "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check after unreadable inputs"; }
+  ;;
 json_report)
   # The report has exactly the fields docs/baker.md lists, with the types it gives.
   fresh_assets

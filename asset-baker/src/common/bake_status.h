@@ -18,7 +18,8 @@ enum class BakeError {
   LimitExceeded,       // a size, count or ratio over a documented cap
   TimeLimit,           // still baking at the per-file time limit (the machine may just be slow)
   InvalidAsset,        // a baked file fails to load or unpack (check, info, --verify)
-  IoError,             // reading or writing the output failed (disk full, permissions)
+  IoError,             // writing the output, or reading a file that is there, failed (disk full,
+                       // permissions, a device error): not the source's fault
   Config,              // baker.json or the command line is wrong
   Internal,            // an exception escaped a third-party library
 };

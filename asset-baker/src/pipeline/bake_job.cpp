@@ -69,12 +69,16 @@ bool up_to_date(JobContext& context, const CacheEntry& old, AssetKind kind,
 }
 
 // What a model's import may read: files (each recorded with its hash) and texture names (each
-// recorded with the name given).
-ImportInputs model_inputs(JobContext& context, CacheEntry& entry) {
+// recorded with the name given). A file that is there but cannot be read sets `read_failure`: the
+// import goes on as without it, and the bake then fails with that I/O error, keeping the previous
+// outputs (an .mtl the system refused is no reason to bake the model untextured).
+ImportInputs model_inputs(JobContext& context, CacheEntry& entry, BakeStatus& read_failure) {
   ImportInputs inputs;
-  inputs.read_file = [&context, &entry](const std::string& path) -> std::optional<std::string> {
+  inputs.read_file = [&context, &entry,
+                      &read_failure](const std::string& path) -> std::optional<std::string> {
     std::vector<std::byte> data;
-    if (!read_source(context.input, path, data)) {
+    if (BakeStatus s = read_source(context.input, path, data); !s) {
+      if (s.code == BakeError::IoError && read_failure) read_failure = s;
       entry.deps.push_back({path, "absent"});
       return std::nullopt;
     }
@@ -98,12 +102,19 @@ BakeStatus bake_source(JobContext& context, const Source& source, const BakeSett
     return bake_image(bytes, relative, context.textures.targets(relative), settings,
                       context.threads_per_job, baked, warnings);
   }
-  ImportInputs inputs = model_inputs(context, entry);
+  BakeStatus read_failure;
+  ImportInputs inputs = model_inputs(context, entry, read_failure);
+  BakeStatus status;
   if (source.kind == AssetKind::Scene) {
-    return bake_gltf(bytes, relative, inputs, settings, context.threads_per_job, baked, warnings);
+    status = bake_gltf(bytes, relative, inputs, settings, context.threads_per_job, baked, warnings);
+  } else {
+    std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    status = bake_obj(text, relative, inputs, settings, baked, warnings);
   }
-  std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  return bake_obj(text, relative, inputs, settings, baked, warnings);
+  if (!read_failure) {
+    return BakeStatus::failure(BakeError::IoError, relative, "its input " + read_failure.message());
+  }
+  return status;
 }
 
 // What baking `source` may hold in memory at its peak, so the jobs' sum stays within the budget.
@@ -153,8 +164,14 @@ JobResult bake_one(JobContext& context, const Source& source, JobClock& clock) {
   key = source_settings_key(context, source, settings);
 
   source_hash = context.file_hash(relative);
-  if (!source_hash)
-    return fail(BakeStatus::failure(BakeError::UnreadableSource, relative, "cannot read"));
+  if (!source_hash) {
+    // Gone since the scan, or no longer a regular file: the source's doing. Still there: the
+    // system's (bake_source's read says the same).
+    return fail(stat_file(context.input / relative)
+                    ? BakeStatus::failure(BakeError::IoError, relative, kUnreadableReason)
+                    : BakeStatus::failure(BakeError::UnreadableSource, relative,
+                                          "vanished or is no longer a regular file"));
+  }
   old = context.previous.entries.find(relative);
   if (!context.force && old != context.previous.entries.end() &&
       up_to_date(context, old->second, source.kind, key, *source_hash, result.entry.outputs)) {

@@ -24,6 +24,10 @@ BakeStatus read_source(const std::filesystem::path& root, const std::string& rel
     case ReadResult::TooLarge:
       return BakeStatus::failure(BakeError::LimitExceeded, relative,
                                  "over the 1 GiB limit for a source file");
+    case ReadResult::ReadError:
+      // There, but the system refuses it (permissions, a device error): not the file's fault, and
+      // no reason to drop what was baked from it before.
+      return BakeStatus::failure(BakeError::IoError, relative, kUnreadableReason);
     default:
       return BakeStatus::failure(BakeError::UnreadableSource, relative,
                                  read_result_reason(r, kMaxSourceBytes));

@@ -19,8 +19,11 @@ inline constexpr uint64_t kMaxSourceBytes = 1ull << 30;
 std::optional<FileStamp> stat_file(const std::filesystem::path& path);
 
 // Reads the root-relative file `relative` into `out`: RefusedPath when a symlink leads outside the
-// root, UnreadableSource when it is not a readable regular file, LimitExceeded over
+// root, UnreadableSource when it is missing or not a regular file, IoError when it is there but
+// cannot be read (permissions, a device error: its previous outputs are kept), LimitExceeded over
 // kMaxSourceBytes (checked before reading).
+inline constexpr const char* kUnreadableReason =
+    "is there but cannot be read (permissions or a device error); its previous outputs are kept";
 BakeStatus read_source(const std::filesystem::path& root, const std::string& relative,
                        std::vector<std::byte>& out);
 
