@@ -579,6 +579,84 @@ TEST_CASE("generated tangents follow the UV set the normal map samples") {
   }
 }
 
+namespace {
+
+// The vertices of mesh 0 of `baked` (baked as PNCVT_F32 by bake_gltf_bytes).
+std::vector<Vertex_PNCVT_F32> vertices_of(const test::BakedScene& baked, const std::string& mesh) {
+  const baker::BakedAsset* a = baked.find(mesh);
+  REQUIRE(a);
+  MeshInfo info = baked.mesh(mesh);
+  std::vector<Vertex_PNCVT_F32> v(info.vertex_count);
+  std::vector<std::byte> idx(info.index_buffer_size);
+  REQUIRE(unpack_mesh(info, a->file.blob.data(), a->file.blob.size(), v.data(),
+                      info.vertex_buffer_size, idx.data(), idx.size())
+              .ok());
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("TANGENT is kept per primitive, generated for the others, ignored without NORMAL") {
+  // Two quads of one material, UVs along x and y: the first with TANGENT +y, the second without.
+  test::GeneratedGltf g =
+      test::one_primitive({0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0}, {0, 1, 2, 0, 2, 3}, 4);
+  const float normals[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+  const float uvs[] = {0, 0, 1, 0, 1, 1, 0, 1};
+  const float tangents[] = {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+  const float second[] = {2, 0, 0, 3, 0, 0, 3, 1, 0, 2, 1, 0};
+  auto& primitives = g.doc["meshes"][0]["primitives"];
+  primitives[0]["attributes"]["NORMAL"] = g.add(normals, sizeof normals, 5126, "VEC3", 4);
+  primitives[0]["attributes"]["TEXCOORD_0"] = g.add(uvs, sizeof uvs, 5126, "VEC2", 4);
+  json other = primitives[0];
+  primitives[0]["attributes"]["TANGENT"] = g.add(tangents, sizeof tangents, 5126, "VEC4", 4);
+  other["attributes"]["POSITION"] = g.add(second, sizeof second, 5126, "VEC3", 4);
+  g.doc["accessors"][other["attributes"]["POSITION"].get<size_t>()]["min"] = {2, 0, 0};
+  g.doc["accessors"][other["attributes"]["POSITION"].get<size_t>()]["max"] = {3, 1, 0};
+  primitives.push_back(other);
+  test::BakedScene mixed = test::bake_gltf_bytes(g.bytes(), "t.gltf");
+  INFO(mixed.status.message());
+  REQUIRE(mixed.status.ok());
+  for (const Vertex_PNCVT_F32& v : vertices_of(mixed, "t.gltf#mesh/0")) {
+    INFO("x " << v.position[0]);
+    const bool authored = v.position[0] < 1.5f;
+    CHECK(v.tangent[0] == Approx(authored ? 0 : 1).margin(1e-6));
+    CHECK(v.tangent[1] == Approx(authored ? 1 : 0).margin(1e-6));
+    CHECK(std::fabs(v.tangent[3]) == 1.0f);  // generated: -1, as v runs against y here
+  }
+  // The first quad alone without NORMAL: flat normals, and its TANGENT ignored (glTF 3.7.2.1).
+  primitives.erase(1);
+  primitives[0]["attributes"].erase("NORMAL");
+  test::BakedScene no_normal = test::bake_gltf_bytes(g.bytes(), "t.gltf");
+  REQUIRE(no_normal.status.ok());
+  for (const Vertex_PNCVT_F32& v : vertices_of(no_normal, "t.gltf#mesh/0")) {
+    CHECK(v.tangent[0] == Approx(1));
+    CHECK(v.tangent[1] == Approx(0).margin(1e-6));
+  }
+}
+
+TEST_CASE("COLOR_0 of plain integers is refused, float colours outside 0..1 clamped and said") {
+  test::GeneratedGltf g = test::one_primitive({0, 0, 0, 1, 0, 0, 0, 1, 0}, {}, 4);
+  auto& attributes = g.doc["meshes"][0]["primitives"][0]["attributes"];
+  const uint8_t bytes[] = {255, 0, 0, 128, 128, 128, 0, 0, 255};
+  attributes["COLOR_0"] = g.add(bytes, sizeof bytes, 5121, "VEC3", 3);
+  test::BakedScene plain = test::bake_gltf_bytes(g.bytes(), "c.gltf");
+  CHECK_FALSE(plain.status.ok());
+  CHECK_THAT(plain.status.reason,
+             Catch::Contains("COLOR_0 must be floats or normalized unsigned bytes or shorts"));
+  g.doc["accessors"][attributes["COLOR_0"].get<size_t>()]["normalized"] = true;
+  test::BakedScene normalized = test::bake_gltf_bytes(g.bytes(), "c.gltf");
+  REQUIRE(normalized.status.ok());
+  CHECK_FALSE(normalized.warned("COLOR_0"));
+  const float bright[] = {4, 0, 0, -1, 0.5f, 0, 0, 0, 1};
+  attributes["COLOR_0"] = g.add(bright, sizeof bright, 5126, "VEC3", 3);
+  test::BakedScene clamped = test::bake_gltf_bytes(g.bytes(), "c.gltf");
+  REQUIRE(clamped.status.ok());
+  CHECK(clamped.warned("2 COLOR_0 component(s) outside 0..1 clamped"));
+  for (const Vertex_PNCVT_F32& v : vertices_of(clamped, "c.gltf#mesh/0")) {
+    for (float c : v.color) CHECK((c >= 0.0f && c <= 1.0f));
+  }
+}
+
 TEST_CASE("flat normals of -0 and +0 merge, and a TANGENT w of 0 is made +1") {
   // A quad without normals: each triangle's flat normal is +z, the second's computed as (0, -0, 1)
   // (its edges (0, 1, 0) and (-1, 1, 0): y = 0 x -1 - 0 x 0).
@@ -595,13 +673,6 @@ TEST_CASE("flat normals of -0 and +0 merge, and a TANGENT w of 0 is made +1") {
   attributes["TANGENT"] = g.add(tangents, sizeof tangents, 5126, "VEC4", 4);
   test::BakedScene tangent = test::bake_gltf_bytes(g.bytes(), "q.gltf");
   REQUIRE(tangent.status.ok());
-  const baker::BakedAsset* a = tangent.find("q.gltf#mesh/0");
-  REQUIRE(a);
-  MeshInfo info = tangent.mesh("q.gltf#mesh/0");
-  std::vector<Vertex_PNCVT_F32> v(info.vertex_count);
-  std::vector<std::byte> idx(info.index_buffer_size);
-  REQUIRE(unpack_mesh(info, a->file.blob.data(), a->file.blob.size(), v.data(),
-                      info.vertex_buffer_size, idx.data(), idx.size())
-              .ok());
-  for (const Vertex_PNCVT_F32& vertex : v) CHECK(vertex.tangent[3] == 1.0f);
+  for (const Vertex_PNCVT_F32& vertex : vertices_of(tangent, "q.gltf#mesh/0"))
+    CHECK(vertex.tangent[3] == 1.0f);
 }

@@ -48,7 +48,10 @@ struct ImportedMesh {
   std::vector<MeshVertex> soup;
   std::vector<uint32_t> corners;
   bool has_uvs = false;  // any corner has UVs of set tangent_uv_set (tangents derive from them)
-  bool has_tangents = false;    // the source gave tangents: kept as they are, not generated
+  bool has_tangents = false;  // the source gave tangents: kept as they are, not generated
+  // When the source gave tangents for some vertices only: per soup vertex, whether it has its own
+  // (kept as it is; the others' are generated). Empty otherwise.
+  std::vector<bool> authored_tangents;
   bool uses_uv1 = false;        // a material samples the second UV set: the format must keep it
   uint32_t tangent_uv_set = 0;  // the UV set its normal maps sample: generated tangents follow it
   std::vector<ImportedSubmesh> submeshes;         // one per material used, in material order

@@ -64,8 +64,11 @@ DracoPrimitive decode_draco(GltfData& data, const Json& primitive, const Json& e
                                           std::to_string(int(att->num_components())) +
                                           " components, its accessor's type " + type);
     }
-    values.normalized = bool_or(doc["accessors"][accessor_index],
-                                json_path("accessors", accessor_index), "normalized", false);
+    const Json& declared = doc["accessors"][accessor_index];
+    const std::string accessor_path = json_path("accessors", accessor_index);
+    values.normalized = bool_or(declared, accessor_path, "normalized", false);
+    // What the accessor declares the values to be (checked by the caller as for stored ones).
+    values.component_type = uint32_t(uint_or(declared, accessor_path, "componentType", 0));
     if (values.count != mesh->num_points()) {
       throw GltfError(attribute_path, "Draco data holds " + std::to_string(mesh->num_points()) +
                                           " points, the accessor " + std::to_string(values.count));

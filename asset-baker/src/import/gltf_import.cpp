@@ -55,6 +55,10 @@ void warn_mesh_notes(const GltfMeshNotes& notes, const std::string& source,
     warnings.push_back(source + ": COLOR_0 alpha of meshes " + list +
                        " not baked (vertex colours are RGB)");
   }
+  if (notes.clamped_colors > 0) {
+    warnings.push_back(source + ": " + std::to_string(notes.clamped_colors) +
+                       " COLOR_0 component(s) outside 0..1 clamped");
+  }
   if (!notes.ignored_attributes.empty()) {
     std::string list;
     for (const std::string& a : notes.ignored_attributes) list += (list.empty() ? "" : ", ") + a;

@@ -34,6 +34,24 @@ bool allows_components(const std::string& name, uint32_t components) {
   return components == 2;  // TEXCOORD_n
 }
 
+// COLOR_0 holds floats, or normalized unsigned bytes or shorts (glTF 2.0, 3.7.2.1): plain integers
+// (0..255 read as colours up to 255) are refused. Floats outside 0..1 are clamped, as every vertex
+// format stores them, counted for one warning.
+void check_color(AccessorValues& values, const std::string& path, GltfMeshNotes& notes) {
+  const uint32_t type = values.component_type;
+  if (type != kFloatComponent && !((type == 5121 || type == 5123) && values.normalized)) {
+    throw GltfError(path,
+                    "COLOR_0 must be floats or normalized unsigned bytes or shorts, not "
+                    "componentType " +
+                        std::to_string(type) + (values.normalized ? " (normalized)" : ""));
+  }
+  for (float& f : values.values) {
+    if (f >= 0.0f && f <= 1.0f) continue;
+    f = std::clamp(f, 0.0f, 1.0f);
+    ++notes.clamped_colors;
+  }
+}
+
 PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& path, bool skinned,
                              GltfMeshNotes& notes) {
   const Json& doc = data.document().json;
@@ -67,8 +85,11 @@ PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& p
                                    "' cannot hold it");
     }
     if (skin_attribute) check_skin_component_type(name, values, path_of);
+    if (name == "COLOR_0") check_color(values, path_of, notes);
     out.attributes[name] = std::move(values);
   }
+  // glTF 2.0, 3.7.2.1: without normals (flat ones are made), the tangents MUST be ignored.
+  if (!out.attributes.count("NORMAL")) out.attributes.erase("TANGENT");
   auto position = out.attributes.find("POSITION");
   if (position == out.attributes.end()) throw GltfError(ap, "has no POSITION");
   out.vertex_count = position->second.count;
@@ -188,6 +209,7 @@ void append_primitive(const PrimitiveData& p, const std::vector<uint32_t>& corne
       if (appended[c] == ~0u) {
         appended[c] = uint32_t(out.soup.size());
         out.soup.push_back(make_vertex(streams, c, {}, skin));
+        out.authored_tangents.push_back(streams.tangent != nullptr);
       }
       out.corners.push_back(appended[c]);
     }
@@ -203,6 +225,7 @@ void append_primitive(const PrimitiveData& p, const std::vector<uint32_t>& corne
     for (size_t k = 0; k < 3; ++k) {
       out.corners.push_back(uint32_t(out.soup.size()));
       out.soup.push_back(make_vertex(streams, corners[t + k], flat, skin));
+      out.authored_tangents.push_back(false);  // no NORMAL: the TANGENT was dropped
     }
   }
 }
@@ -236,7 +259,8 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
   bool skin_attributes = false;
   std::vector<Primitive> read;
   std::map<uint32_t, std::vector<size_t>> by_material;  // material -> primitives in `read`
-  bool all_tangents = true, any_uvs = false, any_uv1 = false, dropped_alpha = false;
+  bool all_tangents = true, any_tangents = false, any_uvs = false, any_uv1 = false,
+       dropped_alpha = false;
   const uint32_t default_material = uint32_t(materials.size() - 1);
   for (size_t i = 0; i < primitives.size(); ++i) {
     std::string pp = json_path(json_path(path, "primitives"), i);
@@ -285,6 +309,7 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
     primitive.data.indices = {};
     const auto& attributes = primitive.data.attributes;
     all_tangents = all_tangents && attributes.count("TANGENT");
+    any_tangents = any_tangents || attributes.count("TANGENT");
     any_uvs = any_uvs || attributes.count("TEXCOORD_0");
     any_uv1 = any_uv1 || attributes.count("TEXCOORD_1");
     auto color = attributes.find("COLOR_0");
@@ -324,6 +349,7 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
   }
   out.has_uvs = out.tangent_uv_set == 1 ? any_uv1 : any_uvs;
   out.has_tangents = all_tangents;
+  if (all_tangents || !any_tangents) out.authored_tangents = {};
   if (skin_attributes && !skin) notes.unskinned.push_back(index);
   if (skin) {
     out.skin_format = skin->format;

@@ -19,8 +19,28 @@ void expand_corners(ImportedMesh& mesh) {
   if (mesh.corners.empty()) return;
   std::vector<MeshVertex> soup(mesh.corners.size());
   for (size_t i = 0; i < soup.size(); ++i) soup[i] = mesh.soup[mesh.corners[i]];
+  if (!mesh.authored_tangents.empty()) {
+    std::vector<bool> authored(mesh.corners.size());
+    for (size_t i = 0; i < authored.size(); ++i)
+      authored[i] = mesh.authored_tangents[mesh.corners[i]];
+    mesh.authored_tangents = std::move(authored);
+  }
   mesh.soup = std::move(soup);
   mesh.corners = {};
+}
+
+// Tangents for every corner whose source gave none, generated over the whole mesh
+// (mesh_tangents.h), on the soup: a corner's tangent is part of what indexing compares, so a vertex
+// on a UV mirror seam splits in two. Corners with the source's own tangents keep them as they were.
+void generate_missing_tangents(ImportedMesh& mesh) {
+  expand_corners(mesh);
+  std::vector<std::pair<size_t, MeshVertex>> authored;
+  for (size_t i = 0; i < mesh.authored_tangents.size(); ++i) {
+    if (mesh.authored_tangents[i]) authored.emplace_back(i, mesh.soup[i]);
+  }
+  generate_tangents(mesh.soup, mesh.tangent_uv_set);
+  for (const auto& [i, vertex] : authored) std::copy_n(vertex.tangent, 4, mesh.soup[i].tangent);
+  mesh.authored_tangents = {};
 }
 
 // -0 as +0 in every float of every vertex: merging compares bytes, and a flat normal computed as
@@ -111,12 +131,7 @@ BakeStatus bake_mesh(ImportedMesh mesh, const std::string& source, const std::st
   assetlib::MeshInfo info;
   std::vector<MeshVertex> vertices;
   std::vector<uint32_t> indices;
-  // On the soup: a corner's tangent is part of what indexing compares, so a vertex on a UV mirror
-  // seam splits in two.
-  if (mesh.has_uvs && !mesh.has_tangents) {
-    expand_corners(mesh);
-    generate_tangents(mesh.soup, mesh.tangent_uv_set);
-  }
+  if (mesh.has_uvs && !mesh.has_tangents) generate_missing_tangents(mesh);
   canonical_zeros(mesh.soup);
   index_corners(mesh, vertices, indices);
   mesh.soup = {};
