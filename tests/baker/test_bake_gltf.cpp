@@ -347,6 +347,52 @@ TEST_CASE("triangle strips and fans become lists with one winding, missing norma
   CHECK(mixed.mesh("l.gltf#mesh/0").index_count == 6);
 }
 
+TEST_CASE("sampler filters, unlisted extensions and untangented normal maps are warned about") {
+  test::GeneratedGltf g = test::one_primitive({0, 0, 0, 1, 0, 0, 0, 1, 0}, {}, 4);
+  g.doc["materials"] = {{{"normalTexture", {{"index", 0}}}}};
+  g.doc["textures"] = {{{"source", 0}, {"sampler", 0}}};
+  g.doc["images"] = {{{"uri", "n.png"}}};
+  g.doc["samplers"] = {{{"minFilter", 9728}, {"magFilter", 9728}}};
+  g.doc["meshes"][0]["primitives"][0]["material"] = 0;
+  const std::map<std::string, std::string> files = {{"n.png", "(an image)"}};
+  SECTION("a minFilter taking the nearest texel") {
+    test::BakedScene nearest = test::bake_gltf_bytes(g.bytes(), "f.gltf", files);
+    REQUIRE(nearest.status.ok());
+    CHECK(nearest.warned("samplers 0: minFilter takes the nearest texel"));
+    CHECK(nearest.material("f.gltf#material/0").normal.nearest);  // magFilter is kept
+    g.doc["samplers"][0]["minFilter"] = 9987;
+    CHECK_FALSE(test::bake_gltf_bytes(g.bytes(), "f.gltf", files).warned("minFilter"));
+  }
+  SECTION("filters that are no GL filter are refused, as wrap modes are") {
+    g.doc["samplers"][0]["magFilter"] = 1234;
+    test::BakedScene mag = test::bake_gltf_bytes(g.bytes(), "f.gltf", files);
+    CHECK_THAT(mag.status.reason, Catch::Contains("samplers[0].magFilter: is not a magnification"));
+    g.doc["samplers"][0]["magFilter"] = 9729;
+    g.doc["samplers"][0]["minFilter"] = 4321;
+    test::BakedScene min = test::bake_gltf_bytes(g.bytes(), "f.gltf", files);
+    CHECK_THAT(min.status.reason, Catch::Contains("samplers[0].minFilter: is not a minification"));
+  }
+  SECTION("an extension used but not listed in extensionsUsed") {
+    g.doc["materials"][0]["extensions"] = {{"KHR_materials_clearcoat", json::object()}};
+    test::BakedScene unlisted = test::bake_gltf_bytes(g.bytes(), "f.gltf", files);
+    REQUIRE(unlisted.status.ok());
+    CHECK(
+        unlisted.warned("extensions KHR_materials_clearcoat not baked (used, though "
+                        "extensionsUsed does not list them)"));
+    g.doc["extensionsUsed"] = {"KHR_materials_clearcoat"};
+    test::BakedScene listed = test::bake_gltf_bytes(g.bytes(), "f.gltf", files);
+    CHECK(listed.warned("extensions KHR_materials_clearcoat not baked (not required"));
+    CHECK_FALSE(listed.warned("does not list them"));
+  }
+  SECTION("a normal map on a vertex format without tangents") {
+    baker::BakeSettings compact = test::float_vertex_settings();
+    compact.mesh.vertex_format = "P32N8C8V16";
+    CHECK(test::bake_gltf_bytes(g.bytes(), "f.gltf", files, compact)
+              .warned("has a normal map, but vertex_format P32N8C8V16 holds no tangents"));
+    CHECK_FALSE(test::bake_gltf_bytes(g.bytes(), "f.gltf", files).warned("holds no tangents"));
+  }
+}
+
 TEST_CASE("normalized on a float accessor is refused, naming normalized") {
   test::GeneratedGltf g = test::one_primitive({0, 0, 0, 1, 0, 0, 0, 1, 0}, {}, 4);
   g.doc["accessors"][0]["normalized"] = true;  // POSITION, floats

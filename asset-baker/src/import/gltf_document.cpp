@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <set>
 
 namespace baker {
 namespace {
@@ -83,6 +84,42 @@ std::optional<std::string> percent_decoded(const std::string& uri) {
   return out;
 }
 
+// Extension names of the `extensions` objects on the things the baker reads (the file, its scenes,
+// nodes, meshes and primitives, materials and their texture references, textures, images and
+// samplers), for files that use one without listing it in extensionsUsed. Lenient: what is not an
+// object is the readers' to refuse.
+std::set<std::string> extensions_present(const Json& root) {
+  std::set<std::string> out;
+  auto add = [&](const Json& object) {
+    if (!object.is_object()) return;
+    auto it = object.find("extensions");
+    if (it == object.end() || !it->is_object()) return;
+    for (auto e = it->begin(); e != it->end(); ++e) out.insert(e.key());
+  };
+  auto each = [&](const Json& object, const char* key, const auto& visit) {
+    if (!object.is_object()) return;
+    auto it = object.find(key);
+    if (it == object.end() || !it->is_array()) return;
+    for (const Json& element : *it) visit(element);
+  };
+  add(root);
+  for (const char* key : {"scenes", "nodes", "textures", "images", "samplers"})
+    each(root, key, add);
+  each(root, "meshes", [&](const Json& mesh) {
+    add(mesh);
+    each(mesh, "primitives", add);
+  });
+  each(root, "materials", [&](const Json& material) {
+    add(material);
+    if (!material.is_object()) return;
+    for (auto slot = material.begin(); slot != material.end(); ++slot) add(slot.value());
+    auto pbr = material.find("pbrMetallicRoughness");
+    if (pbr == material.end() || !pbr->is_object()) return;
+    for (auto slot = pbr->begin(); slot != pbr->end(); ++slot) add(slot.value());
+  });
+  return out;
+}
+
 void check_extensions(const Json& root, const std::string& source,
                       std::vector<std::string>& warnings) {
   std::vector<std::string> unsupported;
@@ -100,15 +137,26 @@ void check_extensions(const Json& root, const std::string& source,
                     true);
   }
   std::string ignored;
+  std::set<std::string> listed;
   const Json& used = array_or_empty(root, "", "extensionsUsed");
   for (size_t i = 0; i < used.size(); ++i) {
     if (!used[i].is_string()) throw GltfError(json_path("extensionsUsed", i), "must be a string");
+    listed.insert(used[i].get<std::string>());
     if (!supported_gltf_extension(used[i].get<std::string>()))
       ignored += (ignored.empty() ? "" : ", ") + used[i].get<std::string>();
   }
   if (!ignored.empty()) {
     warnings.push_back(source + ": extensions " + ignored +
                        " not baked (not required by the file: their fallbacks are)");
+  }
+  std::string unlisted;
+  for (const std::string& name : extensions_present(root)) {
+    if (!listed.count(name) && !supported_gltf_extension(name))
+      unlisted += (unlisted.empty() ? "" : ", ") + name;
+  }
+  if (!unlisted.empty()) {
+    warnings.push_back(source + ": extensions " + unlisted +
+                       " not baked (used, though extensionsUsed does not list them)");
   }
 }
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <set>
 #include <string_view>
 
 namespace baker {
@@ -57,8 +58,16 @@ assetlib::TextureWrap wrap_of(uint64_t gl, const std::string& path) {
   throw GltfError(path, "is not a wrap mode (10497, 33071 or 33648)");
 }
 
-// The sampler settings of textures[texture] into `slot`.
-void read_sampler(const Json& root, uint32_t texture, assetlib::TextureSlot& slot) {
+// The filters glTF allows (the GL enums): magnification NEAREST or LINEAR; minification those
+// and the four mipmap modes.
+constexpr uint64_t kNearest = 9728, kLinear = 9729, kNearestMipmapNearest = 9984,
+                   kLinearMipmapLinear = 9987;
+
+// The sampler settings of textures[texture] into `slot`. A minFilter that takes the nearest texel
+// adds the sampler to `nearest_minification`: a material asset keeps magnification only, and
+// minifies linearly through the mip chain.
+void read_sampler(const Json& root, uint32_t texture, assetlib::TextureSlot& slot,
+                  std::set<uint32_t>& nearest_minification) {
   std::string path = json_path("textures", texture);
   std::optional<uint32_t> sampler = index_or_none(root["textures"][texture], path, "sampler",
                                                   array_size(root, "samplers"), "sampler");
@@ -67,7 +76,18 @@ void read_sampler(const Json& root, uint32_t texture, assetlib::TextureSlot& slo
   const Json& s = root["samplers"][*sampler];
   slot.wrap_u = wrap_of(uint_or(s, sp, "wrapS", 10497), json_path(sp, "wrapS"));
   slot.wrap_v = wrap_of(uint_or(s, sp, "wrapT", 10497), json_path(sp, "wrapT"));
-  slot.nearest = uint_or(s, sp, "magFilter", 9729) == 9728;  // NEAREST
+  const uint64_t mag = uint_or(s, sp, "magFilter", kLinear);
+  if (mag != kNearest && mag != kLinear)
+    throw GltfError(json_path(sp, "magFilter"), "is not a magnification filter (9728 or 9729)");
+  slot.nearest = mag == kNearest;
+  const uint64_t min = uint_or(s, sp, "minFilter", kLinearMipmapLinear);
+  if (min != kNearest && min != kLinear &&
+      (min < kNearestMipmapNearest || min > kLinearMipmapLinear))
+    throw GltfError(json_path(sp, "minFilter"),
+                    "is not a minification filter (9728, 9729 or 9984..9987)");
+  // NEAREST_MIPMAP_LINEAR (old exporters' default) blends levels, close to the trilinear filter
+  // engines use; NEAREST and NEAREST_MIPMAP_NEAREST ask for the blocky look of pixel art.
+  if (min == kNearest || min == kNearestMipmapNearest) nearest_minification.insert(*sampler);
 }
 
 // KHR_texture_transform of a textureInfo, and its texCoord override.
@@ -84,12 +104,13 @@ void read_transform(const Json& info, const std::string& path, assetlib::Texture
 assetlib::TextureSlot read_slot(const Json& root, const Json& info, const std::string& path,
                                 TextureRole role, const std::string& source,
                                 const GltfTextureName& texture_name,
+                                std::set<uint32_t>& nearest_minification,
                                 std::vector<std::string>& warnings) {
   assetlib::TextureSlot slot;
   uint32_t texture = index_of(info, path, "index", array_size(root, "textures"), "texture");
   slot.uv_set = uint32_t(std::min<uint64_t>(uint_or(info, path, "texCoord", 0), UINT32_MAX));
   read_transform(info, path, slot);
-  read_sampler(root, texture, slot);
+  read_sampler(root, texture, slot, nearest_minification);
   if (slot.uv_set > 1) {
     warnings.push_back(source + ": " + path + " samples TEXCOORD_" + std::to_string(slot.uv_set) +
                        "; only sets 0 and 1 are baked, so it samples set 0");
@@ -111,6 +132,7 @@ assetlib::TextureSlot read_slot(const Json& root, const Json& info, const std::s
 
 assetlib::MaterialInfo read_material(const Json& root, size_t index, const std::string& source,
                                      const GltfTextureName& texture_name,
+                                     std::set<uint32_t>& nearest_minification,
                                      std::vector<std::string>& warnings) {
   std::string path = json_path("materials", index);
   const Json& m = root["materials"][index];
@@ -140,7 +162,8 @@ assetlib::MaterialInfo read_material(const Json& root, size_t index, const std::
     const Json* info = texture_info(m, slot_path, spec);
     if (!info) continue;
     assetlib::TextureSlot& slot = out.*spec.slot;
-    slot = read_slot(root, *info, slot_path, spec.role, source, texture_name, warnings);
+    slot = read_slot(root, *info, slot_path, spec.role, source, texture_name, nearest_minification,
+                     warnings);
     if (spec.role == TextureRole::Normal)
       out.normal_scale = float(number_or(*info, slot_path, "scale", 1));
     if (spec.slot == &assetlib::MaterialInfo::occlusion)
@@ -216,9 +239,17 @@ std::vector<assetlib::MaterialInfo> gltf_materials(const Json& root, const std::
                                                    const GltfTextureName& texture_name,
                                                    std::vector<std::string>& warnings) {
   std::vector<assetlib::MaterialInfo> out;
+  std::set<uint32_t> nearest_minification;
   const Json& materials = array_or_empty(root, "", "materials");
   for (size_t i = 0; i < materials.size(); ++i)
-    out.push_back(read_material(root, i, source, texture_name, warnings));
+    out.push_back(read_material(root, i, source, texture_name, nearest_minification, warnings));
+  if (!nearest_minification.empty()) {
+    std::string list;
+    for (uint32_t s : nearest_minification) list += (list.empty() ? "" : ", ") + std::to_string(s);
+    warnings.push_back(source + ": samplers " + list +
+                       ": minFilter takes the nearest texel; baked materials keep magFilter only "
+                       "and minify linearly through the mip chain");
+  }
   return out;
 }
 

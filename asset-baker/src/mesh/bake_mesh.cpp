@@ -102,6 +102,14 @@ void optimize(std::vector<MeshVertex>& vertices, std::vector<uint32_t>& indices,
                               vertices.size(), sizeof(MeshVertex));
 }
 
+// Whether `format` has a tangent attribute (location 4).
+bool holds_tangents(assetlib::VertexFormat format) {
+  assetlib::VertexAttribute attributes[8];
+  const uint32_t count = assetlib::vertex_format_attributes(format, attributes);
+  return std::any_of(attributes, attributes + count,
+                     [](const assetlib::VertexAttribute& a) { return a.location == 4; });
+}
+
 void analyze(const std::vector<uint32_t>& indices, size_t vertex_count, float& acmr, float& atvr) {
   meshopt_VertexCacheStatistics stats =
       meshopt_analyzeVertexCache(indices.data(), indices.size(), vertex_count, 16, 0, 0);
@@ -150,6 +158,15 @@ BakeStatus bake_mesh(ImportedMesh mesh, const std::string& source, const std::st
     warnings.push_back(what + ": a material samples the second UV set, which vertex_format " +
                        settings.mesh.vertex_format +
                        " does not hold: it samples the first (use PNCVT_F32 or PNCVT_OCT)");
+  }
+  const bool normal_mapped =
+      std::any_of(mesh.materials.begin(), mesh.materials.end(),
+                  [](const assetlib::MeshMaterial& m) { return !m.normal_texture.empty(); });
+  if (normal_mapped && !holds_tangents(info.vertex_format)) {
+    warnings.push_back(what + ": a material has a normal map, but vertex_format " +
+                       settings.mesh.vertex_format +
+                       " holds no tangents: the engine must derive them (use PNCVT_F32 or "
+                       "PNCVT_OCT to keep them)");
   }
   info.vertex_count = uint32_t(vertices.size());
   info.index_count = uint32_t(indices.size());
