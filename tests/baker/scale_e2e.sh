@@ -187,6 +187,21 @@ merge_problems)
   # Into a fresh folder the damaged shard still fails the merge.
   set +e; "$baker" merge "$work/shard1" "$work/damaged" -o "$work/fresh" >"$work/log" 2>&1; rc=$?; set -e
   [ "$rc" = 1 ] || { cat "$work/log"; fail "a fresh merge with a damaged shard exited $rc"; }
+  # A shard left out (a CI artifact a glob missed): exit 1, naming it, and nothing of it removed.
+  merge "$work/shard1"
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "merging 1 of 2 shards exited $rc"; }
+  grep -qF "1 of the 2 shards are not given (2 of 2)" "$work/log" || { cat "$work/log"; fail "the missing shard is not named"; }
+  [ "$before" = "$(cd "$work/merged" && sha256sum manifest.json $(find . -name '*.tx' -o -name '*.mesh' | sort))" ] ||
+    fail "a merge missing a shard changed or lost merged outputs"
+  # Shards of two different splits do not make one set.
+  bake "$work/src" "$work/third" --no-cache --shard 1/3
+  merge "$work/shard1" "$work/shard2" "$work/third"
+  [ "$rc" = 1 ] && grep -qF "split 2 different ways" "$work/log" || { cat "$work/log"; fail "mixed splits merged"; }
+  "$baker" check "$work/merged" >/dev/null || fail "check after the incomplete merges"
+  # A shard baked into a folder of another shard says why it removes that one's outputs.
+  bake "$work/src" "$work/shard1" --shard 2/2
+  grep -qF "(another shard's: a shard's output folder holds that shard alone)" "$work/log" ||
+    { cat "$work/log"; fail "the other shard's outputs were removed without the reason"; }
   ;;
 collect_damaged_record)
   # A bake-one record that cannot be read makes collect warn and exit 1, never drop it silently.

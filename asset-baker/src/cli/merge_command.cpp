@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
+#include <set>
 
 namespace baker {
 namespace {
@@ -56,9 +58,11 @@ BakeStatus copy_entry(const OutputTree& shard, const OutputTree& output, CacheEn
   return {};
 }
 
-// Merges one shard's entries into `next`; each problem is printed and counted in `problems`.
+// Merges one shard's entries into `next`; each problem is printed and counted in `problems`. The
+// shard it says it holds (K/N) goes into `shards`.
 void merge_shard(const fs::path& dir, const OutputTree& output, BakeCache& next,
-                 std::map<std::string, std::string>& claimed, size_t& problems) {
+                 std::map<std::string, std::string>& claimed,
+                 std::map<uint32_t, std::set<uint32_t>>& shards, size_t& problems) {
   auto problem = [&problems](const std::string& message) {
     print_message("error", message);
     ++problems;
@@ -76,6 +80,7 @@ void merge_shard(const fs::path& dir, const OutputTree& output, BakeCache& next,
     problem((dir / kCacheFileName).string() + ": " + damaged + "; this shard is not merged");
     return;
   }
+  if (cache.shard) shards[cache.shard->count].insert(cache.shard->index);
   for (auto& [shard_source, shard_entry] : cache.entries) {
     const std::string& source = shard_source;  // clang 14 cannot capture a structured binding
     CacheEntry entry = shard_entry;
@@ -124,6 +129,31 @@ size_t keep_unmerged(const BakeCache& previous, BakeCache& next,
   return kept;
 }
 
+// Shards of one bake come as the set 1/N..N/N: a folder of another N, or a missing K, makes the
+// merge incomplete (a glob that missed a CI artifact), and a merge without problems would remove
+// the outputs of the sources that shard bakes. Folders of whole bakes say nothing and are free.
+void check_shard_set(const std::map<uint32_t, std::set<uint32_t>>& shards, size_t& problems) {
+  if (shards.size() > 1) {
+    print_message("error", "the shards come from bakes split " + std::to_string(shards.size()) +
+                               " different ways (--shard K/N with different N); merge one set");
+    ++problems;
+    return;
+  }
+  for (const auto& [count, present] : shards) {
+    std::string missing;
+    size_t absent = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+      if (present.count(k)) continue;
+      if (absent++ < 8) missing += (missing.empty() ? "" : ", ") + std::to_string(k + 1);
+    }
+    if (absent == 0) continue;
+    print_message("error", std::to_string(absent) + " of the " + std::to_string(count) +
+                               " shards are not given (" + missing + (absent > 8 ? ", ..." : "") +
+                               " of " + std::to_string(count) + "); nothing of theirs is removed");
+    ++problems;
+  }
+}
+
 }  // namespace
 
 int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool quiet) {
@@ -149,7 +179,10 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
   BakeCache next;
   std::map<std::string, std::string> claimed;
   size_t problems = 0;
-  for (const fs::path& shard : shards) merge_shard(shard, output, next, claimed, problems);
+  std::map<uint32_t, std::set<uint32_t>> shard_set;  // N -> the K given (0-based)
+  for (const fs::path& shard : shards)
+    merge_shard(shard, output, next, claimed, shard_set, problems);
+  check_shard_set(shard_set, problems);
   const size_t kept = problems > 0 ? keep_unmerged(previous, next, claimed) : 0;
   size_t removed = 0;
   if (BakeStatus s = write_index(output, previous, next, removed); !s) {

@@ -105,6 +105,12 @@ BakeCache load_cache(const OutputTree& output, std::string* problem) {
                             s.at(2).get<std::string>()};
     }
     cache.run_started_ns = doc.value("run_started_ns", int64_t(0));
+    if (doc.contains("shard")) {
+      const json& shard = doc.at("shard");
+      cache.shard = Shard{shard.at(0).get<uint32_t>() - 1, shard.at(1).get<uint32_t>()};
+      if (cache.shard->count == 0 || cache.shard->index >= cache.shard->count)
+        throw json::other_error::create(501, "shard K/N out of range", nullptr);
+    }
     if (dropped > 0) {
       why = std::to_string(dropped) +
             " entries name paths outside the folder or files that are not baked assets";
@@ -132,6 +138,7 @@ BakeStatus save_cache(const OutputTree& output, const BakeCache& cache) {
               {"run_started_ns", cache.run_started_ns},
               {"entries", entries},
               {"stamps", stamps}};
+  if (cache.shard) doc["shard"] = {cache.shard->index + 1, cache.shard->count};
   std::string text = doc.dump(1, '\t', false, json::error_handler_t::replace) + "\n";
   const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
   return output.write(kCacheFileName, parts);

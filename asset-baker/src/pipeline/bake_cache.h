@@ -7,6 +7,7 @@
 
 #include "common/bake_status.h"
 #include "pipeline/output_tree.h"
+#include "pipeline/shard.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -96,6 +97,8 @@ struct BakeCache {
   std::map<std::string, FileStamp> stamps;    // by root-relative path
   // When the run that saved it started (wall clock): every stamp it holds was taken after that.
   int64_t run_started_ns = 0;
+  // Saved by a --shard bake: which shard the folder holds (`merge` checks that it has them all).
+  std::optional<Shard> shard;
 };
 
 // A size and mtime recorded by a run do not prove a file unchanged when the mtime lies less than

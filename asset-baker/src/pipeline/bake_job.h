@@ -71,6 +71,7 @@ class JobContext {
   bool force = false;
   bool verify = false;
   int64_t started_ns = 0;        // wall-clock start of the run, before any file was looked at
+  std::optional<Shard> shard;    // a --shard bake: the shard it bakes
   unsigned threads_per_job = 1;  // inner parallelism (block compression) each job may use
   TexturePlan textures;          // every image of this bake and the roles models use it in
   const SharedCache* shared_cache = nullptr;  // where outputs are restored from and stored; none

@@ -420,8 +420,8 @@ struct NewState {
 // The outputs of the previous run that no source of this run owns, deleted while they still hold
 // what the baker wrote (a file someone changed since is left alone).
 void remove_orphans(const OutputTree& output, const std::vector<Source>& sources,
-                    const BakeCache& old_cache, const std::set<std::string>& live, Totals& totals,
-                    ProgressReport& progress) {
+                    const BakeCache& old_cache, const std::set<std::string>& live,
+                    const std::optional<Shard>& shard, Totals& totals, ProgressReport& progress) {
   for (const auto& [old_source, entry] : old_cache.entries) {
     const std::string& relative = old_source;  // clang 14 cannot capture a structured binding
     for (const OutputRecord& o : entry.outputs) {
@@ -431,9 +431,11 @@ void remove_orphans(const OutputTree& output, const std::vector<Source>& sources
       bool still_there = std::any_of(sources.begin(), sources.end(),
                                      [&](const Source& s) { return s.relative == relative; });
       ++totals.removed;
-      progress.info("removed " + o.path +
-                    (still_there ? " (its source failed to bake or no longer makes it)"
-                                 : " (source deleted)"));
+      const char* why = still_there ? " (its source failed to bake or no longer makes it)"
+                        : shard && !in_shard(*shard, relative)
+                            ? " (another shard's: a shard's output folder holds that shard alone)"
+                            : " (source deleted)";
+      progress.info("removed " + o.path + why);
     }
   }
 }
@@ -448,6 +450,7 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
                     JobContext& context, Totals& totals, ProgressReport& progress) {
   NewState state;
   state.cache.run_started_ns = context.started_ns;
+  state.cache.shard = context.shard;
   BakeCache own;  // the previous entries of this run's sources
   for (const auto& [old_source, entry] : old_cache.entries) {
     const std::string& source = old_source;  // clang 14 cannot capture a structured binding
@@ -485,7 +488,7 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
       }
     }
   }
-  remove_orphans(output, sources, own, state.live, totals, progress);
+  remove_orphans(output, sources, own, state.live, context.shard, totals, progress);
   for (auto& [path, stamp] : context.take_stamps()) state.cache.stamps[path] = stamp;
   // Without the cache the next run rebakes everything, but loses nothing: still a failure to
   // report.
@@ -537,6 +540,7 @@ int run_bake(const BakeOptions& options) {
   MemoryBudget budget(options.memory_budget ? options.memory_budget : default_memory_budget());
   JobContext context(setup.input, output, setup.config, old_cache, budget);
   context.started_ns = int64_t(started_ns);
+  context.shard = options.shard;
   context.force = options.force;
   context.verify = options.verify;
   std::string cache_warning;
