@@ -438,6 +438,27 @@ PY
   expect_line "$work/info" "mesh PNCV_F32, 3 vertices"
   "$baker" export "$work/rock.tx" -o "$work/rock.png" >/dev/null || fail "export of a legacy texture"
   ;;
+killed_before_recording)
+  # A bake that ends after putting an output in place but before writing its cache (killed, or
+  # its cache unwritable as here) leaves a file the old cache does not describe; once its source is
+  # gone, the next bake removes it all the same (from the journal it kept), and check passes.
+  fresh_assets
+  bake
+  cp "$work/out/.assetlib-cache.json" "$work/cache.before"
+  cp "$work/src/textures/ui/button.png" "$work/src/textures/checker.png"
+  rm "$work/out/.assetlib-cache.json" && mkdir "$work/out/.assetlib-cache.json"
+  bake
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "a bake that cannot write its cache exited $rc"; }
+  grep -q " textures/checker.tx$" "$work/out/.assetlib-journal" || fail "the output was not noted"
+  rmdir "$work/out/.assetlib-cache.json" && cp "$work/cache.before" "$work/out/.assetlib-cache.json"
+  rm "$work/src/textures/checker.png"
+  bake
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "the next bake exited $rc"; }
+  expect_line "$work/log" "removed textures/checker.tx \\(put there by a bake that ended before"
+  [ ! -e "$work/out/textures/checker.tx" ] || fail "the unrecorded output is still there"
+  [ ! -e "$work/out/.assetlib-journal" ] || fail "the journal outlived a whole bake"
+  "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check"; }
+  ;;
 kill_and_rerun)
   mkdir -p "$work/src"
   cp -r "$corpus/vulkan-guide" "$corpus/intellij-gltf-viewer-plugin" "$corpus/common-3d-test-models" "$work/src/"

@@ -59,7 +59,7 @@ for i in range(count):
     open(os.path.join(out, "noise%03d.png" % i), "wb").write(png)
 PY
 }
-tree_hash() { (cd "$1" && find . -type f ! -name '.assetlib-cache.json' ! -name '.assetlib-lock' -exec sha256sum {} + | sort); }
+tree_hash() { (cd "$1" && find . -type f ! -name '.assetlib-cache.json' ! -name '.assetlib-lock' ! -name '.assetlib-journal' -exec sha256sum {} + | sort); }
 
 case $case in
 planted_cache)

@@ -281,6 +281,11 @@ BakeStatus JobContext::publish(std::vector<StagedFile>& staged,
     return BakeStatus::failure(BakeError::IoError, records.empty() ? "" : records.front().path,
                                "not written: the bake stopped before this output");
   }
+  if (journal) {
+    std::vector<std::pair<std::string, std::string>> noted;
+    for (const OutputRecord& r : records) noted.emplace_back(r.path, r.hash);
+    if (BakeStatus s = journal->note(noted); !s) return s;
+  }
   for (size_t i = 0; i < staged.size(); ++i) {
     if (BakeStatus s = output.publish(staged[i]); !s) return s;
     if (std::optional<FileStat> written = output.file_stat(records[i].path))

@@ -6,6 +6,7 @@
 #include "pipeline/bake_cache.h"
 #include "pipeline/bake_config.h"
 #include "pipeline/memory_budget.h"
+#include "pipeline/output_journal.h"
 #include "pipeline/output_tree.h"
 #include "pipeline/texture_plan.h"
 
@@ -70,10 +71,11 @@ class JobContext {
   MemoryBudget& budget;  // shared by all jobs: what they may hold in memory together
   bool force = false;
   bool verify = false;
-  int64_t started_ns = 0;        // wall-clock start of the run, before any file was looked at
-  std::optional<Shard> shard;    // a --shard bake: the shard it bakes
-  unsigned threads_per_job = 1;  // inner parallelism (block compression) each job may use
-  TexturePlan textures;          // every image of this bake and the roles models use it in
+  int64_t started_ns = 0;            // wall-clock start of the run, before any file was looked at
+  std::optional<Shard> shard;        // a --shard bake: the shard it bakes
+  OutputJournal* journal = nullptr;  // where outputs are noted before they are put in place
+  unsigned threads_per_job = 1;      // inner parallelism (block compression) each job may use
+  TexturePlan textures;              // every image of this bake and the roles models use it in
   const SharedCache* shared_cache = nullptr;  // where outputs are restored from and stored; none
 
   // Writes every asset of `baked` through `output`, all or none: each is staged beside its target

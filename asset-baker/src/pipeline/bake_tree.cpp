@@ -440,6 +440,17 @@ void remove_orphans(const OutputTree& output, const std::vector<Source>& sources
   }
 }
 
+// The outputs a killed bake put in place (OutputJournal) that no source of this run makes, deleted
+// while they still hold what it noted.
+void remove_left_over(const OutputTree& output, const OutputJournal& journal,
+                      const std::set<std::string>& live, Totals& totals, ProgressReport& progress) {
+  for (const auto& [path, hash] : journal.left_over()) {
+    if (live.count(path) || !output.remove_if_unchanged(path, hash)) continue;
+    ++totals.removed;
+    progress.info("removed " + path + " (put there by a bake that ended before recording it)");
+  }
+}
+
 // The new cache and manifest hold the baked, up-to-date and kept sources; orphaned outputs are
 // removed. Both files are written atomically, the manifest last.
 //
@@ -489,12 +500,18 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
     }
   }
   remove_orphans(output, sources, own, state.live, context.shard, totals, progress);
+  // A single-file bake does not know what the other sources make: what killed runs left waits
+  // for a whole bake.
+  if (!partial && context.journal)
+    remove_left_over(output, *context.journal, state.live, totals, progress);
   for (auto& [path, stamp] : context.take_stamps()) state.cache.stamps[path] = stamp;
   // Without the cache the next run rebakes everything, but loses nothing: still a failure to
   // report.
   if (BakeStatus s = save_cache(output, state.cache); !s) {
     progress.error(s);
     ++totals.failed;
+  } else if (context.journal && (!partial || context.journal->left_over().empty())) {
+    context.journal->clear();  // the cache now describes every output noted
   }
   std::string manifest_text = assetlib::write_manifest(state.manifest);
   const std::span<const std::byte> parts[] = {std::as_bytes(std::span(manifest_text))};
@@ -536,11 +553,14 @@ int run_bake(const BakeOptions& options) {
       scan_sources(setup.input, setup.output, progress, totals.unsupported);
   output.sweep_temporaries();  // under the lock: no other run's temporaries are in flight
   BakeCache old_cache = load_cache(output);
+  OutputJournal journal;
+  journal.open(output);
 
   MemoryBudget budget(options.memory_budget ? options.memory_budget : default_memory_budget());
   JobContext context(setup.input, output, setup.config, old_cache, budget);
   context.started_ns = int64_t(started_ns);
   context.shard = options.shard;
+  context.journal = &journal;
   context.force = options.force;
   context.verify = options.verify;
   std::string cache_warning;
