@@ -53,8 +53,12 @@ namespace baker {
 //      TANGENT w made +-1; MTL: -o/-s/-t with fewer than three numbers keep their texture, no Kd
 //      is white; new warnings (OBJ free-form elements and short faces, colours, half-float UVs,
 //      grey normal maps, colour spaces, why a glTF slot is untextured)
-//  13  OBJ: a usemtl before the mtllib defining its material gets that material; a material name
-//      defined again by newmtl is warned about
+//  13  OBJ: a usemtl before the mtllib defining its material gets that material; glTF: animated
+//      nodes above a root joint join the skeleton, TANGENT kept per primitive and ignored without
+//      NORMAL, COLOR_0 floats clamped to 0..1 in every format, COLOR_0 of plain integers and
+//      sampler filters that are no GL enum refused; a source, .mtl or .bin that cannot be read
+//      keeps the previous outputs; new warnings (newmtl redefinitions, nearest minFilter,
+//      extensions missing from extensionsUsed, normal maps on formats without tangents)
 inline constexpr uint32_t kBakerVersion = 13;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
