@@ -233,6 +233,23 @@ collect_racy_edit)
   bake "$work/in" "$work/fresh" --no-cache
   cmp -s "$work/out/a.tx" "$work/fresh/a.tx" || fail "the rewritten source was taken as up to date: $(cat "$work/log")"
   ;;
+collect_after_single_file)
+  # A bake-one record folded by collect stays folded once a single-file bake has rewritten the
+  # index: the next collect keeps that bake's newer outputs (it took the old record again, found
+  # its outputs gone, and removed the new ones).
+  mkdir -p "$work/in"
+  printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' >"$work/in/a.obj"
+  "$baker" bake-one "$work/in/a.obj" --root "$work/in" -o "$work/out" -q || fail "bake-one"
+  "$baker" collect "$work/in" -o "$work/out" -q || fail "collect"
+  sleep 2.5  # the record lies past the racy window of what comes next
+  printf 'v 0 0 0\nv 2 0 0\nv 0 2 0\nv 2 2 0\nf 1 2 3\nf 2 4 3\n' >"$work/in/a.obj"
+  "$baker" "$work/in/a.obj" --root "$work/in" -o "$work/out" -q || fail "single-file bake"
+  set +e; "$baker" collect "$work/in" -o "$work/out" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "collect after a single-file bake exited $rc"; }
+  bake "$work/in" "$work/fresh" --no-cache
+  cmp -s "$work/out/a.mesh" "$work/fresh/a.mesh" || fail "collect lost the single-file bake's output"
+  "$baker" check "$work/out" >/dev/null || fail "check"
+  ;;
 bake_one_parallel)
   # Many bake-one runs at once in one output folder, then collect: equal to a whole bake.
   python3 "$repo/scripts/make_scale_tree.py" "$work/tree" --count 300 >/dev/null

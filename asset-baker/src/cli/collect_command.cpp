@@ -31,8 +31,9 @@ std::optional<CacheEntry> current_entry(const OutputTree& output, const BakeCach
   };
   std::optional<FileStat> stat = output.file_stat(record_path(source));
   // A record older than the index was folded into it already: its entry is there (or a whole
-  // bake replaced it since, and that is the newer truth).
-  bool folded = stat && stamp_trusted(previous, stat->mtime_ns);
+  // bake replaced it since, and that is the newer truth). Judged against when the index was
+  // written, not against its stamps' earliest start, which stays with the first bake-one run.
+  bool folded = stat && stat->mtime_ns < previous.indexed_ns - kRacyWindowNs;
   if (!stat || (folded && old != previous.entries.end())) return previous_entry();
   std::optional<SourceRecord> record = read_record(output, source);
   if (!record) {
@@ -81,7 +82,7 @@ int run_collect(const CollectOptions& options) {
   BakeCache next;
   // Every stamp was taken by an earlier run (bake-one's, or the one that wrote `previous`): the
   // index is judged against the earliest of their starts, not this run's.
-  next.run_started_ns = int64_t(started_ns);
+  next.run_started_ns = next.indexed_ns = int64_t(started_ns);
   next.stamps = previous.stamps;
   keep_earliest_start(next, previous.run_started_ns);
   std::map<std::string, std::string> claimed;

@@ -126,6 +126,7 @@ size_t keep_unmerged(const BakeCache& previous, BakeCache& next,
     ++kept;
   }
   for (const auto& [path, stamp] : previous.stamps) next.stamps.emplace(path, stamp);
+  keep_earliest_start(next, previous.run_started_ns);
   return kept;
 }
 
@@ -177,6 +178,9 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
   output.sweep_temporaries();
   BakeCache previous = load_cache(output);
   BakeCache next;
+  next.indexed_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
   std::map<std::string, std::string> claimed;
   size_t problems = 0;
   std::map<uint32_t, std::set<uint32_t>> shard_set;  // N -> the K given (0-based)

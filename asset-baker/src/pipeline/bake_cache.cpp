@@ -105,6 +105,7 @@ BakeCache load_cache(const OutputTree& output, std::string* problem) {
                             s.at(2).get<std::string>()};
     }
     cache.run_started_ns = doc.value("run_started_ns", int64_t(0));
+    cache.indexed_ns = doc.value("indexed_ns", cache.run_started_ns);
     if (doc.contains("shard")) {
       const json& shard = doc.at("shard");
       cache.shard = Shard{shard.at(0).get<uint32_t>() - 1, shard.at(1).get<uint32_t>()};
@@ -136,6 +137,7 @@ BakeStatus save_cache(const OutputTree& output, const BakeCache& cache) {
   for (const auto& [path, s] : cache.stamps) stamps[path] = {s.size, s.mtime_ns, s.hash};
   json doc = {{"baker_version", kBakerVersion},
               {"run_started_ns", cache.run_started_ns},
+              {"indexed_ns", cache.indexed_ns},
               {"entries", entries},
               {"stamps", stamps}};
   if (cache.shard) doc["shard"] = {cache.shard->index + 1, cache.shard->count};

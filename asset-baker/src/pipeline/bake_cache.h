@@ -99,8 +99,12 @@ struct FileStamp {
 struct BakeCache {
   std::map<std::string, CacheEntry> entries;  // by source (root-relative)
   std::map<std::string, FileStamp> stamps;    // by root-relative path
-  // When the run that saved it started (wall clock): every stamp it holds was taken after that.
+  // The earliest start (wall clock) of the runs whose stamps it holds: every stamp was taken
+  // after that. Judges stamps (stamp_trusted).
   int64_t run_started_ns = 0;
+  // When the run that wrote it started: a bake-one record written before that (less the racy
+  // window) was folded into it by that run (collect).
+  int64_t indexed_ns = 0;
   // Saved by a --shard bake: which shard the folder holds (`merge` checks that it has them all).
   std::optional<Shard> shard;
 };

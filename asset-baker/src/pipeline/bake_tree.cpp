@@ -460,7 +460,7 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
                     const std::vector<JobResult>& results, const BakeCache& old_cache, bool partial,
                     JobContext& context, Totals& totals, ProgressReport& progress) {
   NewState state;
-  state.cache.run_started_ns = context.started_ns;
+  state.cache.run_started_ns = state.cache.indexed_ns = context.started_ns;
   state.cache.shard = context.shard;
   BakeCache own;  // the previous entries of this run's sources
   for (const auto& [old_source, entry] : old_cache.entries) {
