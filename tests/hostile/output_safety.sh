@@ -245,6 +245,30 @@ baker_names)
   done
   grep -q '"noise000.png"' "$work/out/.assetlib-cache.json" || fail "the good source is not in the cache"
   ;;
+planted_journal)
+  # A FIFO where the journal goes never blocks the bake (opening it for writing would wait for a
+  # reader): the outputs fail with an I/O error naming it, the previous ones kept.
+  make_pngs "$work/src" 2 16
+  run "$work/src" -o "$work/out"
+  expect_rc 0
+  before=$(tree_hash "$work/out")
+  mkfifo "$work/out/.assetlib-journal"
+  set +e
+  timeout 60 "$baker" "$work/src" -o "$work/out" --force >"$work/log" 2>&1
+  rc=$?
+  set -e
+  [ "$rc" != 124 ] || fail "the bake hung on a FIFO journal"
+  expect_rc 1
+  expect_line "$work/log" "assetlib-journal: is not a regular file"
+  [ "$before" = "$(tree_hash "$work/out")" ] || fail "outputs changed"
+  # A journal whose last line a kill cut short: the next note starts on a line of its own.
+  rm -f "$work/out/.assetlib-journal"  # the bake removed it once its cache was saved
+  printf 'xxh3-64:0123456789abcdef cut-sh' >"$work/out/.assetlib-journal"
+  rm "$work/out/.assetlib-cache.json" && mkdir "$work/out/.assetlib-cache.json"  # kept, not removed
+  run "$work/src" -o "$work/out" --force
+  grep -qE '^xxh3-64:[0-9a-f]{16} noise000.tx$' "$work/out/.assetlib-journal" ||
+    { cat "$work/out/.assetlib-journal"; fail "a note was glued onto the cut line"; }
+  ;;
 overlap)
   make_pngs "$work/project/src" 1 16
   touch "$work/project/src/keep.png.assetlib-tmp-1-2"

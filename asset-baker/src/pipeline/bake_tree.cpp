@@ -444,8 +444,9 @@ void remove_orphans(const OutputTree& output, const std::vector<Source>& sources
 // while they still hold what it noted.
 void remove_left_over(const OutputTree& output, const OutputJournal& journal,
                       const std::set<std::string>& live, Totals& totals, ProgressReport& progress) {
-  for (const auto& [path, hash] : journal.left_over()) {
-    if (live.count(path) || !output.remove_if_unchanged(path, hash)) continue;
+  for (const auto& [noted_path, noted_hash] : journal.left_over()) {
+    const std::string path(noted_path);
+    if (live.count(path) || !output.remove_if_unchanged(path, std::string(noted_hash))) continue;
     ++totals.removed;
     progress.info("removed " + path + " (put there by a bake that ended before recording it)");
   }

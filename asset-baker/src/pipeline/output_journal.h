@@ -15,6 +15,7 @@
 
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -22,8 +23,9 @@ namespace baker {
 
 inline constexpr const char* kJournalFileName = ".assetlib-journal";
 
-// Largest journal read; a bigger one is ignored (its files stay, as before the journal existed).
-inline constexpr uint64_t kMaxJournalBytes = 64ull << 20;
+// Largest journal read (some 200000 outputs); a bigger one is ignored (its files stay, as before
+// the journal existed): reading it costs about twice its size in memory.
+inline constexpr uint64_t kMaxJournalBytes = 16ull << 20;
 
 class OutputJournal {
  public:
@@ -36,8 +38,11 @@ class OutputJournal {
   // it. Only under the output lock.
   void open(const OutputTree& output);
 
-  // (path, hash) of each output a killed run put in place, in the order noted.
-  const std::vector<std::pair<std::string, std::string>>& left_over() const { return left_over_; }
+  // (path, hash) of each output a killed run put in place, in the order noted: views into the
+  // journal's text, valid while this object lives.
+  const std::vector<std::pair<std::string_view, std::string_view>>& left_over() const {
+    return left_over_;
+  }
 
   // Notes outputs about to be put in place, one line each ("<hash> <path>"). Thread-safe. An
   // IoError (a full disk) means they must not be published.
@@ -50,8 +55,10 @@ class OutputJournal {
  private:
   const OutputTree* output_ = nullptr;
   int fd_ = -1;
+  bool torn_ = false;  // the text read ends inside a line (a kill mid-write): end it first
   std::mutex mutex_;
-  std::vector<std::pair<std::string, std::string>> left_over_;
+  std::string text_;
+  std::vector<std::pair<std::string_view, std::string_view>> left_over_;
 };
 
 }  // namespace baker

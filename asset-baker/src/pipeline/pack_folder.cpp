@@ -4,6 +4,7 @@
 #include "common/regular_file.h"
 #include "pipeline/bake_cache.h"
 #include "pipeline/interrupt.h"
+#include "pipeline/output_journal.h"
 #include "pipeline/output_lock.h"
 #include "pipeline/output_tree.h"
 #include "pipeline/streamed_file.h"
@@ -44,7 +45,7 @@ BakeStatus check_destination(const fs::path& baked_dir, const fs::path& pack,
     std::error_code e;
     return fs::weakly_canonical(p, e) == target && !e;
   };
-  for (const char* own : {"manifest.json", kCacheFileName, kLockFileName}) {
+  for (const char* own : {"manifest.json", kCacheFileName, kLockFileName, kJournalFileName}) {
     if (same(baked_dir / own)) {
       return BakeStatus::failure(BakeError::Config, pack.string(),
                                  std::string("would replace the baked folder's ") + own);
