@@ -26,6 +26,12 @@ struct AccessorValues {
   const float* element(uint32_t i) const { return values.data() + size_t(i) * components; }
 };
 
+// Floats, or normalized unsigned bytes or shorts: what glTF allows for weights and colours.
+inline bool float_or_normalized_unsigned(const AccessorValues& values) {
+  const uint32_t type = values.component_type;
+  return type == kFloatComponent || ((type == 5121 || type == 5123) && values.normalized);
+}
+
 // The values per element of an accessor "type": 1 to 4 for SCALAR to VEC4, 0 for a matrix or
 // anything else (never vertex data the baker reads).
 uint32_t type_components(const std::string& type);

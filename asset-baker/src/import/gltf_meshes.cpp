@@ -38,12 +38,12 @@ bool allows_components(const std::string& name, uint32_t components) {
 // (0..255 read as colours up to 255) are refused. Floats outside 0..1 are clamped, as every vertex
 // format stores them, counted for one warning.
 void check_color(AccessorValues& values, const std::string& path, GltfMeshNotes& notes) {
-  const uint32_t type = values.component_type;
-  if (type != kFloatComponent && !((type == 5121 || type == 5123) && values.normalized)) {
+  if (!float_or_normalized_unsigned(values)) {
     throw GltfError(path,
                     "COLOR_0 must be floats or normalized unsigned bytes or shorts, not "
                     "componentType " +
-                        std::to_string(type) + (values.normalized ? " (normalized)" : ""));
+                        std::to_string(values.component_type) +
+                        (values.normalized ? " (normalized)" : ""));
   }
   for (float& f : values.values) {
     if (f >= 0.0f && f <= 1.0f) continue;

@@ -56,9 +56,8 @@ void check_skin_component_type(const std::string& name, const AccessorValues& va
   uint32_t type = values.component_type;
   if (type == 0) return;
   bool joints = name[0] == 'J';
-  bool ok = joints
-                ? (type == 5121 || type == 5123) && !values.normalized
-                : type == kFloatComponent || ((type == 5121 || type == 5123) && values.normalized);
+  bool ok = joints ? (type == 5121 || type == 5123) && !values.normalized
+                   : float_or_normalized_unsigned(values);
   if (!ok) {
     throw GltfError(path, joints ? "joints must be unsigned bytes or shorts"
                                  : "weights must be floats or normalized unsigned bytes or shorts");
