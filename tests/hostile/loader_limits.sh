@@ -6,7 +6,8 @@
 #                  from 45 MB (over it: refused); under `ulimit -v 2 GiB`, peak RSS about the file's size
 #   json_header    a texture whose JSON header is 30 MB (over kMaxJsonSize): refused before it is read
 #   out_of_memory  a 1 GiB chunk (4 MB file) under `ulimit -v 512 MiB`: a clean "out of memory"
-#                  naming the file, exit 1, not an abort
+#                  naming the file, exit 1, not an abort; export of a level past the PNG writer's
+#                  int sizes (16384 x 16384): refused before decoding
 #   special_files  a FIFO, a folder, a device and a socket in place of assets, of manifest.json, of
 #                  a PSNR source and of baker.json: refused at once, never blocking
 #   straddling     a chunk crossing from one mip level into the next (a layout pack_texture never
@@ -150,9 +151,10 @@ json_header)
   gen texture "$work/json/t.tx" RGBA8_SRGB 4 4 1 1048576 10000000
   gen manifest "$work/json" t.tx
   limit_kib=$((2048 * 1024))
-  # Refused from the 16-byte header: nothing of the JSON is read or parsed.
+  # Refused from the 16-byte header: nothing of the JSON is parsed. check reads each listed file
+  # whole, as pack does (the manifest bounds it), so it may hold the file.
   echo "check, 30 MB JSON:"; run check "$work/json"; expect 1 "t\.tx: JSON metadata of [0-9]+ bytes is over the 4 MiB limit \(assetlib::kMaxJsonSize\)"
-  within $((base_check + 8 * 1024))
+  within $((base_check + $(kib "$work/json/t.tx") + 8 * 1024))
   echo "info, 30 MB JSON:"; run info "$work/json/t.tx"; expect 1 "t\.tx: error: JSON metadata of [0-9]+ bytes is over the 4 MiB limit \(assetlib::kMaxJsonSize\)"
   within $((base_info + 8 * 1024))
   ;;
@@ -163,9 +165,15 @@ out_of_memory)
   gen texture "$work/big/t.tx" RGBA8_SRGB 16384 16384 1 1073741824
   gen manifest "$work/big" t.tx
   limit_kib=$((512 * 1024))
+  # 16384 x 8192 in one 512 MiB chunk: under the PNG writer's limit, over this memory.
+  mkdir -p "$work/wide"
+  gen texture "$work/wide/e.tx" RGBA8_SRGB 16384 8192 1 1073741824
   run check "$work/big"; expect 1 "t\.tx: out of memory"
-  run export "$work/big/t.tx" -o "$work/big.png"; expect 1 "t\.tx: out of memory"
+  run export "$work/wide/e.tx" -o "$work/big.png"; expect 1 "e\.tx: out of memory"
   [ ! -e "$work/big.png" ] || fail "export wrote a PNG after running out of memory"
+  # 16384 x 16384 is past what stb_image_write can size (int): refused before decoding.
+  run export "$work/big/t.tx" -o "$work/big.png"; expect 1 "t\.tx: level 0 is 16384x16384, more than the PNG writer takes"
+  [ ! -e "$work/big.png" ] || fail "export wrote a PNG past the writer's limit"
   run info "$work/big/t.tx"; expect 0 "unpacked 1073741824 B"  # info does not unpack
   run info --sources "$work/big" "$work/big/t.tx"; expect 0 "unpacked 1073741824 B"
   ;;

@@ -20,6 +20,12 @@
 #   symlinked_assets  a baked asset replaced by a symlink to an identical file elsewhere, and a
 #                     symlink loop: pack refuses it (no pack), check names it, neither follows it,
 #                     check and info go on past the loop
+#   cli_destinations  --pack into the input folder, or with --shard, refused before baking; --pack and
+#                     pack -o through a symlinked folder planted in the output folder refused; export
+#                     -o other than a .png refused; control characters in the names pack, check and
+#                     export print are escaped
+#   check_symlinks    check and info on a baked folder with a symlinked asset, folder and manifest:
+#                     each reported, none followed; info --sources not through a symlink out
 #   baker_names       source folders named manifest.json, .assetlib-cache.json, .assetlib-records:
 #                     those sources fail naming why, the rest bakes (a 251-byte name too), the
 #                     folder stays usable
@@ -30,7 +36,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/output-safety-$case.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 fail() { echo "FAIL [$case]: $*" >&2; exit 1; }
-expect_line() { grep -aqE "$2" "$1" || { cat "$1" >&2; fail "expected /$2/ in $(basename "$1")"; }; }
+expect_line() { grep -aqE -e "$2" "$1" || { cat "$1" >&2; fail "expected /$2/ in $(basename "$1")"; }; }
 # Runs the baker with a time limit; exit code in $rc, output in $work/log.
 run() {
   set +e
@@ -213,7 +219,7 @@ symlinked_assets)
   ln -s "$work/elsewhere/noise000.tx" "$work/out/noise000.tx"
   run pack "$work/out" -o "$work/game.pack"
   expect_rc 1
-  expect_line "$work/log" "noise000.tx: cannot read \(not a regular file\); not packed"
+  expect_line "$work/log" "noise000.tx: a symlink \(not followed\); not packed"
   [ ! -e "$work/game.pack" ] || fail "a pack was written from a symlinked asset"
   ln -s stray.tx "$work/out/stray.tx"
   run check "$work/out"
@@ -286,6 +292,125 @@ overlap)
   run "$work/project/src" -o "$work/project/src/baked"
   expect_rc 0
   [ -f "$work/project/src/keep.png.assetlib-tmp-1-2" ] || fail "a source file was taken for a temporary"
+  ;;
+cli_destinations)
+  # Where --pack and pack -o may not write: into the sources, through a symlinked folder planted in
+  # the output folder, from a shard's part; an empty name is a usage error.
+  make_pngs "$work/src" 2 16
+  mkdir -p "$work/outside"
+  before=$(tree_hash "$work/src")
+  for target in "$work/src/noise000.png" "$work/src/game.pack" "$work/src/sub/game.pack"; do
+    run "$work/src" -o "$work/out" --pack "$target"
+    expect_rc 2
+    expect_line "$work/log" "--pack names a file in the input folder"
+  done
+  [ "$before" = "$(tree_hash "$work/src")" ] || fail "--pack wrote into the input folder"
+  [ ! -e "$work/out" ] || fail "a refused --pack still baked"
+  run "$work/src" -o "$work/out" --shard 1/2 --pack "$work/shard.pack"
+  expect_rc 2
+  expect_line "$work/log" "merge the shards"
+  run "$work/src" -o "$work/out"
+  expect_rc 0
+  ln -s ../outside "$work/out/packs"
+  run "$work/src" -o "$work/out" --pack "$work/out/packs/sub/game.pack"
+  expect_rc 2
+  expect_line "$work/log" "would be written through the symlink .*/out/packs in the baked folder"
+  run pack "$work/out" -o "$work/out/packs/game.pack"
+  expect_rc 2
+  [ -z "$(ls -A "$work/outside")" ] || fail "a pack was written through the planted symlink"
+  run pack "$work/out" -o ""
+  expect_rc 2
+  expect_line "$work/log" "no pack file named"
+  # A pack in the output folder itself is fine.
+  rm "$work/out/packs"
+  run "$work/src" -o "$work/out" --pack "$work/out/game.pack"
+  expect_rc 0
+  # A manifest whose raw_size lies: pack and check both refuse it, naming the file.
+  cp -r "$work/out" "$work/lying"
+  python3 - "$work/lying/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["assets"][0]["raw_size"] = 2 ** 62
+json.dump(m, open(sys.argv[1], "w"))
+PY
+  run pack "$work/lying" -o "$work/lying.pack"
+  expect_rc 1
+  expect_line "$work/log" "unpacked size [0-9]+ differs from the manifest's 4611686018427387904; not packed"
+  [ ! -e "$work/lying.pack" ] || fail "a pack was written from a lying manifest"
+  run check "$work/lying"
+  expect_rc 1
+  expect_line "$work/log" "unpacked size [0-9]+ differs from the manifest's 4611686018427387904"
+  # export writes PNG only: never over the texture it reads, the manifest or another asset.
+  before=$(tree_hash "$work/out")
+  for target in "$work/out/noise000.tx" "$work/out/manifest.json" "$work/out/x.PNG.tx"; do
+    run export "$work/out/noise000.tx" -o "$target"
+    expect_rc 2
+    expect_line "$work/log" "-o must name a .png file"
+  done
+  [ "$before" = "$(tree_hash "$work/out")" ] || fail "export wrote into the baked folder"
+  run export "$work/out/noise000.tx" -o "$work/x.PNG"
+  expect_rc 0
+  run export "$work/out/game.pack" -o "$work/x.png"
+  expect_rc 2
+  expect_line "$work/log" "game.pack: a pack file: export takes one baked .tx file"
+  # Names with control characters reach the terminal escaped, as every other message does.
+  esc=$(printf 'out\033]0;owned\007')
+  cp -r "$work/out" "$work/$esc"
+  for args in "check $work/$esc" "pack $work/$esc -o $work/$esc.pack" \
+              "export $work/$esc/noise000.tx -o $work/$esc.png"; do
+    set +e
+    timeout 60 "$baker" $args >"$work/log" 2>&1
+    set -e
+    ! grep -q $'\033' "$work/log" || fail "a raw escape reached the terminal: $args"
+    grep -q '\\x1b' "$work/log" || { cat "$work/log"; fail "no escaped name printed: $args"; }
+  done
+  ;;
+check_symlinks)
+  # check and info read a baked folder without following symlinks: a symlinked folder of assets,
+  # a symlinked manifest and an unlisted link are each reported, never read.
+  make_pngs "$work/src" 2 16
+  run "$work/src" -o "$work/out"
+  expect_rc 0
+  mkdir -p "$work/outside"
+  cp -r "$work/out" "$work/linked"
+  mkdir "$work/linked/sub"
+  mv "$work/linked/noise000.tx" "$work/outside/"
+  ln -s ../../outside/noise000.tx "$work/linked/sub/noise000.tx"
+  python3 - "$work/linked/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+for a in m["assets"]:
+    if a["path"] == "noise000.tx":
+        a["path"] = "sub/noise000.tx"
+json.dump(m, open(sys.argv[1], "w"))
+PY
+  run check "$work/linked"
+  expect_rc 1
+  expect_line "$work/log" "sub/noise000.tx: a symlink \(not followed\)"
+  run info "$work/linked"
+  expect_line "$work/log" "sub/noise000.tx: a symlink \(not followed\)"
+  ! grep -qE 'sub/noise000\.tx$' "$work/log" || { cat "$work/log"; fail "info described a symlink"; }
+  # The folder on the way is the symlink now.
+  rm -r "$work/linked/sub"
+  ln -s ../outside "$work/linked/sub"
+  run check "$work/linked"
+  expect_rc 1
+  expect_line "$work/log" "sub/noise000.tx: a symlink or a file on the way to it \(not followed\)"
+  expect_line "$work/log" "linked/sub: a symlink \(not followed\)"
+  cp "$work/out/manifest.json" "$work/outside/manifest.json"
+  rm "$work/linked/sub" "$work/linked/manifest.json"
+  ln -s ../outside/manifest.json "$work/linked/manifest.json"
+  run check "$work/linked"
+  expect_rc 1
+  expect_line "$work/log" "manifest.json: a symlink \(not followed\)"
+  # info --sources reads no source through a symlink that leaves the sources folder.
+  mkdir -p "$work/sources"
+  ln -s "$work/src/noise001.png" "$work/sources/noise001.png"
+  run info "$work/out/noise001.tx" --sources "$work/sources"
+  expect_rc 0
+  ! grep -q "PSNR" "$work/log" || { cat "$work/log"; fail "info read a source through a symlink"; }
+  run info "$work/out/noise001.tx" --sources "$work/src"
+  expect_line "$work/log" "PSNR"
   ;;
 time_limit)
   make_pngs "$work/src" 12 16

@@ -5,7 +5,8 @@
 #include "common/content_hash.h"
 #include "common/mapped_file.h"
 #include "common/terminal_text.h"
-#include "pipeline/bake_cache.h"
+#include "pipeline/listed_assets.h"
+#include "pipeline/output_tree.h"
 #include "pipeline/unpack_check.h"
 
 #include <assetlib/manifest.h>
@@ -92,38 +93,23 @@ class CrossReferences {
   std::vector<Need> needs_;
 };
 
-// Checks one manifest entry, adding what is wrong to `problems`.
-void check_entry(const fs::path& baked_dir, const assetlib::Manifest& manifest,
+// Checks one manifest entry, adding what is wrong to `problems`: the file read inside the folder
+// and held to the manifest as `pack` holds it (listed_assets.h), then unpacked whole.
+void check_entry(const OutputTree& baked, const assetlib::Manifest& manifest,
                  const assetlib::ManifestEntry& e, std::vector<std::string>& problems,
                  CrossReferences& cross) {
-  std::string path = (baked_dir / e.path).string();
-  std::error_code ec;
-  // Not followed: a symlink could lead anywhere, and a baked folder holds regular files.
-  fs::file_status status = fs::symlink_status(path, ec);
-  if (fs::exists(status) && !fs::is_regular_file(status)) {
-    problems.push_back(
-        path + (fs::is_symlink(status) ? ": a symlink (not followed)" : ": not a regular file"));
-    return;
-  }
-  uint64_t size = fs::file_size(path, ec);
-  uint64_t hash = 0;
-  if (ec || size != e.file_size) {
-    problems.push_back(path + ": missing or size differs from the manifest");
-    return;
-  }
-  if (!hash_file(path, hash) || hash_string(hash) != e.hash) {
-    problems.push_back(path + ": content hash differs from the manifest");
-    return;
-  }
-  UnpackedAsset asset;
-  if (BakeStatus s = unpack_whole_asset(path, asset); !s) {
+  std::vector<std::byte> bytes;
+  assetlib::AssetView view;
+  if (BakeStatus s = read_listed_asset(baked, e, bytes, view); !s) {
     problems.push_back(s.message());
     return;
   }
-  if (asset.type != e.type)
-    problems.push_back(path + ": type " + asset.type + ", manifest says " + e.type);
-  if (asset.raw_size != e.raw_size)
-    problems.push_back(path + ": unpacked size differs from the manifest");
+  const std::string path = (baked.root() / e.path).string();
+  UnpackedAsset asset;
+  if (BakeStatus s = unpack_whole_view(view, path, asset); !s) {
+    problems.push_back(s.message());
+    return;
+  }
   cross.add(path, e.name, asset);
   for (const AssetReference& ref : asset.references) {
     const assetlib::ManifestEntry* target = assetlib::find_asset(manifest, ref.name);
@@ -132,6 +118,39 @@ void check_entry(const fs::path& baked_dir, const assetlib::Manifest& manifest,
                          "', which is not in the manifest");
     }
   }
+}
+
+// What lies in the folder besides the listed assets: temporaries killed runs left, asset files the
+// manifest does not list, and symlinks (a bake never makes one, and none is followed). The walk
+// never leaves the folder and never throws: an entry it cannot look at, or a folder it cannot
+// walk on, is a problem too.
+void check_unlisted(const fs::path& baked_dir, const std::set<std::string>& listed,
+                    std::vector<std::string>& problems) {
+  std::error_code ec;
+  fs::recursive_directory_iterator it(baked_dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::path& path = it->path();
+    std::error_code kind;
+    const fs::file_status status = it->symlink_status(kind);
+    if (kind) {
+      problems.push_back(path.string() + ": cannot be looked at (" + kind.message() + ")");
+      continue;
+    }
+    const std::string relative = path.lexically_relative(baked_dir).generic_string();
+    if (fs::is_symlink(status)) {
+      // A listed one was reported by check_entry.
+      if (!listed.count(relative)) problems.push_back(path.string() + ": a symlink (not followed)");
+      continue;
+    }
+    if (!fs::is_regular_file(status)) continue;
+    if (relative.find(".assetlib-tmp-") != std::string::npos) {
+      problems.push_back(path.string() + ": temporary file left behind");
+    } else if (is_output_extension(path.extension().string()) && !listed.count(relative)) {
+      problems.push_back(path.string() + ": asset file not listed in the manifest");
+    }
+  }
+  if (ec)
+    problems.push_back(baked_dir.string() + ": cannot walk the folder (" + ec.message() + ")");
 }
 
 // Runs `check`, recording running out of memory as a problem about `label` (the others are still
@@ -187,7 +206,7 @@ int report(const std::vector<std::string>& problems, size_t assets, const std::s
            bool quiet) {
   for (const std::string& p : problems) print_message("error", p);
   if (!quiet) {
-    std::printf("checked %zu assets in %s: %zu problem(s)\n", assets, where.c_str(),
+    std::printf("checked %zu assets in %s: %zu problem(s)\n", assets, terminal_text(where).c_str(),
                 problems.size());
   }
   return problems.empty() ? 0 : 1;
@@ -220,34 +239,25 @@ int check_pack(const fs::path& path, bool quiet) {
 int run_check(const fs::path& baked_dir, bool quiet) {
   std::error_code not_a_folder;
   if (!fs::is_directory(baked_dir, not_a_folder)) return check_pack(baked_dir, quiet);
-  std::vector<std::string> problems;
+  OutputTree baked;
   assetlib::Manifest manifest;
-  if (Status s = assetlib::load_manifest((baked_dir / "manifest.json").string(), manifest); !s) {
-    print_message("error", s.message);
+  BakeStatus opened = OutputTree::open(baked_dir, baked);
+  if (opened) opened = read_baked_manifest(baked, manifest);
+  if (!opened) {
+    print_message("error", opened.message());
     return 1;
   }
+  std::vector<std::string> problems;
   std::set<std::string> listed;
   CrossReferences cross;
   for (const assetlib::ManifestEntry& e : manifest.assets) {
     listed.insert(e.path);
     // Out of memory on one file is that file's problem; the others are still checked.
     check_guarded((baked_dir / e.path).string(), problems,
-                  [&] { check_entry(baked_dir, manifest, e, problems, cross); });
+                  [&] { check_entry(baked, manifest, e, problems, cross); });
   }
   cross.check(problems);
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(baked_dir, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    std::error_code kind;
-    if (!it->is_regular_file(kind)) continue;  // a symlink loop is not a baked file: no throw
-    std::string relative = fs::relative(it->path(), baked_dir).generic_string();
-    std::string ext = it->path().extension().string();
-    if (relative.find(".assetlib-tmp-") != std::string::npos) {
-      problems.push_back(it->path().string() + ": temporary file left behind");
-    } else if (is_output_extension(ext) && !listed.count(relative)) {
-      problems.push_back(it->path().string() + ": asset file not listed in the manifest");
-    }
-  }
+  check_unlisted(baked_dir, listed, problems);
   return report(problems, manifest.assets.size(), baked_dir.string(), quiet);
 }
 

@@ -34,7 +34,9 @@ int run_check(const std::filesystem::path& baked_dir, bool quiet);
 int run_pack(const std::filesystem::path& baked_dir, const std::filesystem::path& pack, bool quiet);
 
 // `asset-baker export <file.tx> -o <out.png> [--mip N]`: a baked texture back to PNG, to look at
-// what the engine will sample. Only level N is unpacked.
+// what the engine will sample. Only level N is unpacked. `out.png` must end in .png (exit 2
+// otherwise); a level of 1 GiB of RGBA8 rows or more (16384 x 16384 and larger), which the PNG
+// writer cannot size, is refused before it is decoded, exit 1.
 //
 // All three read only regular files (a FIFO, a folder or a device is an error at once, never a
 // hang), within assetlib's limits (assetlib/limits.h), and report running out of memory as an

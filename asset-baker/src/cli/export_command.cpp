@@ -2,13 +2,17 @@
 
 #include "cli/texture_level.h"
 #include "common/bake_status.h"
+#include "common/regular_file.h"
 #include "common/terminal_text.h"
 
 #include <assetlib/texture_asset.h>
 
 #include <stb/stb_image_write.h>
 
+#include <cctype>
+#include <climits>
 #include <cstdio>
+#include <cstring>
 #include <new>
 #include <stdexcept>
 #include <vector>
@@ -27,19 +31,63 @@ int fail(const BakeStatus& status) {
   return 1;
 }
 
+// What the command line got wrong: exit 2.
+int usage(const BakeStatus& status) {
+  print_message("error", status.message());
+  return 2;
+}
+
+// stb_image_write sizes its buffers in int: the filtered rows (4 bytes per pixel and a filter
+// byte), and the deflated stream in a buffer it grows by doubling, which overflows past 1 GiB.
+bool fits_png_writer(const assetlib::TextureMip& level) {
+  return (uint64_t(level.width) * 4 + 1) * level.height < uint64_t(INT_MAX) / 2;
+}
+
+// Whether `path` starts as a pack file does ("APAK"): what a file export cannot load may be.
+bool is_pack(const std::filesystem::path& path) {
+  std::vector<std::byte> head;
+  return read_regular_prefix(path, 4, head) == ReadResult::Ok && head.size() == 4 &&
+         std::memcmp(head.data(), "APAK", 4) == 0;
+}
+
+// export writes a PNG, so the destination must be named as one: a baked file or the manifest is
+// never written over by mistake.
+bool named_png(const std::filesystem::path& png) {
+  std::string ext = png.extension().string();
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".png";
+}
+
 int export_throwing(const std::filesystem::path& texture, const std::filesystem::path& png,
                     uint32_t mip) {
   const std::string path = texture.string();
+  if (!named_png(png)) {
+    return usage(BakeStatus::failure(BakeError::Config, png.string(),
+                                     "export writes PNG: -o must name a .png file"));
+  }
   assetlib::AssetFile file;
   assetlib::TextureInfo info;
-  if (auto s = assetlib::load_binaryfile(path, file); !s)
+  if (auto s = assetlib::load_binaryfile(path, file); !s) {
+    if (is_pack(texture)) {
+      return usage(BakeStatus::failure(BakeError::Config, path,
+                                       "a pack file: export takes one baked .tx file"));
+    }
     return fail(BakeStatus::from_file_call(s, BakeError::InvalidAsset, path));
+  }
   if (auto s = assetlib::read_texture_info(file, info); !s)
     return fail(BakeStatus::from_memory_call(s, BakeError::InvalidAsset, path));
   if (mip >= info.mips.size()) {
     return fail(BakeStatus::failure(BakeError::Config, path,
                                     "has " + std::to_string(info.mips.size()) +
                                         " mip levels, --mip " + std::to_string(mip) + " asked"));
+  }
+  if (!fits_png_writer(info.mips[mip])) {
+    return fail(BakeStatus::failure(BakeError::LimitExceeded, path,
+                                    "level " + std::to_string(mip) + " is " +
+                                        std::to_string(info.mips[mip].width) + "x" +
+                                        std::to_string(info.mips[mip].height) +
+                                        ", more than the PNG writer takes (under 1 GiB of "
+                                        "RGBA8 rows); export a smaller level with --mip"));
   }
   // Only the level asked for is unpacked, not the chain.
   std::vector<std::byte> unpacked;
@@ -56,8 +104,9 @@ int export_throwing(const std::filesystem::path& texture, const std::filesystem:
   const std::span<const std::byte> parts[] = {encoded};
   if (auto s = assetlib::write_file_atomically(png.string(), parts); !s)
     return fail(BakeStatus::from_file_call(s, BakeError::IoError, png.string()));
-  std::printf("%s: level %u, %ux%u %s -> %s\n", path.c_str(), mip, level.width, level.height,
-              assetlib::texture_format_name(info.format), png.string().c_str());
+  std::printf("%s: level %u, %ux%u %s -> %s\n", terminal_text(path).c_str(), mip, level.width,
+              level.height, assetlib::texture_format_name(info.format),
+              terminal_text(png.string()).c_str());
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "common/content_hash.h"
 #include "common/mapped_file.h"
 #include "common/regular_file.h"
+#include "common/source_paths.h"
 #include "common/terminal_text.h"
 #include "pipeline/source_files.h"
 
@@ -45,8 +46,14 @@ std::vector<fs::path> baked_files(const fs::path& path) {
   if (!fs::is_directory(path, ec)) return {path};
   for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
     std::string ext = it->path().extension().string();
-    std::error_code kind;  // a symlink loop is not a baked file: no throw
-    if (it->is_regular_file(kind) && is_output_extension(ext)) files.push_back(it->path());
+    std::error_code kind;  // no throw, whatever the entry
+    const fs::file_status status = it->symlink_status(kind);
+    if (fs::is_symlink(status) && is_output_extension(ext)) {
+      // What it points to may lie anywhere: the folder is described, not what it links to.
+      print_message("warning", it->path().string() + ": a symlink (not followed)");
+    } else if (fs::is_regular_file(status) && is_output_extension(ext)) {
+      files.push_back(it->path());
+    }
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -141,8 +148,10 @@ json clip_json(const assetlib::ClipInfo& info) {
 void add_psnr(const assetlib::AssetView& file, const assetlib::TextureInfo& info,
               const fs::path& sources, json& out) {
   if (sources.empty() || !assetlib::is_safe_relative_path(info.original_file)) return;
+  // Read as the baker reads sources: never through a symlink that leads out of the folder.
+  std::optional<fs::path> file_path = inside_root(sources, info.original_file);
   std::vector<std::byte> source;
-  if (read_regular_file(sources / info.original_file, kMaxSourceBytes, source) != ReadResult::Ok ||
+  if (!file_path || read_regular_file(*file_path, kMaxSourceBytes, source) != ReadResult::Ok ||
       source.empty())
     return;
   std::vector<std::byte> level0;

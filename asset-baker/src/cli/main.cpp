@@ -282,6 +282,7 @@ int main(int argc, char** argv) {
   if (!output.empty()) bake.output = output;
   bake.config = config_path;
   if (!json_report.empty()) bake.json_report = json_report;
+  if (!bake_pack.empty()) bake.pack = bake_pack;
   if (!cache_dir.empty()) bake.cache_dir = cache_dir;
   bake.no_cache = no_cache;
   bake.cache_limit = uint64_t(cache_size_mb * 1048576.0);
@@ -289,10 +290,14 @@ int main(int argc, char** argv) {
     std::string why;
     bake.shard = baker::parse_shard(shard, why);
     std::error_code ec;
-    if (!bake.shard || !root.empty() || watch || !std::filesystem::is_directory(input, ec)) {
+    if (!bake.shard || !root.empty() || watch || !std::filesystem::is_directory(input, ec) ||
+        !bake_pack.empty()) {
       std::fprintf(stderr, "error: --shard %s: %s\nRun with --help for more information.\n",
-                   shard.c_str(),
-                   !bake.shard ? why.c_str() : "bakes a folder, not with one file or --watch");
+                   baker::terminal_text(shard).c_str(),
+                   !bake.shard          ? why.c_str()
+                   : !bake_pack.empty() ? "a shard's output holds its part alone: merge the "
+                                          "shards (asset-baker merge), then pack"
+                                        : "bakes a folder, not with one file or --watch");
       return 2;
     }
   }
@@ -309,7 +314,7 @@ int main(int argc, char** argv) {
   if (status != 0) {
     // A pack is all or nothing: one with failed sources missing would load as a smaller game.
     std::fprintf(stderr, "pack: %s not written: the bake did not succeed (exit %d)\n",
-                 bake_pack.c_str(), status);
+                 baker::terminal_text(bake_pack).c_str(), status);
     return status;
   }
   std::optional<std::filesystem::path> baked = baker::output_folder(bake);

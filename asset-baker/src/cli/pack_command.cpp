@@ -24,8 +24,9 @@ int run_pack(const std::filesystem::path& baked_dir, const std::filesystem::path
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!quiet) {
     std::printf("packed %zu assets (%llu bytes) from %s into %s: %llu bytes in %.1f ms\n",
-                summary.assets, (unsigned long long)summary.asset_bytes, baked_dir.string().c_str(),
-                pack.string().c_str(), (unsigned long long)summary.pack_bytes, ms);
+                summary.assets, (unsigned long long)summary.asset_bytes,
+                terminal_text(baked_dir.string()).c_str(), terminal_text(pack.string()).c_str(),
+                (unsigned long long)summary.pack_bytes, ms);
   }
   return 0;
 }

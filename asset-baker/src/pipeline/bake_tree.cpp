@@ -202,6 +202,17 @@ BakeStatus check_report_path(const fs::path& report, const Setup& setup) {
   return {};
 }
 
+// --pack is written after the bake, by the caller; it must not land in the input folder (the
+// source tree is never modified), unless in an output folder lying there.
+BakeStatus check_pack_path(const fs::path& pack, const Setup& setup) {
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(pack, ec);
+  if (ec || !folder_within(target, setup.input) || folder_within(target, setup.output)) return {};
+  return BakeStatus::failure(BakeError::Config, pack.string(),
+                             "--pack names a file in the input folder, which a bake never "
+                             "modifies; name one outside it or in the output folder");
+}
+
 BakeStatus resolve_setup(const BakeOptions& options, Setup& setup) {
   std::error_code ec;
   if (BakeStatus s = resolve_input(options, setup); !s) return s;
@@ -231,7 +242,10 @@ BakeStatus resolve_setup(const BakeOptions& options, Setup& setup) {
                                    : "the output folder contains the input folder " +
                                          setup.input.string() + "; choose another output folder");
   }
-  if (options.json_report) return check_report_path(*options.json_report, setup);
+  if (options.json_report) {
+    if (BakeStatus s = check_report_path(*options.json_report, setup); !s) return s;
+  }
+  if (options.pack) return check_pack_path(*options.pack, setup);
   return {};
 }
 

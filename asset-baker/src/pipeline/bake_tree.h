@@ -40,6 +40,9 @@ struct BakeOptions {
   bool verbose = false;
   bool warnings_as_errors = false;  // any warning makes the exit code 1 (outputs are still written)
   std::optional<std::filesystem::path> json_report;
+  // `--pack`: the pack the caller writes after a bake without failures (pack_folder.h). Checked
+  // with the folders before anything is baked: never inside the input folder.
+  std::optional<std::filesystem::path> pack;
   // The shared cache (shared_cache.h): the folder named, else $ASSETLIB_CACHE_DIR, else none;
   // none with no_cache. Trimmed to cache_limit bytes after a bake that stored.
   std::optional<std::filesystem::path> cache_dir;

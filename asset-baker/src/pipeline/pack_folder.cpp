@@ -1,15 +1,14 @@
 #include "pipeline/pack_folder.h"
 
-#include "common/content_hash.h"
-#include "common/regular_file.h"
 #include "pipeline/bake_cache.h"
+#include "pipeline/bake_folders.h"
 #include "pipeline/interrupt.h"
+#include "pipeline/listed_assets.h"
 #include "pipeline/output_journal.h"
 #include "pipeline/output_lock.h"
 #include "pipeline/output_tree.h"
 #include "pipeline/streamed_file.h"
 
-#include <assetlib/limits.h>
 #include <assetlib/manifest.h>
 #include <assetlib/pack_file.h>
 
@@ -35,9 +34,34 @@ bool parse_hash(const std::string& text, uint64_t& out) {
   return ec == std::errc() && end == digits + 16;
 }
 
+// A pack inside the baked folder is written there, never through a symlinked folder planted on
+// the way, which could lead anywhere (the bake itself never writes through one). Each folder on the
+// way is placed by its real parent, so neither spelling (`..`, a symlinked ancestor, a trailing
+// slash) nor a relative path hides where it lies.
+BakeStatus check_folders_on_the_way(const fs::path& baked_dir, const fs::path& pack) {
+  std::error_code ec;
+  const fs::path root = fs::weakly_canonical(baked_dir, ec);
+  const fs::path folder = fs::absolute(pack, ec).parent_path();
+  if (ec) return {};  // not resolvable: writing it will say why
+  fs::path at;
+  for (const fs::path& part : folder) {
+    at /= part;
+    if (part.empty() || at == at.root_path()) continue;
+    const fs::path real = fs::weakly_canonical(at.parent_path(), ec) / at.filename();
+    if (ec) return {};
+    if (real == root || !folder_within(real, root) || !fs::is_symlink(fs::symlink_status(at, ec)))
+      continue;
+    return BakeStatus::failure(BakeError::Config, pack.string(),
+                               "would be written through the symlink " + at.string() +
+                                   " in the baked folder (not followed)");
+  }
+  return {};
+}
+
 // The pack must not replace a file the baked folder needs.
 BakeStatus check_destination(const fs::path& baked_dir, const fs::path& pack,
                              const assetlib::Manifest& manifest) {
+  if (BakeStatus s = check_folders_on_the_way(baked_dir, pack); !s) return s;
   std::error_code ec;
   fs::path target = fs::weakly_canonical(pack, ec);
   if (ec) return {};  // not resolvable: writing it will say why
@@ -79,40 +103,17 @@ BakeStatus pack_inputs(const fs::path& baked_dir, const assetlib::Manifest& mani
   return {};
 }
 
-// Reads the file of `entry` into `bytes` and checks it against the manifest. Read inside the
-// folder only: a symlink on the way (planted beside a manifest that carries its target's hash) is
-// refused, not followed.
+// Reads the file of `entry` into `bytes`, held to the manifest (listed_assets.h).
 BakeStatus read_verified(const OutputTree& baked, const assetlib::ManifestEntry& entry,
-                         uint64_t hash, std::vector<std::byte>& bytes) {
-  std::string path = (baked.root() / entry.path).string();
-  ReadResult r = baked.read_bytes(entry.path, entry.file_size, bytes);
-  if (r == ReadResult::TooLarge || (r == ReadResult::Ok && bytes.size() != entry.file_size)) {
-    return BakeStatus::failure(BakeError::InvalidAsset, path,
-                               "size differs from the manifest (" +
-                                   std::to_string(entry.file_size) + " bytes); not packed");
-  }
-  if (r != ReadResult::Ok) {
-    return BakeStatus::failure(BakeError::InvalidAsset, path,
-                               read_result_reason(r, entry.file_size) + "; not packed");
-  }
-  if (hash_bytes(bytes.data(), bytes.size()) != hash) {
-    return BakeStatus::failure(BakeError::InvalidAsset, path,
-                               "content hash differs from the manifest; not packed");
-  }
+                         std::vector<std::byte>& bytes) {
   assetlib::AssetView view;
-  if (assetlib::Status s = assetlib::parse_binaryfile(bytes, view, path); !s)
-    return BakeStatus::from_file_call(s, BakeError::InvalidAsset, path);
-  if (std::string_view(view.type, 4) != entry.type) {
-    return BakeStatus::failure(
-        BakeError::InvalidAsset, path,
-        "type " + std::string(view.type, 4) + ", manifest says " + entry.type + "; not packed");
-  }
-  return {};
+  BakeStatus s = read_listed_asset(baked, entry, bytes, view);
+  if (!s) s.reason += "; not packed";
+  return s;
 }
 
 // The index, then each asset at its offset, verified on the way.
 BakeStatus write_pack(const OutputTree& baked, const assetlib::Manifest& manifest,
-                      const std::vector<assetlib::PackInput>& inputs,
                       const assetlib::PackLayout& layout, const fs::path& pack,
                       StreamedFile& file) {
   if (BakeStatus s = file.write(layout.index); !s) return s;
@@ -123,8 +124,7 @@ BakeStatus write_pack(const OutputTree& baked, const assetlib::Manifest& manifes
           BakeError::IoError, pack.string(),
           "interrupted (signal " + std::to_string(signal) + "); nothing written");
     }
-    if (BakeStatus s = read_verified(baked, manifest.assets[k], inputs[k].hash, bytes); !s)
-      return s;
+    if (BakeStatus s = read_verified(baked, manifest.assets[k], bytes); !s) return s;
     if (BakeStatus s = file.write_zeros(layout.offsets[k] - file.size()); !s) return s;
     if (BakeStatus s = file.write(bytes); !s) return s;
   }
@@ -134,21 +134,13 @@ BakeStatus write_pack(const OutputTree& baked, const assetlib::Manifest& manifes
 BakeStatus pack_throwing(const fs::path& baked_dir, const fs::path& pack, PackSummary& out) {
   std::string manifest_path = (baked_dir / "manifest.json").string();
   std::error_code ec;
+  if (pack.empty()) return BakeStatus::failure(BakeError::Config, "", "no pack file named (-o)");
   if (!fs::is_directory(baked_dir, ec))
     return BakeStatus::failure(BakeError::Config, baked_dir.string(), "not a baked folder");
   OutputTree baked;
   if (BakeStatus s = OutputTree::open(baked_dir, baked); !s) return s;
-  std::vector<std::byte> manifest_bytes;
-  if (ReadResult r = baked.read_bytes("manifest.json", assetlib::kMaxManifestSize, manifest_bytes);
-      r != ReadResult::Ok) {
-    return BakeStatus::failure(BakeError::InvalidAsset, manifest_path,
-                               read_result_reason(r, assetlib::kMaxManifestSize));
-  }
   assetlib::Manifest manifest;
-  std::string_view manifest_text(reinterpret_cast<const char*>(manifest_bytes.data()),
-                                 manifest_bytes.size());
-  if (assetlib::Status s = assetlib::read_manifest(manifest_text, manifest, manifest_path); !s)
-    return BakeStatus::from_file_call(s, BakeError::InvalidAsset, manifest_path);
+  if (BakeStatus s = read_baked_manifest(baked, manifest); !s) return s;
   if (BakeStatus s = check_destination(baked_dir, pack, manifest); !s) return s;
   std::vector<assetlib::PackInput> inputs;
   if (BakeStatus s = pack_inputs(baked_dir, manifest, inputs); !s) return s;
@@ -159,7 +151,7 @@ BakeStatus pack_throwing(const fs::path& baked_dir, const fs::path& pack, PackSu
   if (pack.has_parent_path()) fs::create_directories(pack.parent_path(), ec);
   StreamedFile file;
   if (BakeStatus s = file.open(pack); !s) return s;
-  if (BakeStatus s = write_pack(baked, manifest, inputs, layout, pack, file); !s) return s;
+  if (BakeStatus s = write_pack(baked, manifest, layout, pack, file); !s) return s;
   if (BakeStatus s = file.commit(); !s) return s;
   out = {};
   out.assets = inputs.size();

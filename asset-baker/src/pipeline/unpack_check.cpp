@@ -267,4 +267,23 @@ BakeStatus unpack_whole_view(const assetlib::AssetView& asset, const std::string
   return out_of_memory_as_failure(name, [&] { return unpack_view(name, asset, out); });
 }
 
+BakeStatus read_unpacked_size(const assetlib::AssetView& asset, const std::string& name,
+                              uint64_t& out) {
+  out = 0;
+  if (assetlib::has_type(asset, "TEXI")) {
+    assetlib::TextureInfo info;
+    if (assetlib::Status s = assetlib::read_texture_info(asset, info); !s) return about(name, s);
+    out = info.total_size;
+  } else if (assetlib::has_type(asset, "MESH")) {
+    assetlib::MeshInfo info;
+    if (assetlib::Status s = assetlib::read_mesh_info(asset, info); !s) return about(name, s);
+    out = assetlib::mesh_unpacked_size(info);
+  } else if (assetlib::has_type(asset, "CLIP")) {
+    assetlib::ClipInfo info;
+    if (assetlib::Status s = assetlib::read_clip_info(asset, info); !s) return about(name, s);
+    out = assetlib::clip_unpacked_size(info);
+  }
+  return {};
+}
+
 }  // namespace baker

@@ -60,4 +60,10 @@ BakeStatus unpack_whole_asset(const std::string& path, UnpackedAsset& out);
 BakeStatus unpack_whole_view(const assetlib::AssetView& asset, const std::string& name,
                              UnpackedAsset& out);
 
+// The unpacked bytes `asset`'s metadata promises, as a manifest or pack entry's raw_size states
+// them: every section of a texture, mesh or clip; 0 for the metadata-only types. Reads the
+// metadata only. InvalidAsset about `name` when it cannot be read.
+BakeStatus read_unpacked_size(const assetlib::AssetView& asset, const std::string& name,
+                              uint64_t& out);
+
 }  // namespace baker
