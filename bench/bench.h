@@ -97,6 +97,8 @@ struct TreeLoad {
   double loose_1t = 0, loose_2t = 0;  // load_binaryfile per file, 1 and 2 threads
   double pack_1t = 0, pack_2t = 0;    // from the mapped pack, 1 and 2 threads
   double lz4_1t = 0, lz4_2t = 0;      // LZ4_decompress_safe of every chunk alone (the floor)
+  double write_1t = 0,
+         write_2t = 0;  // every chunk's bytes written, nothing decoded (memory's floor)
 };
 
 // A large texture loaded from level `skip` on (measurement 7): the whole file read against a

@@ -303,7 +303,9 @@ std::string tree_load_section(const Results& r) {
       "every file opened (loose: `load_binaryfile`; pack: `find_pack_entry` + `read_pack_asset` "
       "on the mapped pack) and its metadata read, in parallel over the assets, then every chunk "
       "of every asset through `assetlib::unpack_jobs` on a pool of 1 or 2 threads. *LZ4 floor*: "
-      "`LZ4_decompress_safe` of the same chunks alone, one per task. *vs source*: the sum of "
+      "`LZ4_decompress_safe` of the same chunks alone, one per task. *write floor*: the same "
+      "chunks' unpacked bytes written as zeros with streaming stores, nothing read or decoded: "
+      "what memory bandwidth allows any loader of these bytes. *vs source*: the sum of "
       "the per-file source decode times of sections 1 and 2 / the whole-tree time.");
   if (r.tree_loads.empty()) return out + "(nothing measured)\n";
   Table table({"tree", "assets", "unpacked MiB", "source (sum)", "way", "1 thread", "2 threads",
@@ -318,6 +320,7 @@ std::string tree_load_section(const Results& r) {
     row("loose files", t.loose_1t, t.loose_2t);
     row("pack", t.pack_1t, t.pack_2t);
     row("LZ4 floor", t.lz4_1t, t.lz4_2t);
+    row("write floor", t.write_1t, t.write_2t);
   }
   return out + table.markdown();
 }

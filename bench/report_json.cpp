@@ -62,7 +62,9 @@ void to_json(json& j, const TreeLoad& t) {
        {"pack_1_thread_seconds", t.pack_1t},
        {"pack_2_threads_seconds", t.pack_2t},
        {"lz4_floor_1_thread_seconds", t.lz4_1t},
-       {"lz4_floor_2_threads_seconds", t.lz4_2t}};
+       {"lz4_floor_2_threads_seconds", t.lz4_2t},
+       {"write_floor_1_thread_seconds", t.write_1t},
+       {"write_floor_2_threads_seconds", t.write_2t}};
 }
 
 void to_json(json& j, const PartialRead& p) {
