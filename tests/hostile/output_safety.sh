@@ -321,6 +321,9 @@ cli_destinations)
   run pack "$work/out" -o ""
   expect_rc 2
   expect_line "$work/log" "no pack file named"
+  run pack "$work/out" -o "$work/out/sub/extra.tx"
+  expect_rc 2
+  expect_line "$work/log" "inside the baked folder a pack must not be named as an asset \(\.tx\)"
   # A pack in the output folder itself is fine.
   rm "$work/out/packs"
   run "$work/src" -o "$work/out" --pack "$work/out/game.pack"

@@ -1,5 +1,7 @@
 #include "pipeline/pack_folder.h"
 
+#include "common/asset_kinds.h"
+#include "common/source_paths.h"
 #include "pipeline/bake_cache.h"
 #include "pipeline/bake_folders.h"
 #include "pipeline/interrupt.h"
@@ -80,6 +82,14 @@ BakeStatus check_destination(const fs::path& baked_dir, const fs::path& pack,
       return BakeStatus::failure(BakeError::Config, pack.string(),
                                  "would replace " + e.path + ", an asset it packs");
     }
+  }
+  // Named as an asset inside the folder, it would pass for one the manifest does not list, and
+  // check would fail the folder.
+  if (folder_within(target, fs::weakly_canonical(baked_dir, ec)) &&
+      is_output_extension(lower_extension(target.filename().string()))) {
+    return BakeStatus::failure(BakeError::Config, pack.string(),
+                               "inside the baked folder a pack must not be named as an asset (" +
+                                   target.extension().string() + "); name it .pack");
   }
   return {};
 }
