@@ -414,6 +414,16 @@ PY
   ! grep -q "PSNR" "$work/log" || { cat "$work/log"; fail "info read a source through a symlink"; }
   run info "$work/out/noise001.tx" --sources "$work/src"
   expect_line "$work/log" "PSNR"
+  # A folder nested past PATH_MAX is one problem, and the walk goes on to the rest.
+  (mkdir -p "$work/out/zz" && cd "$work/out/zz" &&
+    for _ in $(seq 1 600); do mkdir d0123456 && cd d0123456; done)
+  echo stray >"$work/out/stray.tx"
+  run check "$work/out"
+  expect_rc 1
+  expect_line "$work/log" "cannot be looked at \(File name too long\)"
+  expect_line "$work/log" "stray.tx: asset file not listed in the manifest"
+  expect_line "$work/log" ": 2 problem\(s\)"
+  rm -rf "$work/out/zz"
   ;;
 time_limit)
   make_pngs "$work/src" 12 16

@@ -132,8 +132,9 @@ void check_unlisted(const fs::path& baked_dir, const std::set<std::string>& list
     const fs::path& path = it->path();
     std::error_code kind;
     const fs::file_status status = it->symlink_status(kind);
-    if (kind) {
+    if (kind) {  // and nothing below it either (a path past PATH_MAX): said once
       problems.push_back(path.string() + ": cannot be looked at (" + kind.message() + ")");
+      it.disable_recursion_pending();
       continue;
     }
     const std::string relative = path.lexically_relative(baked_dir).generic_string();
