@@ -1,18 +1,18 @@
 #include "cli/commands.h"
 
+#include "cli/pack_magic.h"
 #include "cli/texture_level.h"
 #include "common/bake_status.h"
 #include "common/regular_file.h"
+#include "common/source_paths.h"
 #include "common/terminal_text.h"
 
 #include <assetlib/texture_asset.h>
 
 #include <stb/stb_image_write.h>
 
-#include <cctype>
 #include <climits>
 #include <cstdio>
-#include <cstring>
 #include <new>
 #include <stdexcept>
 #include <vector>
@@ -43,19 +43,16 @@ bool fits_png_writer(const assetlib::TextureMip& level) {
   return (uint64_t(level.width) * 4 + 1) * level.height < uint64_t(INT_MAX) / 2;
 }
 
-// Whether `path` starts as a pack file does ("APAK"): what a file export cannot load may be.
+// Whether `path` starts as a pack file does: what a file export cannot load may be.
 bool is_pack(const std::filesystem::path& path) {
   std::vector<std::byte> head;
-  return read_regular_prefix(path, 4, head) == ReadResult::Ok && head.size() == 4 &&
-         std::memcmp(head.data(), "APAK", 4) == 0;
+  return read_regular_prefix(path, 4, head) == ReadResult::Ok && has_pack_magic(head);
 }
 
 // export writes a PNG, so the destination must be named as one: a baked file or the manifest is
 // never written over by mistake.
 bool named_png(const std::filesystem::path& png) {
-  std::string ext = png.extension().string();
-  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return ext == ".png";
+  return lower_extension(png.filename().string()) == ".png";
 }
 
 int export_throwing(const std::filesystem::path& texture, const std::filesystem::path& png,

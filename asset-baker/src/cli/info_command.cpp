@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "cli/pack_magic.h"
 
 #include "cli/texture_level.h"
 #include "common/asset_kinds.h"
@@ -497,10 +498,6 @@ int report(const json& files, uint64_t total_file, uint64_t total_raw, bool ok, 
                 (unsigned long long)total_file, (unsigned long long)total_raw);
   }
   return ok ? 0 : 1;
-}
-
-bool has_pack_magic(std::span<const std::byte> bytes) {
-  return bytes.size() >= 4 && std::memcmp(bytes.data(), "APAK", 4) == 0;
 }
 
 // `info game.pack`: the pack's line, then every entry described as a file is.

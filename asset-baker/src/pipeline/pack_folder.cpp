@@ -39,10 +39,9 @@ bool parse_hash(const std::string& text, uint64_t& out) {
 // A pack inside the baked folder is written there, never through a symlinked folder planted on
 // the way, which could lead anywhere (the bake itself never writes through one). Each folder on the
 // way is placed by its real parent, so neither spelling (`..`, a symlinked ancestor, a trailing
-// slash) nor a relative path hides where it lies.
-BakeStatus check_folders_on_the_way(const fs::path& baked_dir, const fs::path& pack) {
+// slash) nor a relative path hides where it lies. `root` is the baked folder, canonical.
+BakeStatus check_folders_on_the_way(const fs::path& root, const fs::path& pack) {
   std::error_code ec;
-  const fs::path root = fs::weakly_canonical(baked_dir, ec);
   const fs::path folder = fs::absolute(pack, ec).parent_path();
   if (ec) return {};  // not resolvable: writing it will say why
   fs::path at;
@@ -63,8 +62,10 @@ BakeStatus check_folders_on_the_way(const fs::path& baked_dir, const fs::path& p
 // The pack must not replace a file the baked folder needs.
 BakeStatus check_destination(const fs::path& baked_dir, const fs::path& pack,
                              const assetlib::Manifest& manifest) {
-  if (BakeStatus s = check_folders_on_the_way(baked_dir, pack); !s) return s;
   std::error_code ec;
+  const fs::path root = fs::weakly_canonical(baked_dir, ec);
+  if (ec) return {};  // not resolvable: opening it will say why
+  if (BakeStatus s = check_folders_on_the_way(root, pack); !s) return s;
   fs::path target = fs::weakly_canonical(pack, ec);
   if (ec) return {};  // not resolvable: writing it will say why
   auto same = [&](const fs::path& p) {
@@ -85,7 +86,7 @@ BakeStatus check_destination(const fs::path& baked_dir, const fs::path& pack,
   }
   // Named as an asset inside the folder, it would pass for one the manifest does not list, and
   // check would fail the folder.
-  if (folder_within(target, fs::weakly_canonical(baked_dir, ec)) &&
+  if (folder_within(target, root) &&
       is_output_extension(lower_extension(target.filename().string()))) {
     return BakeStatus::failure(BakeError::Config, pack.string(),
                                "inside the baked folder a pack must not be named as an asset (" +
