@@ -10,6 +10,8 @@
 #                  int sizes (16384 x 16384): refused before decoding
 #   special_files  a FIFO, a folder, a device and a socket in place of assets, of manifest.json, of
 #                  a PSNR source and of baker.json: refused at once, never blocking
+#   sparse_blob    a legal texture whose raw-stored 2.7 GiB blob is a hole: info and export --mip
+#                  read what they describe or unpack, never the blob (peak RSS a few MiB)
 #   straddling     a chunk crossing from one mip level into the next (a layout pack_texture never
 #                  writes, which unpack_texture_mips refuses): check reports it
 # The first three are skipped in sanitizer builds (ulimit -v and RSS do not apply there).
@@ -28,6 +30,7 @@ sanitized() { [ -n "${ASSETLIB_SANITIZE:-}" ]; }
 # Writes baked files in the assetlib format whose chunks are LZ4 blocks of zeros at LZ4's best
 # ratio (legal: every chunk decodes to exactly its size and claims at most 256x), plus manifests.
 #   gen.py texture <file> <format> <width> <height> <mips> <chunk_size> [<padding_entries> [<straddle>]]
+#   gen.py sparse <file> <width> <height> <mips>   (RGBA8 stored raw, the blob a hole)
 #   gen.py manifest <folder> <file>...        (type, size, xxh3 hash and unpacked size of each)
 cat >"$work/gen.py" <<'PY'
 import ctypes, json, os, struct, sys
@@ -79,8 +82,29 @@ def manifest(folder, files):
         assets.append({"name": rel, "type": data[:4].decode(), "path": rel, "hash": xxh3(data),
                        "file_size": len(data), "raw_size": meta["total_size"]})
     json.dump({"version": 1, "assets": assets}, open(os.path.join(folder, "manifest.json"), "w"))
+def sparse(path, w, h, mips):
+    # RGBA8 stored raw (compression None), chunks of at most 1 GiB per level: a legal file whose
+    # blob is as large as its texels, written as a hole (no disk blocks, reads give zeros).
+    levels, chunks, offset = [], [], 0
+    for i in range(mips):
+        lw, lh = max(1, w >> i), max(1, h >> i)
+        size = lw * lh * 4
+        levels.append({"width": lw, "height": lh, "offset": offset, "size": size})
+        for start in range(0, size, 1 << 30):
+            n = min(1 << 30, size - start)
+            chunks.append([offset + start, n, offset + start, n])
+        offset += size
+    meta = {"format": "RGBA8_SRGB", "width": w, "height": h, "mips": levels, "total_size": offset,
+            "original_file": "textures/x.png", "compression": "None", "chunks": chunks}
+    text = json.dumps(meta, separators=(",", ":")).encode()
+    text += b" " * ((16 - (16 + len(text)) % 16) % 16)
+    with open(path, "wb") as f:
+        f.write(b"TEXI" + struct.pack("<III", 1, len(text), offset) + text)
+        f.truncate(16 + len(text) + offset)
 if sys.argv[1] == "texture":
     texture(sys.argv[2], sys.argv[3], *map(int, sys.argv[4:]))
+elif sys.argv[1] == "sparse":
+    sparse(sys.argv[2], *map(int, sys.argv[3:]))
 else:
     manifest(sys.argv[2], sys.argv[3:])
 PY
@@ -213,6 +237,20 @@ PY
   expect 1 "folder\.tx: not a regular file"
   expect 1 "zero\.tx: a symlink \(not followed\)"  # to /dev/zero
   expect 1 "4 assets in .*: 3 problem"
+  ;;
+sparse_blob)
+  if sanitized; then echo "SKIP [$case]: sanitizer build"; exit 0; fi
+  baseline
+  mkdir -p "$work/sparse"
+  # 32768 x 16384 RGBA8 and its chain stored raw: a 2.7 GiB blob that is a hole on disk. info and
+  # export map the file: they read the pages they unpack, not the blob.
+  gen sparse "$work/sparse/t.tx" 32768 16384 16
+  echo "info, 2.7 GiB blob:"; run info "$work/sparse/t.tx"; expect 0 "unpacked 2863311532 B"
+  within $((base_info + 16 * 1024))
+  echo "export --mip 5 (1024 x 512):"; run export "$work/sparse/t.tx" --mip 5 -o "$work/l5.png"
+  expect 0 "level 5, 1024x512"
+  within $((base_info + 32 * 1024))
+  [ -s "$work/l5.png" ] || fail "export wrote no PNG"
   ;;
 straddling)
   mkdir -p "$work/s"

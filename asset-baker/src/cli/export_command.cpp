@@ -3,6 +3,7 @@
 #include "cli/pack_magic.h"
 #include "cli/texture_level.h"
 #include "common/bake_status.h"
+#include "common/mapped_asset.h"
 #include "common/regular_file.h"
 #include "common/source_paths.h"
 #include "common/terminal_text.h"
@@ -62,16 +63,16 @@ int export_throwing(const std::filesystem::path& texture, const std::filesystem:
     return usage(BakeStatus::failure(BakeError::Config, png.string(),
                                      "export writes PNG: -o must name a .png file"));
   }
-  assetlib::AssetFile file;
+  MappedAsset file;
   assetlib::TextureInfo info;
-  if (auto s = assetlib::load_binaryfile(path, file); !s) {
+  if (BakeStatus s = map_asset(texture, file); !s) {
     if (is_pack(texture)) {
       return usage(BakeStatus::failure(BakeError::Config, path,
                                        "a pack file: export takes one baked .tx file"));
     }
-    return fail(BakeStatus::from_file_call(s, BakeError::InvalidAsset, path));
+    return fail(s);
   }
-  if (auto s = assetlib::read_texture_info(file, info); !s)
+  if (auto s = assetlib::read_texture_info(file.view, info); !s)
     return fail(BakeStatus::from_memory_call(s, BakeError::InvalidAsset, path));
   if (mip >= info.mips.size()) {
     return fail(BakeStatus::failure(BakeError::Config, path,
@@ -88,8 +89,7 @@ int export_throwing(const std::filesystem::path& texture, const std::filesystem:
   }
   // Only the level asked for is unpacked, not the chain.
   std::vector<std::byte> unpacked;
-  if (BakeStatus s = unpack_level(info, file.blob, mip, unpacked, path); !s) return fail(s);
-  file = {};
+  if (BakeStatus s = unpack_level(info, file.view.blob, mip, unpacked, path); !s) return fail(s);
   std::vector<uint8_t> rgba = level_alone_to_rgba8(info, mip, unpacked);
   unpacked = {};
   const assetlib::TextureMip& level = info.mips[mip];

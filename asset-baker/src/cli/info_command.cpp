@@ -5,6 +5,7 @@
 #include "common/asset_kinds.h"
 #include "common/bake_status.h"
 #include "common/content_hash.h"
+#include "common/mapped_asset.h"
 #include "common/mapped_file.h"
 #include "common/regular_file.h"
 #include "common/source_paths.h"
@@ -281,15 +282,14 @@ bool describe_view(const assetlib::AssetView& file, const std::string& label,
 // Describes one file; `raw` gets its unpacked size. Returns false (with "error" set, the reason
 // without the file, which is printed beside it) on a bad file.
 bool describe_throwing(const fs::path& path, const fs::path& sources, json& out, uint64_t& raw) {
-  assetlib::AssetFile file;
+  MappedAsset asset;
   out["file"] = path.string();
   out["unpacked_bytes"] = raw = 0;
-  assetlib::Status s = assetlib::load_binaryfile(path.string(), file);
-  if (!s) {
-    out["error"] = BakeStatus::from_file_call(s, BakeError::InvalidAsset, path.string()).reason;
+  if (BakeStatus s = map_asset(path, asset); !s) {
+    out["error"] = s.reason;
     return false;
   }
-  return describe_view(file, path.string(), sources, out, raw);
+  return describe_view(asset.view, path.string(), sources, out, raw);
 }
 
 // `describe`, running out of memory reported as the error of the record `identity` starts.

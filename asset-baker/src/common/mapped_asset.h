@@ -1,0 +1,26 @@
+// A baked asset file mapped instead of read, for the tools that look at one asset (`info`,
+// `export`): they touch only the pages of the chunks they unpack, so a file whose header declares
+// a 4 GiB blob (a sparse file, say) costs neither 4 GiB of memory nor 4 GiB of reading.
+#pragma once
+
+#include "common/bake_status.h"
+#include "common/mapped_file.h"
+
+#include <assetlib/asset_file.h>
+
+#include <filesystem>
+
+namespace baker {
+
+struct MappedAsset {
+  MappedFile file;
+  assetlib::AssetView view;  // header, JSON and blob, inside `file`'s mapping
+};
+
+// Maps the asset file at `path` into `out`, with load_binaryfile's checks and error messages
+// (FileNotFound for a missing or special file, TruncatedHeader, LengthMismatch, ...), as a
+// BakeStatus naming the file (InvalidAsset; IoError when it cannot be mapped). The type and the
+// JSON are not checked. The mapping reflects the file (see mapped_file.h).
+BakeStatus map_asset(const std::filesystem::path& path, MappedAsset& out);
+
+}  // namespace baker
