@@ -685,6 +685,32 @@ print(entry["offset"] + entry["file_bytes"] - 100)')
   set +e; "$baker" check "$work/short.pack" >"$work/check" 2>&1; crc=$?; set -e
   [ "$crc" = 1 ] || fail "check must fail on a truncated pack"
   expect_line "$work/check" "short.pack: header promises [0-9]+ bytes but the pack has 1000"
+  # Bytes no entry accounts for: a header claiming no entries over the same data, and a non-zero
+  # byte in the padding between two assets. open_pack takes both; check compares the layout.
+  python3 - "$work/game.pack" "$work/emptied.pack" "$work/padded.pack" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+count = struct.unpack_from("<I", data, 8)[0]
+emptied = bytearray(data)
+struct.pack_into("<I", emptied, 8, 0)
+struct.pack_into("<Q", emptied, 24, 0)  # entry table size
+open(sys.argv[2], "wb").write(emptied)
+for k in range(count - 1):
+    offset, size = struct.unpack_from("<QQ", data, 72 + 48 * k)
+    gap_at, next_offset = offset + size, struct.unpack_from("<Q", data, 72 + 48 * (k + 1))[0]
+    if next_offset > gap_at:
+        data[gap_at] = 1
+        open(sys.argv[3], "wb").write(data)
+        break
+else:
+    sys.exit("no padding between two assets in the pack")
+PY
+  set +e; "$baker" check "$work/emptied.pack" >"$work/check" 2>&1; crc=$?; set -e
+  [ "$crc" = 1 ] || { cat "$work/check"; fail "check must fail on a pack whose entries were dropped"; }
+  expect_line "$work/check" "emptied.pack: not laid out as a pack is written: the pack is [0-9]+ bytes, its entries laid out [0-9]+"
+  set +e; "$baker" check "$work/padded.pack" >"$work/check" 2>&1; crc=$?; set -e
+  [ "$crc" = 1 ] || { cat "$work/check"; fail "check must fail on a pack with bytes in its padding"; }
+  expect_line "$work/check" "padded.pack: not laid out as a pack is written: bytes before .* belong to no entry"
   # Inside the baked folder it is never packed itself, and the folder's check, info and next bake
   # leave it alone.
   "$baker" pack "$work/out" -o "$work/out/game.pack" -q || fail "pack into the baked folder"

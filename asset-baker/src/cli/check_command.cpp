@@ -14,6 +14,7 @@
 #include <assetlib/pack_file.h>
 #include <assetlib/texture_asset.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <new>
@@ -203,6 +204,43 @@ void check_pack_entry(const std::string& pack_name, const assetlib::PackView& pa
   }
 }
 
+// The first difference between `pack` and the pack layout_pack makes of its entries, or "": the
+// layout is fully determined (docs/format.md, "Pack file"), so bytes no entry accounts for
+// (trailing data, gaps, non-zero padding, a moved asset) are not a pack the baker wrote.
+std::string layout_difference(const assetlib::PackView& pack) {
+  std::vector<assetlib::PackInput> inputs(pack.entry_count);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    assetlib::PackEntry e = assetlib::pack_entry(pack, i);
+    inputs[i] = {e.name, {e.type[0], e.type[1], e.type[2], e.type[3]}, e.size, e.raw_size, e.hash};
+  }
+  assetlib::PackLayout layout;
+  if (Status s = assetlib::layout_pack(inputs, layout); !s) return s.message;
+  if (layout.file_size != pack.bytes.size()) {
+    return "the pack is " + std::to_string(pack.bytes.size()) + " bytes, its entries laid out " +
+           std::to_string(layout.file_size);
+  }
+  auto differs = [&](uint64_t from, std::span<const std::byte> expected) {
+    return !std::equal(expected.begin(), expected.end(), pack.bytes.begin() + ptrdiff_t(from));
+  };
+  if (differs(0, layout.index)) return "its header or tables differ from its entries' layout";
+  // Entries sorted by name are in file order; zeros pad each one up to the next.
+  const std::vector<std::byte> zeros(assetlib::kPackAlignment);
+  uint64_t end = layout.index.size();
+  for (size_t k : layout.order) {
+    assetlib::PackEntry e = assetlib::pack_entry(pack, k);
+    if (e.offset != layout.offsets[k]) {
+      return std::string(e.name) + " lies at " + std::to_string(e.offset) +
+             ", its layout puts it at " + std::to_string(layout.offsets[k]);
+    }
+    if (e.offset - end > zeros.size() ||
+        differs(end, std::span(zeros).first(size_t(e.offset - end)))) {
+      return "bytes before " + std::string(e.name) + " belong to no entry";
+    }
+    end = e.offset + e.size;
+  }
+  return {};
+}
+
 int report(const std::vector<std::string>& problems, size_t assets, const std::string& where,
            bool quiet) {
   for (const std::string& p : problems) print_message("error", p);
@@ -225,6 +263,8 @@ int check_pack(const fs::path& path, bool quiet) {
     return 1;
   }
   std::vector<std::string> problems;
+  if (std::string difference = layout_difference(pack); !difference.empty())
+    problems.push_back(path.string() + ": not laid out as a pack is written: " + difference);
   CrossReferences cross;
   for (size_t i = 0; i < pack.entry_count; ++i) {
     std::string label = path.string() + ": " + std::string(assetlib::pack_entry(pack, i).name);
