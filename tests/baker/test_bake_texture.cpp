@@ -205,3 +205,27 @@ TEST_CASE(".hdr sources become RGBA16_SFLOAT half floats, linear, values above 1
   CHECK(halves[15 * 4 + 3] == 0x3C00);
   CHECK(halves[0] == 0);
 }
+
+TEST_CASE(".hdr values beyond the half float range are clamped to 65504, with a warning") {
+  // 2x1: the sun (100000 in R), and 70000 in B of the next texel; every level stays finite.
+  const std::vector<float> rgb = {100000.0f, 2.0f, 0.5f, 1.0f, 70000.0f, 0.25f};
+  std::vector<std::byte> hdr;
+  auto append = [](void* context, void* data, int size) {
+    auto out = static_cast<std::vector<std::byte>*>(context);
+    out->insert(out->end(), static_cast<std::byte*>(data), static_cast<std::byte*>(data) + size);
+  };
+  REQUIRE(stbi_write_hdr_to_func(append, &hdr, 2, 1, 3, rgb.data()));
+  AssetFile file;
+  std::vector<std::string> warnings;
+  REQUIRE(baker::bake_texture(hdr, "sun.hdr", {}, file, warnings).ok());
+  TextureInfo info;
+  REQUIRE(read_texture_info(file, info).ok());
+  std::vector<uint16_t> halves(info.total_size / 2);
+  REQUIRE(unpack_texture(info, file.blob.data(), file.blob.size(), halves.data(), info.total_size)
+              .ok());
+  CHECK(halves[0] == 0x7bff);  // 65504, not infinity (0x7c00)
+  CHECK(halves[5] == 0x7bff);
+  for (uint16_t h : halves) CHECK((h & 0x7c00) != 0x7c00);  // no infinity or NaN at any level
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("sun.hdr: 2 value(s) beyond 65504, the largest half float (up to ") == 0);
+}

@@ -55,6 +55,7 @@ struct Baked {
   Picture picture;
   std::vector<uint8_t> alpha;  // per texel of `picture`
   std::vector<std::string> warnings;
+  std::vector<std::byte> texels;  // every level as unpacked, any format
 };
 
 // Bakes `file` with `settings` (default: the UI role, stored as exact RGBA8 without mips) and
@@ -69,6 +70,7 @@ Baked bake(const Bytes& file, const std::string& name, baker::BakeSettings setti
   REQUIRE(assetlib::unpack_texture(b.info, asset.blob.data(), asset.blob.size(), texels.data(),
                                    texels.size())
               .ok());
+  b.texels = texels;
   if (b.info.format != assetlib::TextureFormat::RGBA8_SRGB) return b;
   b.picture.width = b.info.width;
   b.picture.height = b.info.height;
@@ -681,6 +683,42 @@ Bytes psd_extra_channels(bool rle, std::optional<int16_t> layer_count, uint8_t c
 }
 
 }  // namespace
+
+TEST_CASE("a 16-bit PSD keeps 16 bits as data and is rounded to 8 as colour") {
+  // 2 x 1 texels, raw, R G B planes then (with 4 channels, no layer section) a saved selection.
+  auto psd16 = [](uint8_t channels) {
+    Bytes psd;
+    hostile::append(psd, std::string("8BPS"));
+    psd.insert(psd.end(),
+               {0, 1, 0, 0, 0, 0, 0, 0, 0, channels, 0, 0, 0, 1, 0, 0, 0, 2, 0, 16, 0, 3});
+    for (int section = 0; section < 3; ++section) hostile::put_be32(psd, 0);
+    hostile::put_be16(psd, 0);  // raw
+    const uint16_t planes[4][2] = {{0x0102, 0xfffe}, {0x8081, 0x0000}, {0x1234, 0x7f80}, {0, 9}};
+    for (uint8_t c = 0; c < channels; ++c)
+      for (uint16_t v : planes[c]) hostile::put_be16(psd, v);
+    return psd;
+  };
+  const std::vector<uint16_t> want = {0x0102, 0x8081, 0x1234, 0xffff, 0xfffe, 0, 0x7f80, 0xffff};
+  baker::BakeSettings data;
+  data.texture.role = TextureRole::Data;
+  data.texture.mips = false;
+  data.texture.block_compression = false;
+  for (uint8_t channels : {uint8_t(3), uint8_t(4)}) {
+    INFO(int(channels) << " channels");
+    Baked b = bake(psd16(channels), "height.psd", data);
+    INFO(b.status.message());
+    REQUIRE(b.status.ok());
+    REQUIRE(b.info.format == assetlib::TextureFormat::RGBA16_UNORM);
+    std::vector<uint16_t> got(b.texels.size() / 2);
+    std::memcpy(got.data(), b.texels.data(), got.size() * 2);
+    CHECK(got == want);  // the selection is not alpha: opaque
+  }
+  // The colour role: 8-bit sRGB, rounded (0x8081 -> 128, 0xfffe -> 255), with the warning PNGs get.
+  Baked colour = bake(psd16(3), "paint.psd");
+  REQUIRE(colour.status.ok());
+  CHECK(colour.picture.texels == std::vector<Rgb>{{1, 128, 18}, {255, 0, 127}});
+  CHECK(mentions(colour.warnings, "paint.psd: 16-bit colour image stored as 8-bit"));
+}
 
 TEST_CASE("a PSD's fourth channel is transparency only when its layer count says so") {
   for (bool rle : {false, true}) {

@@ -214,9 +214,15 @@ void parse_gltf_container(std::span<const std::byte> bytes, Json& json,
     return a;
   }();
   std::string version = string_or(asset, "asset", "version", "");
-  std::string min_version = string_or(asset, "asset", "minVersion", version);
-  if (version.rfind("2.", 0) != 0 || min_version.rfind("2.", 0) != 0)
+  if (version.rfind("2.", 0) != 0)
     throw GltfError("asset.version", "'" + version + "' is not glTF 2.x", true);
+  // A later 2.x file loads as 2.0 unless its minVersion says a 2.0 reader must not read it.
+  std::string min_version = string_or(asset, "asset", "minVersion", "2.0");
+  if (min_version != "2.0") {
+    throw GltfError("asset.minVersion",
+                    "'" + min_version + "' is required to read the file; this baker reads 2.0",
+                    true);
+  }
 }
 
 void load_gltf_document(std::span<const std::byte> bytes, const std::string& source,

@@ -32,8 +32,9 @@ class PatchedReader {
     parts_.push_back({bytes + from, size_t(source.size() - from)});
   }
 
-  void* load(int& w, int& h, int& comp) {
+  void* load(int& w, int& h, int& comp, bool sixteen_bit) {
     stbi_io_callbacks io{&PatchedReader::read, &PatchedReader::skip, &PatchedReader::eof};
+    if (sixteen_bit) return stbi_load_16_from_callbacks(&io, this, &w, &h, &comp, 4);
     return stbi_load_from_callbacks(&io, this, &w, &h, &comp, 4);
   }
 
@@ -82,13 +83,20 @@ int header_height(std::span<const std::byte> source, int h) {
   return bmp && h < 0 && h != INT32_MIN ? -h : h;
 }
 
-void* load_pixels(const stbi_uc* data, int len, ImageDepth depth, DecodedImage& out, int& w, int& h,
-                  int& comp) {
+bool is_16_bit(std::span<const std::byte> source) {
+  auto data = reinterpret_cast<const stbi_uc*>(source.data());
+  return stbi_is_16_bit_from_memory(data, int(source.size())) || psd_is_16_bit(source);
+}
+
+void* load_pixels(std::span<const std::byte> source, ImageDepth depth, DecodedImage& out, int& w,
+                  int& h, int& comp) {
+  auto data = reinterpret_cast<const stbi_uc*>(source.data());
+  int len = int(source.size());
   if (depth == ImageDepth::Native && stbi_is_hdr_from_memory(data, len)) {
     out.bytes_per_channel = 4;
     return stbi_loadf_from_memory(data, len, &w, &h, &comp, 4);
   }
-  if (depth == ImageDepth::Native && stbi_is_16_bit_from_memory(data, len)) {
+  if (depth == ImageDepth::Native && is_16_bit(source)) {
     out.bytes_per_channel = 2;
     return stbi_load_16_from_memory(data, len, &w, &h, &comp, 4);
   }
@@ -170,9 +178,7 @@ std::optional<ImageHeader> probe_image(std::span<const std::byte> source) {
   if (!stbi_info_from_memory(data, len, &w, &h, &comp)) return std::nullopt;
   h = header_height(source, h);
   if (w <= 0 || h <= 0) return std::nullopt;
-  int depth = stbi_is_hdr_from_memory(data, len)      ? 4
-              : stbi_is_16_bit_from_memory(data, len) ? 2
-                                                      : 1;
+  int depth = stbi_is_hdr_from_memory(data, len) ? 4 : is_16_bit(source) ? 2 : 1;
   if (swaps_sides(source_orientation(source))) std::swap(w, h);
   return ImageHeader{uint32_t(w), uint32_t(h), depth};
 }
@@ -210,11 +216,11 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
   }
   read_apple_pngs_as_rgba();
   void* pixels = nullptr;
-  if (patch) {  // palette images and the PSDs patched have 8-bit samples
-    out.bytes_per_channel = 1;
-    pixels = PatchedReader(*patch, source).load(w, h, comp);
+  if (patch) {  // palette images have 8-bit samples; patched PSDs 8 or 16
+    out.bytes_per_channel = depth == ImageDepth::Native && psd_is_16_bit(source) ? 2 : 1;
+    pixels = PatchedReader(*patch, source).load(w, h, comp, out.bytes_per_channel == 2);
   } else {
-    pixels = load_pixels(data, len, depth, out, w, h, comp);
+    pixels = load_pixels(source, depth, out, w, h, comp);
   }
   if (!pixels) {
     std::string reason = stbi_failure_reason() ? stbi_failure_reason() : "";

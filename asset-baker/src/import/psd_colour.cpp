@@ -4,11 +4,22 @@
 
 namespace baker {
 
+namespace {
+
+bool is_psd(const ByteView& b) { return b.has(0, "8BPS") && b.be16(4) == 1; }
+
+}  // namespace
+
+bool psd_is_16_bit(std::span<const std::byte> source) {
+  const ByteView b(source);
+  return is_psd(b) && b.be16(22) == 16;
+}
+
 std::optional<PatchedImage> psd_colour_only(std::span<const std::byte> source) {
   const ByteView b(source);
   constexpr uint32_t kRgbMode = 3;
   const uint64_t channels = b.be16(12), height = b.be32(14), depth = b.be16(22);
-  if (!b.has(0, "8BPS") || b.be16(4) != 1 || channels < 4 || depth != 8 || b.be16(24) != kRgbMode)
+  if (!is_psd(b) || channels < 4 || (depth != 8 && depth != 16) || b.be16(24) != kRgbMode)
     return std::nullopt;
   uint64_t at = 26;
   at += 4 + b.be32(at);  // colour mode data
@@ -21,6 +32,7 @@ std::optional<PatchedImage> psd_colour_only(std::span<const std::byte> source) {
   const uint64_t compression_at = layers_end;
   const uint32_t compression = b.be16(compression_at);
   if (compression > 1) return std::nullopt;  // what stb_image does not read stays its to refuse
+  if (depth == 16 && compression != 0) return std::nullopt;  // refused by preflight_image
 
   PatchedImage patch;
   patch.edits.push_back({12, 2, {0, 3}});  // the channel count

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace baker {
@@ -29,6 +30,28 @@ TextureFormat storage_format(const DecodedImage& image, TextureRole role, const 
                        "\"data\" to keep 16 bits)");
   }
   return colour ? TextureFormat::RGBA8_SRGB : TextureFormat::RGBA8_UNORM;
+}
+
+// Half floats end at 65504; meshopt_quantizeHalf turns anything above into infinity, which
+// shading turns into NaN. A Radiance HDR easily holds more (the sun). Clamped, said so.
+void clamp_to_half_range(DecodedImage& image, const std::string& name,
+                         std::vector<std::string>& warnings) {
+  constexpr float kMaxHalf = 65504.0f;
+  auto p = static_cast<float*>(image.pixels.get());
+  uint64_t clamped = 0;
+  float largest = 0;
+  for (size_t i = 0; i < size_t(image.width) * image.height * 4; ++i) {
+    if (!(std::fabs(p[i]) > kMaxHalf)) continue;
+    largest = std::max(largest, std::fabs(p[i]));
+    p[i] = std::copysign(kMaxHalf, p[i]);
+    ++clamped;
+  }
+  if (clamped == 0) return;
+  char largest_text[32];
+  std::snprintf(largest_text, sizeof largest_text, "%g", double(largest));
+  warnings.push_back(name + ": " + std::to_string(clamped) +
+                     " value(s) beyond 65504, the largest half float (up to " + largest_text +
+                     "): clamped to 65504");
 }
 
 bool has_alpha(const DecodedImage& image) {
@@ -81,6 +104,7 @@ BakeStatus bake_texture(std::span<const std::byte> source, const std::string& re
   TextureRole role = settings.texture.role == TextureRole::Auto ? role_from_name(relative_path)
                                                                 : settings.texture.role;
   TextureFormat format = storage_format(image, role, relative_path, warnings);
+  if (format == TextureFormat::RGBA16_SFLOAT) clamp_to_half_range(image, relative_path, warnings);
   // A tangent-space normal map is bluish (X and Y about 0.5, Z near 1); a grey one is a height
   // (bump) map, which `.mtl` files often name with `bump`: lit as a normal map, it tilts every
   // normal the same way. Baked as given, said so.
