@@ -992,4 +992,47 @@ TEST_CASE("a PNG declaring a colour space other than sRGB is baked with a warnin
   REQUIRE(as_data.status.ok());
   CHECK(as_data.warnings.empty());
   CHECK(warned(with_chunk(with_chunk(plain, "gAMA", linear_gamma), "sRGB", srgb)).empty());
+  // The third edition's ranking: cICP, then iCCP, then sRGB, then cHRM and gAMA.
+  const Bytes pq = {9, 16, 0, 1}, srgb_points = {1, 13, 0, 1};
+  CHECK(mentions(warned(with_chunk(plain, "cICP", pq)),
+                 "shot.png: declares colour coding points (cICP) of primaries BT.2020 and "
+                 "transfer PQ; baked as sRGB without colour conversion"));
+  CHECK(warned(with_chunk(with_chunk(plain, "gAMA", linear_gamma), "cICP", srgb_points)).empty());
+  CHECK(mentions(warned(with_chunk(with_chunk(plain, "iCCP", profile), "sRGB", srgb)),
+                 "shot.png: declares an ICC profile 'ProPhoto RGB'"));
+}
+
+TEST_CASE("a BMP declaring a colour space other than sRGB is baked with a warning naming it") {
+  // 2 x 1, 24-bit, BITMAPV5HEADER: bV5CSType at 56, endpoints and gamma at 60..107.
+  auto bmp_v5 = [](uint32_t cs_type, uint32_t gamma) {
+    Bytes b = {'B', 'M'};
+    hostile::put_le32(b, 14 + 124 + 8);
+    hostile::put_le32(b, 0);
+    hostile::put_le32(b, 14 + 124);
+    hostile::put_le32(b, 124);
+    hostile::put_le32(b, 2);  // width
+    hostile::put_le32(b, 1);  // height
+    hostile::put_le16(b, 1);
+    hostile::put_le16(b, 24);
+    for (int k = 0; k < 10; ++k) hostile::put_le32(b, 0);  // compression .. masks
+    hostile::put_le32(b, cs_type);
+    for (int k = 0; k < 9; ++k) hostile::put_le32(b, 0);  // endpoints
+    for (int k = 0; k < 3; ++k) hostile::put_le32(b, gamma);
+    for (int k = 0; k < 4; ++k) hostile::put_le32(b, 0);  // intent, profile, reserved
+    b.insert(b.end(), {0, 0, 255, 255, 0, 0, 0, 0});      // red, blue (BGR), row padding
+    return b;
+  };
+  auto bake_bmp = [](const Bytes& file) {
+    Baked b = bake(file, "shot.bmp");
+    INFO(b.status.message());
+    REQUIRE(b.status.ok());
+    CHECK(b.picture.texels == std::vector<Rgb>{{255, 0, 0}, {0, 0, 255}});
+    return b.warnings;
+  };
+  CHECK(mentions(bake_bmp(bmp_v5(0, 1u << 16)),
+                 "shot.bmp: declares calibrated RGB endpoints and gamma (a BMP colour space)"));
+  CHECK(bake_bmp(bmp_v5(0, 0)).empty());           // nothing filled in: no declaration
+  CHECK(bake_bmp(bmp_v5(0x73524742, 0)).empty());  // 'sRGB'
+  CHECK(mentions(bake_bmp(bmp_v5(0x4c494e4b, 0)),
+                 "shot.bmp: declares an ICC profile in another file"));
 }

@@ -77,27 +77,87 @@ std::string chromaticities(const ByteView& s, uint64_t data) {
   return text;
 }
 
+// A cICP chunk (coding-independent code points, ITU-T H.273): primaries, transfer function,
+// matrix, full range. "" for sRGB's (BT.709 primaries, the sRGB curve, RGB), else a phrase.
+std::string coding_points(const ByteView& s, uint64_t data) {
+  const uint32_t primaries = s.u8(data), transfer = s.u8(data + 1);
+  if (primaries == 1 && transfer == 13) return {};
+  auto named = [](uint32_t code, std::initializer_list<std::pair<uint32_t, const char*>> names) {
+    for (const auto& [value, name] : names) {
+      if (value == code) return std::string(name);
+    }
+    return "code " + std::to_string(code);
+  };
+  return "colour coding points (cICP) of primaries " +
+         named(primaries, {{1, "BT.709"}, {9, "BT.2020"}, {11, "DCI-P3"}, {12, "Display P3"}}) +
+         " and transfer " +
+         named(transfer, {{1, "BT.709"}, {8, "linear"}, {13, "sRGB"}, {16, "PQ"}, {18, "HLG"}});
+}
+
+// PNG's chunks in the order the specification (third edition) ranks them: cICP, then iCCP,
+// then sRGB, then cHRM and gAMA.
 std::string png_colour_space(const ByteView& s, std::span<const std::byte> source) {
-  std::string declared;
+  std::string cicp, iccp, chrm_or_gamma;
+  bool has_cicp = false, has_iccp = false, has_srgb = false;
   PngChunks chunks(s);
   for (PngChunk chunk; chunks.next_before_image_data(chunk);) {
     const uint64_t length = chunk.length, data = chunk.data();
-    if (chunk.is("sRGB")) return {};
-    if (chunk.is("iCCP")) {  // overrides gAMA and cHRM
-      if (data + length > s.size() || is_srgb_profile(source.subspan(data, length))) return {};
-      declared = "an ICC profile '" + profile_name(s, data, length) + "'";
-    } else if (chunk.is("cHRM") && declared.empty() && length == 32) {
-      declared = chromaticities(s, data);
-    } else if (chunk.is("gAMA") && declared.empty() && length == 4) {
+    if (chunk.is("cICP") && length == 4 && !has_cicp) {
+      has_cicp = true;
+      cicp = coding_points(s, data);
+    } else if (chunk.is("sRGB")) {
+      has_srgb = true;
+    } else if (chunk.is("iCCP") && !has_iccp) {
+      has_iccp = true;
+      if (data + length <= s.size() && !is_srgb_profile(source.subspan(data, length)))
+        iccp = "an ICC profile '" + profile_name(s, data, length) + "'";
+    } else if (chunk.is("cHRM") && chrm_or_gamma.empty() && length == 32) {
+      chrm_or_gamma = chromaticities(s, data);
+    } else if (chunk.is("gAMA") && chrm_or_gamma.empty() && length == 4) {
       const double gamma = s.be32(data);
       if (gamma > 0 && std::fabs(gamma / kSrgbGamma - 1) > kGammaTolerance) {
         char text[48];
         std::snprintf(text, sizeof(text), "a gamma of 1/%.2f", 100000.0 / gamma);
-        declared = text;
+        chrm_or_gamma = text;
       }
     }
   }
-  return declared;
+  if (has_cicp) return cicp;
+  if (has_iccp) return iccp;
+  return has_srgb ? std::string() : chrm_or_gamma;
+}
+
+// A BMP's colour space (BITMAPV4HEADER and BITMAPV5HEADER, 108 and 124 bytes): bV4CSType, then
+// for an embedded profile (V5) its offset and size from the header's start.
+std::string bmp_colour_space(const ByteView& s, std::span<const std::byte> source) {
+  constexpr uint64_t kInfo = 14;  // BITMAPFILEHEADER
+  const uint32_t header_size = s.le32(kInfo);
+  if (header_size < 108) return {};
+  constexpr uint32_t kCalibrated = 0, kSrgb = 0x73524742, kWindows = 0x57696e20,
+                     kLinked = 0x4c494e4b, kEmbedded = 0x4d424544;
+  // Windows writes the tags as little-endian numbers ('sRGB' as "BGRs"); some writers put their
+  // characters in reading order: both are taken.
+  uint32_t type = s.le32(kInfo + 56);
+  const uint32_t swapped = s.be32(kInfo + 56);
+  for (uint32_t tag : {kSrgb, kWindows, kLinked, kEmbedded}) {
+    if (swapped == tag) type = tag;
+  }
+  if (type == kSrgb || type == kWindows) return {};
+  if (type == kCalibrated) {
+    // Endpoints (36 bytes) and gamma (12) all zero: writers that fill in nothing, no declaration.
+    bool any = false;
+    for (uint64_t k = kInfo + 60; k < kInfo + 108; ++k) any = any || s.u8(k) != 0;
+    return any ? "calibrated RGB endpoints and gamma (a BMP colour space)" : "";
+  }
+  if (type == kLinked) return "an ICC profile in another file (a linked BMP profile)";
+  if (type != kEmbedded || header_size < 124) return "an unknown BMP colour space";
+  const uint64_t at = kInfo + s.le32(kInfo + 112), size = s.le32(kInfo + 116);
+  if (size == 0 || at + size > s.size())
+    return "an ICC profile that cannot be read (outside the file)";
+  std::optional<IccProfile> profile = read_icc_profile(source.subspan(at, size));
+  if (profile && profile->srgb) return {};
+  return "an ICC profile '" +
+         (profile && !profile->description.empty() ? profile->description : "ICC profile") + "'";
 }
 
 // A JPEG's ICC profile, from its APP2 "ICC_PROFILE" segments (each: sequence number, count, a
@@ -148,6 +208,7 @@ std::string declared_colour_space(std::span<const std::byte> source) {
   const ByteView s(source);
   if (s.has(0, kPngSignature)) return png_colour_space(s, source);
   if (uint64_t segments = jpeg_segments_start(s)) return jpeg_colour_space(s, segments);
+  if (s.has(0, "BM")) return bmp_colour_space(s, source);
   return {};
 }
 

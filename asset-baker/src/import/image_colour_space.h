@@ -1,5 +1,5 @@
 // Colour spaces a source declares: the baker bakes colour images as sRGB and data images as
-// linear (texture_role.h), and converts nothing. A PNG or JPEG that declares another space (an
+// linear (texture_role.h), and converts nothing. A PNG, JPEG or BMP that declares another space (an
 // embedded ICC profile, a gamma or primaries other than sRGB's) would bake with shifted colours
 // and no word said; the importer names the declaration in a warning instead.
 #pragma once
@@ -12,11 +12,13 @@ namespace baker {
 
 // What `source` declares besides sRGB, as a phrase for a warning ("an ICC profile 'ProPhoto
 // RGB'", "a gamma of 1/1.00", "chromaticities other than sRGB's (...)"); "" when it declares
-// nothing else. PNG: no colour chunk, an sRGB chunk (which overrides the others), an ICC profile
-// that is sRGB (icc_profile.h; inflated only when its compressed bytes are at most 16 KiB, which
-// overrides gAMA and cHRM), a gamma within 5 % of sRGB's 1/2.2, chromaticities within 0.01 of
-// sRGB's; only chunks before the image data are read. JPEG: no ICC profile in APP2 segments, or
-// an sRGB one. Other formats give "".
+// nothing else. PNG, by the specification's (third edition) ranking, the first present deciding:
+// a cICP chunk of BT.709 primaries and the sRGB transfer; an ICC profile that is sRGB
+// (icc_profile.h; inflated only when its compressed bytes are at most 16 KiB); an sRGB chunk; then
+// a gamma within 5 % of sRGB's 1/2.2 and chromaticities within 0.01 of sRGB's, or neither; only
+// chunks before the image data are read. JPEG: no ICC profile in APP2 segments, or an sRGB one.
+// BMP: no V4/V5 header, or one whose colour space is sRGB, the Windows default or an embedded sRGB
+// profile. Other formats give "".
 std::string declared_colour_space(std::span<const std::byte> source);
 
 }  // namespace baker
