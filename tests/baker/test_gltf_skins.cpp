@@ -264,14 +264,22 @@ TEST_CASE("an animated node above the root joint joins the skeleton, a still one
     std::copy_n(prefab.nodes[n].rotation, 4, nodes[n].rotation);
     std::copy_n(prefab.nodes[n].scale, 3, nodes[n].scale);
   }
-  sample_clip(clip, keys.data(), 1.0f, nodes);
   std::vector<NodePose> poses;
-  for (const SkeletonJoint& j : skeleton.joints) poses.push_back(nodes[size_t(j.node)]);
   std::vector<float> m(16 * 3);
+  // The added armature is bound where it rests: its skinning matrix is the identity there, so a
+  // vertex repaired onto joint 0 stays where it was authored.
+  for (const SkeletonJoint& j : skeleton.joints) poses.push_back(nodes[size_t(j.node)]);
+  REQUIRE(skeleton_joint_matrices(skeleton, poses, m));
+  for (size_t k = 0; k < 16; ++k) CHECK(m[k] == Approx(k % 5 == 0 ? 1 : 0).margin(1e-6));
+  sample_clip(clip, keys.data(), 1.0f, nodes);
+  poses.clear();
+  for (const SkeletonJoint& j : skeleton.joints) poses.push_back(nodes[size_t(j.node)]);
   REQUIRE(skeleton_joint_matrices(skeleton, poses, m));
   CHECK(m[16 + 12] == Approx(10));
   CHECK(m[16 + 13] == Approx(0).margin(1e-6));
   CHECK(m[16 + 14] == Approx(5));
+  CHECK(m[12] == Approx(10));  // and follows the armature when it moves
+  CHECK(m[14] == Approx(0).margin(1e-6));
 }
 
 TEST_CASE("weights: more than four reduced, zero sums bound to joint 0, all summing to one") {

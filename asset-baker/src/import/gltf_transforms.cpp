@@ -176,6 +176,32 @@ bool well_invertible(const Mat4& m) {
   return bound > 0 && std::isfinite(bound) && std::fabs(determinant4(m)) >= 1e-6 * bound;
 }
 
+std::optional<Mat4> affine_inverse(const Mat4& m) {
+  if (!well_invertible(m)) return std::nullopt;
+  auto at = [&](int row, int column) { return double(m[4 * column + row]); };
+  // The 3x3 part by its adjugate, then the translation moved back through it.
+  double cofactor[3][3];
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) {
+      const int r1 = (r + 1) % 3, r2 = (r + 2) % 3, c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+      cofactor[r][c] = at(r1, c1) * at(r2, c2) - at(r1, c2) * at(r2, c1);
+    }
+  }
+  const double det =
+      at(0, 0) * cofactor[0][0] + at(0, 1) * cofactor[0][1] + at(0, 2) * cofactor[0][2];
+  if (det == 0) return std::nullopt;
+  Mat4 out = kIdentity;
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) out[4 * c + r] = float(cofactor[c][r] / det);
+  }
+  for (int r = 0; r < 3; ++r) {
+    double t = 0;
+    for (int c = 0; c < 3; ++c) t -= double(out[4 * c + r]) * at(c, 3);
+    out[12 + r] = float(t);
+  }
+  return out;
+}
+
 GltfHierarchy::GltfHierarchy(const Json& root) : root_(root) {
   size_t count = array_size(root, "nodes");
   parents_.assign(count, -1);

@@ -53,6 +53,10 @@ std::optional<assetlib::NodePose> decompose_trs(const Mat4& m, std::string& why)
 // column lengths (the largest |det| those columns allow), so the test does not depend on units.
 bool well_invertible(const Mat4& m);
 
+// The inverse of `m` taken as affine (its last row read as 0 0 0 1); nullopt unless
+// well_invertible.
+std::optional<Mat4> affine_inverse(const Mat4& m);
+
 // The node hierarchy read upwards: each node's parent (the first node listing it as a child, in
 // node order), for the nodes skins name, which need not be in the default scene. Every walk up is
 // memoised, so a file of n nodes costs O(n) however its joints and chains are arranged.
