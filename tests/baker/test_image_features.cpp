@@ -389,6 +389,9 @@ TEST_CASE("images the decoder cannot read name the format or feature they use") 
   webp.resize(34, 0);
   Bytes tiff = exif_tiff(1);
   Bytes huffman_tga = {0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 24, 0, 0, 0, 0};
+  // True colour (type 2) with an unused 2-entry, 24-bit colour map, then one texel.
+  Bytes mapped_true_colour_tga = {0, 1, 2,  0, 0, 2, 0, 24, 0, 0, 0, 0, 1, 0,
+                                  1, 0, 24, 0, 1, 2, 3, 4,  5, 6, 7, 8, 9};
 
   const std::pair<Bytes, std::string> cases[] = {
       {patched_jpeg(sof + 1, 0xc9), "arithmetic-coded JPEG is not supported"},
@@ -405,6 +408,7 @@ TEST_CASE("images the decoder cannot read name the format or feature they use") 
       {webp, "WebP is not supported"},
       {tiff, "TIFF is not supported"},
       {huffman_tga, "a Huffman-compressed TGA (type 32/33) is not supported"},
+      {mapped_true_colour_tga, "a true-colour or grey TGA carrying a colour map is not supported"},
   };
   Bytes mp4 = {0, 0, 0, 0x18};
   hostile::append(mp4, std::string("ftypisom"));

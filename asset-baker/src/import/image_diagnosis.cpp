@@ -162,6 +162,11 @@ std::string tga_feature(const ByteView& h) {
   if (type == 0) return "the TGA holds no image data (type 0)";
   bool known = type == 1 || type == 2 || type == 3 || type == 9 || type == 10 || type == 11;
   if (!known) return {};
+  const bool mapped_type = type == 1 || type == 9;
+  // The format lets a true-colour or grey image carry a colour map it does not use; stb_image
+  // reads a colour map only with a colour-mapped type.
+  if (colour_map == 1 && !mapped_type)
+    return not_supported("a true-colour or grey TGA carrying a colour map");
   if (colour_map == 1 && bits != 8 && bits != 16)
     return not_supported("a colour-mapped TGA with " + std::to_string(bits) + "-bit indices");
   if (colour_map == 0 && bits != 8 && bits != 15 && bits != 16 && bits != 24 && bits != 32)
