@@ -381,6 +381,11 @@ TEST_CASE("images the decoder cannot read name the format or feature they use") 
     b.insert(b.end(), {2, 0, 2, 1, 0, 0, 0, 1});  // RLE runs; end of bitmap
     return b;
   };
+  Bytes wide_fields = bmp_header(32, 3);  // bit fields 10-10-10 where the palette was
+  wide_fields.resize(62 + 2 * 2 * 4, 0);  // 2 x 2 texels of 4 bytes
+  for (auto [at, mask] : {std::pair{54, 0x3ff00000u}, {58, 0x000ffc00u}, {62, 0x000003ffu}}) {
+    for (int k = 0; k < 4; ++k) wide_fields[size_t(at + k)] = uint8_t(mask >> (8 * k));
+  }
   Bytes psd;
   hostile::append(psd, std::string("8BPS"));
   psd.insert(psd.end(), {0, 1, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 1, 0, 8, 0, 4});
@@ -404,6 +409,7 @@ TEST_CASE("images the decoder cannot read name the format or feature they use") 
       {bmp_header(8, 1), "RLE8-compressed BMP is not supported"},
       {bmp_header(4, 2), "RLE4-compressed BMP is not supported"},
       {bmp_header(2, 0), "2-bit BMP is not supported"},
+      {wide_fields, "a BMP with bit fields wider than 8 bits (10-10-10 and the like)"},
       {psd, "a PSD in CMYK colour mode (only RGB is read) is not supported"},
       {webp, "WebP is not supported"},
       {tiff, "TIFF is not supported"},

@@ -3,6 +3,7 @@
 #include "import/byte_view.h"
 #include "import/jpeg_segments.h"
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -114,6 +115,14 @@ std::string bmp_feature(const ByteView& h) {
     return not_supported(std::to_string(bits) + "-bit BMP");
   if (compression == 3 && bits != 16 && bits != 32)
     return not_supported("a " + std::to_string(bits) + "-bit BMP with bit fields");
+  if (compression == 3) {
+    // The masks follow the 40-byte part of the header (alpha's only in the longer headers).
+    const int masks = header_size >= 56 ? 4 : 3;
+    for (int k = 0; k < masks; ++k) {
+      if (std::popcount(h.le32(54 + 4 * uint64_t(k))) > 8)
+        return not_supported("a BMP with bit fields wider than 8 bits (10-10-10 and the like)");
+    }
+  }
   return {};
 }
 
