@@ -10,6 +10,8 @@
 #include <stb/stb_image_write.h>
 #include <catch2/catch.hpp>
 
+#include <cstring>
+
 using namespace assetlib;
 using baker::TextureRole;
 
@@ -228,4 +230,31 @@ TEST_CASE(".hdr values beyond the half float range are clamped to 65504, with a 
   for (uint16_t h : halves) CHECK((h & 0x7c00) != 0x7c00);  // no infinity or NaN at any level
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0].find("sun.hdr: 2 value(s) beyond 65504, the largest half float (up to ") == 0);
+}
+
+TEST_CASE(".hdr EXPOSURE lines are named in a warning, the pixels baked as stored") {
+  const std::vector<float> rgb = {1.0f, 2.0f, 0.5f};
+  std::vector<std::byte> hdr;
+  auto append = [](void* context, void* data, int size) {
+    auto out = static_cast<std::vector<std::byte>*>(context);
+    out->insert(out->end(), static_cast<std::byte*>(data), static_cast<std::byte*>(data) + size);
+  };
+  REQUIRE(stbi_write_hdr_to_func(append, &hdr, 1, 1, 3, rgb.data()));
+  // Two factors before the header's empty line: they multiply.
+  const std::string exposure = "EXPOSURE=2.5\nEXPOSURE= 2\n";
+  std::string text(reinterpret_cast<const char*>(hdr.data()), hdr.size());
+  size_t end_of_header = text.find("\n\n");
+  REQUIRE(end_of_header != std::string::npos);
+  text.insert(end_of_header + 1, exposure);
+  std::vector<std::byte> with_exposure(text.size());
+  std::memcpy(with_exposure.data(), text.data(), text.size());
+  for (const auto& [file, warned] : {std::pair{hdr, false}, std::pair{with_exposure, true}}) {
+    AssetFile out;
+    std::vector<std::string> warnings;
+    REQUIRE(baker::bake_texture(file, "lamp.hdr", {}, out, warnings).ok());
+    CHECK(warnings.size() == (warned ? 1u : 0u));
+    if (warned)
+      CHECK(warnings[0] ==
+            "lamp.hdr: declares EXPOSURE=5 (its pixels were multiplied by that); baked as stored");
+  }
 }

@@ -204,6 +204,30 @@ std::string jpeg_colour_space(const ByteView& s, uint64_t segments) {
 
 }  // namespace
 
+std::string declared_exposure(std::span<const std::byte> source) {
+  const ByteView s(source);
+  if (!s.has(0, "#?")) return {};
+  constexpr uint64_t kHeaderScan = 4096;
+  double product = 1;
+  for (uint64_t line = 0; line < s.size() && line < kHeaderScan;) {
+    uint64_t end = line;
+    while (end < s.size() && end < kHeaderScan && s.u8(end) != '\n') ++end;
+    if (end == line) break;  // the empty line ends the header
+    if (s.has(line, "EXPOSURE=")) {
+      std::string value;
+      for (uint64_t k = line + 9; k < end; ++k) value += char(s.u8(k));
+      char* parsed_end = nullptr;
+      const double factor = std::strtod(value.c_str(), &parsed_end);
+      if (parsed_end != value.c_str() && std::isfinite(factor) && factor > 0) product *= factor;
+    }
+    line = end + 1;
+  }
+  if (std::fabs(product - 1) < 1e-6) return {};
+  char text[48];
+  std::snprintf(text, sizeof text, "EXPOSURE=%g", product);
+  return text;
+}
+
 std::string declared_colour_space(std::span<const std::byte> source) {
   const ByteView s(source);
   if (s.has(0, kPngSignature)) return png_colour_space(s, source);

@@ -21,4 +21,9 @@ namespace baker {
 // profile. Other formats give "".
 std::string declared_colour_space(std::span<const std::byte> source);
 
+// For a Radiance HDR whose header declares EXPOSURE lines (each a factor its pixels were multiplied
+// by, cumulative): "EXPOSURE=<product>", when the product is not 1; else "". Only the header (up to
+// its empty line, within the first 4 KiB) is read.
+std::string declared_exposure(std::span<const std::byte> source);
+
 }  // namespace baker

@@ -104,7 +104,14 @@ BakeStatus bake_texture(std::span<const std::byte> source, const std::string& re
   TextureRole role = settings.texture.role == TextureRole::Auto ? role_from_name(relative_path)
                                                                 : settings.texture.role;
   TextureFormat format = storage_format(image, role, relative_path, warnings);
-  if (format == TextureFormat::RGBA16_SFLOAT) clamp_to_half_range(image, relative_path, warnings);
+  if (format == TextureFormat::RGBA16_SFLOAT) {
+    // Radiance files may say their pixels were scaled; renderers read the stored values.
+    if (std::string exposure = declared_exposure(source); !exposure.empty()) {
+      warnings.push_back(relative_path + ": declares " + exposure +
+                         " (its pixels were multiplied by that); baked as stored");
+    }
+    clamp_to_half_range(image, relative_path, warnings);
+  }
   // A tangent-space normal map is bluish (X and Y about 0.5, Z near 1); a grey one is a height
   // (bump) map, which `.mtl` files often name with `bump`: lit as a normal map, it tilts every
   // normal the same way. Baked as given, said so.
