@@ -660,6 +660,32 @@ TEST_CASE("TGA alpha follows the alpha bits its descriptor declares") {
   Baked sixteen = bake(tga16, "argb1555.tga");
   REQUIRE(sixteen.status.ok());
   CHECK(mentions(sixteen.warnings, "argb1555.tga: the alpha bit of a 16-bit TGA is not baked"));
+  // TGA 2.0: an extension area (495 bytes, attributes type at 494) and the footer. Type 4 is
+  // premultiplied alpha: baked straight. (255, 0, 0) at alpha 128 premultiplies to (128, 0, 0).
+  auto tga2 = [&](uint8_t attributes) {
+    Bytes b = tga32(0x28, 128);
+    b[4 * 0 + 18 + 2] = 128;  // texel 0's red (BGRA)
+    b[4 * 1 + 18 + 1] = 128;  // texel 1's green
+    const uint32_t extension = uint32_t(b.size());
+    Bytes area(495, 0);
+    area[0] = 495 & 255;
+    area[1] = 495 >> 8;
+    area[494] = attributes;
+    b.insert(b.end(), area.begin(), area.end());
+    hostile::put_le32(b, extension);
+    hostile::put_le32(b, 0);
+    hostile::append(b, std::string("TRUEVISION-XFILE.\0", 18));
+    return b;
+  };
+  Baked premultiplied = bake(tga2(4), "premultiplied.tga");
+  REQUIRE(premultiplied.status.ok());
+  CHECK(premultiplied.picture.texels == std::vector<Rgb>{{255, 0, 0}, {0, 255, 0}});
+  CHECK(premultiplied.alpha == std::vector<uint8_t>{128, 128});
+  CHECK(mentions(premultiplied.warnings, "premultiplied.tga: a TGA of premultiplied alpha"));
+  Baked straight = bake(tga2(3), "straight.tga");  // 3: plain alpha, as stored
+  REQUIRE(straight.status.ok());
+  CHECK(straight.picture.texels == std::vector<Rgb>{{128, 0, 0}, {0, 128, 0}});
+  CHECK(straight.warnings.empty());
 }
 
 namespace {

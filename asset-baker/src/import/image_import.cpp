@@ -141,10 +141,34 @@ void stretch_pnm_samples(DecodedImage& image, uint32_t maxval) {
   }
 }
 
+// A TGA 2.0 file ends in a footer naming its extension area, whose byte 494 says what the alpha
+// channel holds; 4 is alpha premultiplied into the colour. False for any other file.
+bool tga_premultiplied(const ByteView& b) {
+  constexpr uint64_t kFooter = 26, kAttributesType = 494, kPremultiplied = 4;
+  if (b.size() < 18 + kFooter || !b.has(b.size() - 18, std::string_view("TRUEVISION-XFILE.\0", 18)))
+    return false;
+  const uint64_t extension = b.le32(b.size() - kFooter);
+  return extension >= 18 && b.le16(extension) >= kAttributesType + 1 &&
+         extension + kAttributesType < b.size() - kFooter &&
+         b.u8(extension + kAttributesType) == kPremultiplied;
+}
+
+// Straight alpha from premultiplied: each colour divided by its alpha, rounded (0 alpha: kept).
+void unpremultiply(DecodedImage& image) {
+  auto* texel = static_cast<uint8_t*>(image.pixels.get());
+  for (size_t i = 0; i < size_t(image.width) * image.height; ++i, texel += 4) {
+    const uint32_t a = texel[3];
+    if (a == 0) continue;
+    for (int c = 0; c < 3; ++c)
+      texel[c] = uint8_t(std::min<uint32_t>(255, (texel[c] * 255u + a / 2) / a));
+  }
+}
+
 // A TGA's descriptor gives its alpha bits per texel (bits 0-3 of byte 17). stb_image reads a
 // 32-bit texel's fourth byte as alpha whatever it says, and drops a 16-bit texel's alpha bit. A
 // 32-bit TGA that declares no alpha and pads with zeros would bake fully transparent: it is made
-// opaque. Returns a warning for what changed or was lost, or "".
+// opaque. One whose extension area says premultiplied is made straight, as every texture is
+// baked. Returns a warning for what changed or was lost, or "".
 std::string settle_tga_alpha(std::span<const std::byte> source, DecodedImage& image) {
   const ByteView b(source);
   if (!decoded_as_tga(b) || image.bytes_per_channel != 1) return {};
@@ -152,6 +176,10 @@ std::string settle_tga_alpha(std::span<const std::byte> source, DecodedImage& im
   if (type != 2 && type != 10) return {};  // true-colour, plain or RLE
   if (depth == 16 && alpha_bits == 1)
     return "the alpha bit of a 16-bit TGA is not baked (opaque); save it as 32-bit";
+  if (depth == 32 && alpha_bits == 8 && tga_premultiplied(b)) {
+    unpremultiply(image);
+    return "a TGA of premultiplied alpha (its extension area says so): baked as straight alpha";
+  }
   if (depth != 32 || alpha_bits != 0) return {};
   auto* texel = static_cast<uint8_t*>(image.pixels.get());
   const size_t count = size_t(image.width) * image.height;
