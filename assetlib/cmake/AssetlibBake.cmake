@@ -9,11 +9,12 @@
 #     models and their .mtl files), writing one small plan file per source and rewriting only those
 #     that change, so that a model edit that changes no texture role rebakes nothing else;
 #   - one edge per source (`asset-baker bake-one`, with all its outputs) depends on the source, its
-#     plan file and, through a depfile, every file its bake read (.mtl, .bin, baker.json): Ninja
-#     rebakes exactly what changed, in parallel with the code build;
+#     plan file, the baker.json in force and, through a depfile, every file its bake read (.mtl,
+#     .bin): Ninja rebakes exactly what changed, in parallel with the code build;
 #   - one edge writes the manifest (`asset-baker collect`), after all of them.
 # Sources are found by extension with CONFIGURE_DEPENDS globs: adding or removing one re-runs the
-# configure step on the next build. Relative SOURCE_DIR and CONFIG are taken from the current source
+# configure step on the next build, which re-plans and re-collects. Without CONFIG, a baker.json
+# appearing in SOURCE_DIR or a folder above (or going) re-runs it too, and every source rebakes. Relative SOURCE_DIR and CONFIG are taken from the current source
 # folder, OUTPUT_DIR and CACHE_DIR from the current binary folder. CACHE_DIR is the shared cache
 # (`--cache-dir`; default: $ENV{ASSETLIB_CACHE_DIR} when the build runs, else none).
 #
@@ -44,6 +45,28 @@ function(_assetlib_bake_find_baker out_command out_depends)
   endif()
 endfunction()
 
+# The baker.json a bake without CONFIG reads: the nearest in `dir` or a folder above, as
+# asset-baker looks for it. Every folder on the way is watched (CONFIGURE_DEPENDS) for one to
+# appear or go: the configure step then re-runs and names the new one as an input of every edge,
+# newer than their stamps, so that all of them rebake (a depfile cannot name a file not there).
+function(_assetlib_bake_find_config dir out_config)
+  set(found "")
+  while(TRUE)
+    string(REGEX REPLACE "([][*?])" "[\\1]" pattern "${dir}/baker.json")
+    file(GLOB candidate CONFIGURE_DEPENDS "${pattern}")
+    if(candidate AND NOT IS_DIRECTORY "${dir}/baker.json")
+      set(found "${dir}/baker.json")
+      break()
+    endif()
+    get_filename_component(parent "${dir}" DIRECTORY)
+    if(parent STREQUAL dir OR parent STREQUAL "")
+      break()
+    endif()
+    set(dir "${parent}")
+  endwhile()
+  set(${out_config} "${found}" PARENT_SCOPE)
+endfunction()
+
 function(assetlib_bake)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET;SOURCE_DIR;OUTPUT_DIR;CONFIG;PRESET;CACHE_DIR"
                         "")
@@ -66,6 +89,8 @@ function(assetlib_bake)
     get_filename_component(config "${arg_CONFIG}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     list(APPEND options --config "${config}")
     set(config_depends "${config}")
+  else()
+    _assetlib_bake_find_config("${src}" config_depends)
   endif()
   if(arg_PRESET)
     list(APPEND options --preset "${arg_PRESET}")
@@ -90,6 +115,20 @@ function(assetlib_bake)
   list(TRANSFORM plan_inputs PREPEND "${src}/")
   list(FILTER sources INCLUDE REGEX
        "\\.([pP][nN][gG]|[jJ][pP][eE]?[gG]|[tT][gG][aA]|[bB][mM][pP]|[pP][sS][dD]|[gG][iI][fF]|[hH][dD][rR]|[pP][iI][cC]|[pP][nN][mM]|[pP][pP][mM]|[pP][gG][mM]|[oO][bB][jJ]|[gG][lL][tT][fF]|[gG][lL][bB])$")
+
+  # The sources and the libraries, in a file rewritten only when the list changes: an input of the
+  # plan and of the collect edge. Removing a source re-runs the configure step but changes no input
+  # of theirs otherwise: the plan would keep a model naming a removed image, and the removed
+  # source's outputs would stay listed until some other change.
+  set(source_list_file "${work}/sources.txt")
+  string(JOIN "\n" source_list ${sources} ${plan_inputs})
+  set(previous_list "")
+  if(EXISTS "${source_list_file}")
+    file(READ "${source_list_file}" previous_list)
+  endif()
+  if(NOT previous_list STREQUAL source_list)
+    file(WRITE "${source_list_file}" "${source_list}")
+  endif()
 
   # Ninja reads the depfiles as the baker writes them, naming each edge's output as Ninja does
   # (relative to the top build folder): CMP0116's NEW behaviour would run a `cmake -E` process per
@@ -122,7 +161,7 @@ function(assetlib_bake)
     OUTPUT "${work}/plan.stamp" ${chunk_files}
     COMMAND "${baker}" plan "${src}" --plan-dir "${work}/plans" -o "${out}" ${options}
             --depfile "${work}/plan.d" --stamp "${work}/plan.stamp" ${plan_target} -q
-    DEPENDS ${plan_inputs} ${config_depends} ${baker_depends}
+    DEPENDS ${plan_inputs} "${source_list_file}" ${config_depends} ${baker_depends}
     DEPFILE "${work}/plan.d"
     COMMENT "Planning ${arg_TARGET}: texture roles of ${src}"
     VERBATIM)
@@ -151,7 +190,7 @@ function(assetlib_bake)
       COMMAND "${baker}" bake-one "${src}/${file}" --root "${src}" -o "${out}"
               --plan-dir "${work}/plans" --depfile "${work}/deps/${file}.d" --stamp "${stamp}"
               ${depfile_target} ${options} ${cache_options} -q
-      DEPENDS "${src}/${file}" "${work}/plans/${file}.plan" ${baker_depends}
+      DEPENDS "${src}/${file}" "${work}/plans/${file}.plan" ${config_depends} ${baker_depends}
       DEPFILE "${work}/deps/${file}.d"
       COMMENT "Baking ${file}"
       VERBATIM)
@@ -160,7 +199,7 @@ function(assetlib_bake)
   add_custom_command(
     OUTPUT "${out}/manifest.json"
     COMMAND "${baker}" collect "${src}" -o "${out}" ${cache_options} -q
-    DEPENDS ${stamps} ${baker_depends}
+    DEPENDS ${stamps} "${source_list_file}" ${baker_depends}
     COMMENT "Collecting the manifest of ${out}"
     VERBATIM)
   add_custom_target(${arg_TARGET} ALL DEPENDS "${out}/manifest.json")

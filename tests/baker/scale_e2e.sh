@@ -198,6 +198,14 @@ merge_problems)
   merge "$work/shard1" "$work/shard2" "$work/third"
   [ "$rc" = 1 ] && grep -qF "split 2 different ways" "$work/log" || { cat "$work/log"; fail "mixed splits merged"; }
   "$baker" check "$work/merged" >/dev/null || fail "check after the incomplete merges"
+  # Shards baked from two states of the tree (an .mtl edit between the CI jobs changes a texture
+  # role): their materials would name textures no shard made. Exit 1, naming two of them.
+  cp -r "$work/src" "$work/edited"
+  sed -i 's|^map_Bump .*|map_Bump ../textures/leaf_alpha.png|; /^norm /d' "$work/edited/models/cube.mtl"
+  bake "$work/edited" "$work/edited2" --no-cache --shard 2/2
+  merge "$work/shard1" "$work/edited2"
+  [ "$rc" = 1 ] && grep -qF "the shards were baked from different states of the tree" "$work/log" ||
+    { cat "$work/log"; fail "shards of two states of the tree merged"; }
   # A shard baked into a folder of another shard says why it removes that one's outputs.
   bake "$work/src" "$work/shard1" --shard 2/2
   grep -qF "(another shard's: a shard's output folder holds that shard alone)" "$work/log" ||
@@ -284,6 +292,26 @@ bake_one_parallel)
   set +e; "$baker" bake-one "$work/tree/assets/textures/checker.png" --root "$work/tree" -o "$work/out" -q 2>"$work/log"; rc=$?; set -e
   [ "$rc" = 2 ] || fail "bake-one beside a whole bake must exit 2, got $rc"
   exec 9>&-
+  # The stamp is dated when the edge began: a source saved while it ran is newer than the stamp,
+  # so the build system runs the edge again. A 2048^2 noise texture takes long enough (well over
+  # 0.1 s) for the stamp to be that much older than the record the run writes at its end.
+  python3 - "$work/tree/noise.png" <<'PY'
+import random, struct, sys, zlib
+w = h = 2048
+random.seed(7)
+row = bytes(random.getrandbits(8) for _ in range(w * 3))
+raw = b"".join(b"\0" + row[k:] + row[:k] for k in range(0, h * 3, 3))
+chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+                              + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b""))
+PY
+  "$baker" plan "$work/tree" --plan-dir "$work/plan" -o "$work/out" -q
+  "$baker" bake-one "$work/tree/noise.png" --root "$work/tree" -o "$work/out" \
+    --plan-dir "$work/plan" --stamp "$work/stamps/dated" -q || fail "bake-one with a stamp"
+  record=$(stat -c %.9Y "$work/out/.assetlib-records/noise.png.json")
+  stamp=$(stat -c %.9Y "$work/stamps/dated")
+  python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) - 0.05 else 1)" \
+    "$stamp" "$record" || fail "the stamp ($stamp) is not dated at the start of the run (record $record)"
   ;;
 *)
   fail "unknown case"

@@ -2,8 +2,9 @@
 # assetlib_bake() end to end: a project bakes assets/ at build time through the installed package
 # (and through add_subdirectory), one Ninja edge per source. Checks that the baked folder equals a
 # whole-folder bake, that a second build does nothing, that changing one texture rebakes exactly
-# that texture, that editing an .mtl rebakes exactly its OBJ, and that many edges at once (-j4, a
-# generated tree of a few hundred sources) give the same folder as a whole bake.
+# that texture, that editing an .mtl rebakes exactly its OBJ, that deleting an image a material
+# names and adding or removing a baker.json give a whole bake's folder, and that many edges at once
+# (-j4, a generated tree of a few hundred sources) give the same folder as a whole bake.
 # Usage: bake_consumer.sh <repo> <build dir> <assets dir>
 set -euo pipefail
 export LC_ALL=C
@@ -56,6 +57,21 @@ sed -i 's/^Kd .*/Kd 0.25 0.5 0.75/' "$work/assets/models/cube.mtl"
 build installed
 [ "$(baked_lines)" = 1 ] && grep -q "Baking models/cube.obj" "$work/log" ||
   { cat "$work/log"; fail "an edited .mtl: expected exactly its OBJ to rebake"; }
+same_as_whole_bake "$work/assets" "$out"
+
+# A deleted image that a material names: re-planned out of the model, its output removed.
+rm "$work/assets/textures/bricks.png"
+build installed
+grep -q "Baking models/" "$work/log" || { cat "$work/log"; fail "a deleted image: its model did not rebake"; }
+same_as_whole_bake "$work/assets" "$out"
+# A baker.json where there was none: every source rebakes with its settings; removed, again.
+echo '{ "settings": { "mips": false } }' >"$work/assets/baker.json"
+build installed
+[ "$(baked_lines)" = "$((sources - 1))" ] || { cat "$work/log"; fail "an added baker.json: expected every source to rebake"; }
+same_as_whole_bake "$work/assets" "$out"
+rm "$work/assets/baker.json"
+build installed
+[ "$(baked_lines)" = "$((sources - 1))" ] || { cat "$work/log"; fail "a removed baker.json: expected every source to rebake"; }
 same_as_whole_bake "$work/assets" "$out"
 
 # add_subdirectory of the repository, the baker of this build.

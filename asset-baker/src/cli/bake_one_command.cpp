@@ -15,9 +15,14 @@
 
 #include <assetlib/asset_file.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace baker {
 namespace {
@@ -74,11 +79,23 @@ std::vector<std::string> read_paths(const fs::path& root, const std::string& rel
   return paths;
 }
 
-BakeStatus write_stamp(const fs::path& stamp) {
+// The stamp is dated when the bake began, not when it ended: a source saved while the edge ran is
+// then newer than the stamp, and the build system runs the edge again. Dated at its end, the stamp
+// made the edit look built, for good. (File times come from a clock a tick coarser than
+// `started_ns`: an edit in the run's first few milliseconds can still look older. Dating the stamp
+// earlier would make inputs written just before the run, a plan file, look newer for ever.)
+BakeStatus write_stamp(const fs::path& stamp, int64_t started_ns) {
   std::error_code ec;
   fs::create_directories(stamp.parent_path(), ec);
-  return BakeStatus::from_file_call(assetlib::write_file_atomically(stamp.string(), {}),
-                                    BakeError::IoError, stamp.string());
+  if (assetlib::Status s = assetlib::write_file_atomically(stamp.string(), {}); !s)
+    return BakeStatus::from_file_call(s, BakeError::IoError, stamp.string());
+  const timespec times[2] = {{0, UTIME_OMIT},
+                             {time_t(started_ns / 1000000000), long(started_ns % 1000000000)}};
+  if (::utimensat(AT_FDCWD, stamp.c_str(), times, 0) != 0) {
+    return BakeStatus::failure(BakeError::IoError, stamp.string(),
+                               std::string("dating the stamp failed: ") + std::strerror(errno));
+  }
+  return {};
 }
 
 JobResult refused_result(const std::string& relative, const std::string& taken) {
@@ -192,7 +209,7 @@ int run_bake_one(const BakeOneOptions& options) {
     }
   }
   if (options.stamp && code == 0) {
-    if (BakeStatus s = write_stamp(*options.stamp); !s) {
+    if (BakeStatus s = write_stamp(*options.stamp, int64_t(started_ns)); !s) {
       print_message("error", s.message());
       code = 1;
     }

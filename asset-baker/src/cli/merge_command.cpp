@@ -58,11 +58,17 @@ BakeStatus copy_entry(const OutputTree& shard, const OutputTree& output, CacheEn
   return {};
 }
 
-// Merges one shard's entries into `next`; each problem is printed and counted in `problems`. The
-// shard it says it holds (K/N) goes into `shards`.
+// What the shards say of themselves: which K of which N, and the texture plan each was baked
+// against (by digest, with the first shard that had it).
+struct ShardSet {
+  std::map<uint32_t, std::set<uint32_t>> given;  // N -> the K given (0-based)
+  std::map<uint64_t, fs::path> plans;
+};
+
+// Merges one shard's entries into `next`; each problem is printed and counted in `problems`. What
+// the shard says of itself goes into `shards`.
 void merge_shard(const fs::path& dir, const OutputTree& output, BakeCache& next,
-                 std::map<std::string, std::string>& claimed,
-                 std::map<uint32_t, std::set<uint32_t>>& shards, size_t& problems) {
+                 std::map<std::string, std::string>& claimed, ShardSet& shards, size_t& problems) {
   auto problem = [&problems](const std::string& message) {
     print_message("error", message);
     ++problems;
@@ -80,7 +86,8 @@ void merge_shard(const fs::path& dir, const OutputTree& output, BakeCache& next,
     problem((dir / kCacheFileName).string() + ": " + damaged + "; this shard is not merged");
     return;
   }
-  if (cache.shard) shards[cache.shard->count].insert(cache.shard->index);
+  if (cache.shard) shards.given[cache.shard->count].insert(cache.shard->index);
+  if (cache.shard_plan) shards.plans.emplace(*cache.shard_plan, dir);
   for (auto& [shard_source, shard_entry] : cache.entries) {
     const std::string& source = shard_source;  // clang 14 cannot capture a structured binding
     CacheEntry entry = shard_entry;
@@ -133,7 +140,19 @@ size_t keep_unmerged(const BakeCache& previous, BakeCache& next,
 // Shards of one bake come as the set 1/N..N/N: a folder of another N, or a missing K, makes the
 // merge incomplete (a glob that missed a CI artifact), and a merge without problems would remove
 // the outputs of the sources that shard bakes. Folders of whole bakes say nothing and are free.
-void check_shard_set(const std::map<uint32_t, std::set<uint32_t>>& shards, size_t& problems) {
+// Every shard plans the whole tree: two plans mean two states of it (an .mtl edited between the
+// CI jobs), whose materials may name textures the other shards never made.
+void check_shard_set(const ShardSet& set, size_t& problems) {
+  if (set.plans.size() > 1) {
+    auto first = set.plans.begin(), second = std::next(first);
+    print_message("error",
+                  "the shards were baked from different states of the tree (their texture "
+                  "plans differ: " +
+                      first->second.string() + ", " + second->second.string() +
+                      "); bake them again from one");
+    ++problems;
+  }
+  const std::map<uint32_t, std::set<uint32_t>>& shards = set.given;
   if (shards.size() > 1) {
     print_message("error", "the shards come from bakes split " + std::to_string(shards.size()) +
                                " different ways (--shard K/N with different N); merge one set");
@@ -183,7 +202,7 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
                         .count();
   std::map<std::string, std::string> claimed;
   size_t problems = 0;
-  std::map<uint32_t, std::set<uint32_t>> shard_set;  // N -> the K given (0-based)
+  ShardSet shard_set;
   for (const fs::path& shard : shards)
     merge_shard(shard, output, next, claimed, shard_set, problems);
   check_shard_set(shard_set, problems);

@@ -112,6 +112,7 @@ BakeCache load_cache(const OutputTree& output, std::string* problem) {
       if (cache.shard->count == 0 || cache.shard->index >= cache.shard->count)
         throw json::other_error::create(501, "shard K/N out of range", nullptr);
     }
+    if (doc.contains("shard_plan")) cache.shard_plan = doc.at("shard_plan").get<uint64_t>();
     if (dropped > 0) {
       why = std::to_string(dropped) +
             " entries name paths outside the folder or files that are not baked assets";
@@ -141,6 +142,7 @@ BakeStatus save_cache(const OutputTree& output, const BakeCache& cache) {
               {"entries", entries},
               {"stamps", stamps}};
   if (cache.shard) doc["shard"] = {cache.shard->index + 1, cache.shard->count};
+  if (cache.shard_plan) doc["shard_plan"] = *cache.shard_plan;
   std::string text = doc.dump(1, '\t', false, json::error_handler_t::replace) + "\n";
   const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
   return output.write(kCacheFileName, parts);

@@ -105,8 +105,12 @@ struct BakeCache {
   // When the run that wrote it started: a bake-one record written before that (less the racy
   // window) was folded into it by that run (collect).
   int64_t indexed_ns = 0;
-  // Saved by a --shard bake: which shard the folder holds (`merge` checks that it has them all).
+  // Saved by a --shard bake: which shard the folder holds (`merge` checks that it has them all),
+  // and the digest of the texture plan of the whole tree it was baked against (`merge` checks
+  // that the shards agree: shards baked from different states of the tree mix outputs whose
+  // references do not meet).
   std::optional<Shard> shard;
+  std::optional<uint64_t> shard_plan;
 };
 
 // A size and mtime recorded by a run do not prove a file unchanged when the mtime lies less than

@@ -477,6 +477,7 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
   NewState state;
   state.cache.run_started_ns = state.cache.indexed_ns = context.started_ns;
   state.cache.shard = context.shard;
+  if (context.shard) state.cache.shard_plan = context.textures.digest();
   BakeCache own;  // the previous entries of this run's sources
   for (const auto& [old_source, entry] : old_cache.entries) {
     const std::string& source = old_source;  // clang 14 cannot capture a structured binding

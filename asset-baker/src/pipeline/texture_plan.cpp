@@ -1,6 +1,7 @@
 #include "pipeline/texture_plan.h"
 
 #include "common/asset_names.h"
+#include "common/content_hash.h"
 #include "common/source_paths.h"
 
 #include <algorithm>
@@ -14,6 +15,18 @@ void TexturePlan::add_image(const std::string& image, TextureRole natural) {
 void TexturePlan::add_use(const std::string& image, TextureRole role) {
   auto it = images_.find(image);
   if (it != images_.end()) it->second.uses.insert(role);
+}
+
+uint64_t TexturePlan::digest() const {
+  std::string text;
+  for (const auto& [image, entry] : images_) {
+    text += image;
+    text += '\0';
+    text += texture_role_name(entry.natural);
+    for (TextureRole use : entry.uses) text.append(" ").append(texture_role_name(use));
+    text += '\n';
+  }
+  return hash_bytes(text.data(), text.size());
 }
 
 TextureRole TexturePlan::natural_role(const std::string& image) const {

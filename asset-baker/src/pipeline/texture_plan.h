@@ -36,6 +36,8 @@ class TexturePlan {
   std::optional<std::string> texture_name(const std::string& image, TextureRole role) const;
   // The textures `image` bakes into: one per role, with its name and output path.
   std::vector<TextureTarget> targets(const std::string& image) const;
+  // XXH3-64 of every image with its own role and its uses: equal for two plans of one tree.
+  uint64_t digest() const;
 
  private:
   struct Image {
