@@ -230,6 +230,31 @@ TEST_CASE(".hdr values beyond the half float range are clamped to 65504, with a 
   for (uint16_t h : halves) CHECK((h & 0x7c00) != 0x7c00);  // no infinity or NaN at any level
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0].find("sun.hdr: 2 value(s) beyond 65504, the largest half float (up to ") == 0);
+  // A bright block beside dark texels: the resize filters overshoot past the clamped values in
+  // the smaller levels, and in level 0 when max_size scales it.
+  std::vector<float> block(64 * 64 * 3, 1.0f);
+  for (int y = 16; y < 48; ++y)
+    for (int x = 16; x < 48; ++x)
+      for (int c = 0; c < 3; ++c) block[size_t((y * 64 + x) * 3 + c)] = 1e6f;
+  std::vector<std::byte> bright;
+  REQUIRE(stbi_write_hdr_to_func(append, &bright, 64, 64, 3, block.data()));
+  for (uint32_t max_size : {0u, 48u}) {
+    INFO("max_size " << max_size);
+    baker::BakeSettings settings;
+    settings.texture.max_size = max_size;
+    AssetFile scaled;
+    warnings.clear();
+    REQUIRE(baker::bake_texture(bright, "sun.hdr", settings, scaled, warnings).ok());
+    TextureInfo chain;
+    REQUIRE(read_texture_info(scaled, chain).ok());
+    std::vector<uint16_t> levels(chain.total_size / 2);
+    REQUIRE(unpack_texture(chain, scaled.blob.data(), scaled.blob.size(), levels.data(),
+                           chain.total_size)
+                .ok());
+    size_t infinite = 0;
+    for (uint16_t h : levels) infinite += (h & 0x7c00) == 0x7c00;
+    CHECK(infinite == 0);
+  }
 }
 
 TEST_CASE(".hdr EXPOSURE lines are named in a warning, the pixels baked as stored") {

@@ -729,12 +729,12 @@ TEST_CASE("a 16-bit PSD keeps 16 bits as data and is rounded to 8 as colour") {
                {0, 1, 0, 0, 0, 0, 0, 0, 0, channels, 0, 0, 0, 1, 0, 0, 0, 2, 0, 16, 0, 3});
     for (int section = 0; section < 3; ++section) hostile::put_be32(psd, 0);
     hostile::put_be16(psd, 0);  // raw
-    const uint16_t planes[4][2] = {{0x0102, 0xfffe}, {0x8081, 0x0000}, {0x1234, 0x7f80}, {0, 9}};
+    const uint16_t planes[4][2] = {{0x00ff, 0xfffe}, {0x8081, 0x0000}, {0x1234, 0x7f80}, {0, 9}};
     for (uint8_t c = 0; c < channels; ++c)
       for (uint16_t v : planes[c]) hostile::put_be16(psd, v);
     return psd;
   };
-  const std::vector<uint16_t> want = {0x0102, 0x8081, 0x1234, 0xffff, 0xfffe, 0, 0x7f80, 0xffff};
+  const std::vector<uint16_t> want = {0x00ff, 0x8081, 0x1234, 0xffff, 0xfffe, 0, 0x7f80, 0xffff};
   baker::BakeSettings data;
   data.texture.role = TextureRole::Data;
   data.texture.mips = false;
@@ -749,7 +749,8 @@ TEST_CASE("a 16-bit PSD keeps 16 bits as data and is rounded to 8 as colour") {
     std::memcpy(got.data(), b.texels.data(), got.size() * 2);
     CHECK(got == want);  // the selection is not alpha: opaque
   }
-  // The colour role: 8-bit sRGB, rounded (0x8081 -> 128, 0xfffe -> 255), with the warning PNGs get.
+  // The colour role: 8-bit sRGB, rounded (0x00ff -> 1 where cutting gives 0, 0xfffe -> 255), with
+  // the warning PNGs get.
   Baked colour = bake(psd16(3), "paint.psd");
   REQUIRE(colour.status.ok());
   CHECK(colour.picture.texels == std::vector<Rgb>{{1, 128, 18}, {255, 0, 127}});
@@ -897,6 +898,13 @@ TEST_CASE("an ICC profile is judged sRGB by its colorants and curves, not its na
     REQUIRE(png.status.ok());
     CHECK(mentions(png.warnings, "shot.png: declares an ICC profile 'Embedded'") ==
           (named != nullptr));
+    // An sRGB chunk beside it changes nothing: the profile outranks it (PNG, third edition).
+    Baked ranked =
+        bake(with_chunk(with_chunk(png_of(picture({"AB"})), "iCCP", iccp), "sRGB", Bytes{0}),
+             "shot.png");
+    REQUIRE(ranked.status.ok());
+    CHECK(mentions(ranked.warnings, "shot.png: declares an ICC profile 'Embedded'") ==
+          (named != nullptr));
     // In a JPEG, in pieces of 100 bytes, named by its description.
     Baked photo = bake(with_icc(jpeg, *profile, 100), "photo.jpg");
     REQUIRE(photo.status.ok());
@@ -1034,8 +1042,11 @@ TEST_CASE("a PNG declaring a colour space other than sRGB is baked with a warnin
                  "shot.png: declares colour coding points (cICP) of primaries BT.2020 and "
                  "transfer PQ; baked as sRGB without colour conversion"));
   CHECK(warned(with_chunk(with_chunk(plain, "gAMA", linear_gamma), "cICP", srgb_points)).empty());
-  CHECK(mentions(warned(with_chunk(with_chunk(plain, "iCCP", profile), "sRGB", srgb)),
-                 "shot.png: declares an ICC profile 'ProPhoto RGB'"));
+  // A profile that cannot be judged (this one holds no profile) beside an sRGB chunk: the
+  // chunk's word is taken. A judged one outranks it ("an ICC profile is judged sRGB ...").
+  CHECK(warned(with_chunk(with_chunk(plain, "iCCP", profile), "sRGB", srgb)).empty());
+  const Bytes narrow = {1, 13, 0, 0};  // sRGB's code points, video range
+  CHECK(mentions(warned(with_chunk(plain, "cICP", narrow)), "transfer sRGB, narrow (video) range"));
 }
 
 TEST_CASE("a BMP declaring a colour space other than sRGB is baked with a warning naming it") {
@@ -1071,4 +1082,23 @@ TEST_CASE("a BMP declaring a colour space other than sRGB is baked with a warnin
   CHECK(bake_bmp(bmp_v5(0x73524742, 0)).empty());  // 'sRGB'
   CHECK(mentions(bake_bmp(bmp_v5(0x4c494e4b, 0)),
                  "shot.bmp: declares an ICC profile in another file"));
+  // An embedded profile ('MBED'), after the pixels: its offset from the header's start at 112,
+  // its size at 116. Judged as PNG and JPEG profiles are; the tag also in reading order.
+  auto embedded = [&](const Bytes& profile, uint32_t tag) {
+    Bytes b = bmp_v5(tag, 0);
+    const uint32_t at = 124 + 8;
+    for (int k = 0; k < 4; ++k) {
+      b[size_t(14 + 112 + k)] = uint8_t(at >> (8 * k));
+      b[size_t(14 + 116 + k)] = uint8_t(profile.size() >> (8 * k));
+    }
+    b.insert(b.end(), profile.begin(), profile.end());
+    return b;
+  };
+  const Bytes p3 = icc_profile(kDisplayP3Xyz, 3, kSrgbCurve, 0, "Display P3 (sRGB compatible)");
+  const Bytes srgb = icc_profile(kSrgbXyz, 3, kSrgbCurve, 0, "Generic monitor");
+  for (uint32_t tag : {0x4d424544u, 0x4445424du}) {  // 'MBED' as Windows writes it, and reversed
+    CHECK(mentions(bake_bmp(embedded(p3, tag)),
+                   "shot.bmp: declares an ICC profile 'Display P3 (sRGB compatible)'"));
+    CHECK(bake_bmp(embedded(srgb, tag)).empty());
+  }
 }

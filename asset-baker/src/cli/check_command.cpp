@@ -222,8 +222,8 @@ std::string layout_difference(const assetlib::PackView& pack) {
   auto differs = [&](uint64_t from, std::span<const std::byte> expected) {
     return !std::equal(expected.begin(), expected.end(), pack.bytes.begin() + ptrdiff_t(from));
   };
-  if (differs(0, layout.index)) return "its header or tables differ from its entries' layout";
-  // Entries sorted by name are in file order; zeros pad each one up to the next.
+  // Entries sorted by name are in file order; zeros pad each one up to the next. Offsets first:
+  // the tables hold them, and a moved asset says more than "the tables differ".
   const std::vector<std::byte> zeros(assetlib::kPackAlignment);
   uint64_t end = layout.index.size();
   for (size_t k : layout.order) {
@@ -238,6 +238,7 @@ std::string layout_difference(const assetlib::PackView& pack) {
     }
     end = e.offset + e.size;
   }
+  if (differs(0, layout.index)) return "its header or tables differ from its entries' layout";
   return {};
 }
 

@@ -4,6 +4,7 @@ namespace baker {
 
 BakeStatus map_asset(const std::filesystem::path& path, MappedAsset& out) {
   const std::string name = path.string();
+  out.view = {};  // never left pointing into a mapping that open() below replaces
   // The head first: it refuses what is not a regular file without blocking, and a header that
   // does not match the file's size, with the same words load_binaryfile uses.
   assetlib::AssetHead head;

@@ -20,7 +20,10 @@ struct MappedAsset {
 // Maps the asset file at `path` into `out`, with load_binaryfile's checks and error messages
 // (FileNotFound for a missing or special file, TruncatedHeader, LengthMismatch, ...), as a
 // BakeStatus naming the file (InvalidAsset; IoError when it cannot be mapped). The type and the
-// JSON are not checked. The mapping reflects the file (see mapped_file.h).
+// JSON are not checked. On failure `out.view` is empty. The mapping reflects the file (see
+// mapped_file.h): one truncated by another process while the tool runs, or a read error of the
+// medium, ends it with SIGBUS where reading it whole reported an error. The tools accept that, as
+// for packs, for never holding more of a file than they use.
 BakeStatus map_asset(const std::filesystem::path& path, MappedAsset& out);
 
 }  // namespace baker

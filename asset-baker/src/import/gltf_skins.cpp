@@ -219,10 +219,11 @@ GltfSkin import_skin(GltfData& data, GltfHierarchy& hierarchy, TopAnimated& top_
     joint.name = string_or(root["nodes"][node], json_path("nodes", node), "name", "");
     joint.node = int32_t(node);
     joint.rest = rest_pose(root, node);
-    // A node the skeleton adds (an animated ancestor of the joints) is bound where it rests: a
-    // vertex repaired onto it (joint 0, when it is the first root) stays where it was authored and
-    // follows it, as a vertex without weights follows the armature in Blender. The skin's own
-    // joints get their inverse bind matrices below.
+    // A node the skeleton adds (an animated ancestor of the joints, or a node between two) is
+    // bound where it rests: a vertex repaired onto it (joint 0, when it is the first root) stays
+    // where it was authored and follows it, as a vertex without weights follows the armature in
+    // Blender. A rest matrix that cannot be inverted (a zero scale) keeps the identity. The skin's
+    // own joints get their inverse bind matrices below.
     if (std::optional<Mat4> bind = affine_inverse(hierarchy.world_matrix(node)))
       std::copy(bind->begin(), bind->end(), joint.inverse_bind);
     if (std::optional<uint32_t> up = hierarchy.nearest_ancestor(node, member, nearest_member)) {

@@ -41,22 +41,23 @@ constexpr uint64_t kMaxJpegProfileBytes = 1 << 20;
 constexpr double kSrgbChromaticities[8] = {0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06};
 constexpr double kChromaticityTolerance = 0.01;
 
-// Whether the iCCP chunk's profile is an sRGB one (icc_profile.h); a profile that does not
-// inflate or parse is not.
-bool is_srgb_profile(std::span<const std::byte> chunk) {
+// Whether the iCCP chunk's profile is an sRGB one (icc_profile.h); nullopt when it cannot be
+// judged: larger than kMaxProfileBytes compressed, or it does not inflate or parse.
+std::optional<bool> is_srgb_profile(std::span<const std::byte> chunk) {
   const auto* bytes = reinterpret_cast<const char*>(chunk.data());
   const std::string_view all(bytes, chunk.size());
   const size_t name_end = all.find('\0');
-  if (name_end == std::string_view::npos || name_end + 2 > all.size()) return false;
+  if (name_end == std::string_view::npos || name_end + 2 > all.size()) return std::nullopt;
   const std::string_view packed = all.substr(name_end + 2);  // after the compression method
-  if (packed.empty() || packed.size() > kMaxProfileBytes) return false;
+  if (packed.empty() || packed.size() > kMaxProfileBytes) return std::nullopt;
   int size = 0;
   char* profile = stbi_zlib_decode_malloc(packed.data(), int(packed.size()), &size);
-  if (!profile) return false;
+  if (!profile) return std::nullopt;
   std::optional<IccProfile> read = read_icc_profile(
       std::span<const std::byte>(reinterpret_cast<const std::byte*>(profile), size_t(size)));
   std::free(profile);
-  return read && read->srgb;
+  if (!read) return std::nullopt;
+  return read->srgb;
 }
 
 // "chromaticities other than sRGB's (...)" for a cHRM chunk that differs from sRGB's, else "".
@@ -80,8 +81,8 @@ std::string chromaticities(const ByteView& s, uint64_t data) {
 // A cICP chunk (coding-independent code points, ITU-T H.273): primaries, transfer function,
 // matrix, full range. "" for sRGB's (BT.709 primaries, the sRGB curve, RGB), else a phrase.
 std::string coding_points(const ByteView& s, uint64_t data) {
-  const uint32_t primaries = s.u8(data), transfer = s.u8(data + 1);
-  if (primaries == 1 && transfer == 13) return {};
+  const uint32_t primaries = s.u8(data), transfer = s.u8(data + 1), full_range = s.u8(data + 3);
+  if (primaries == 1 && transfer == 13 && full_range == 1) return {};
   auto named = [](uint32_t code, std::initializer_list<std::pair<uint32_t, const char*>> names) {
     for (const auto& [value, name] : names) {
       if (value == code) return std::string(name);
@@ -91,14 +92,15 @@ std::string coding_points(const ByteView& s, uint64_t data) {
   return "colour coding points (cICP) of primaries " +
          named(primaries, {{1, "BT.709"}, {9, "BT.2020"}, {11, "DCI-P3"}, {12, "Display P3"}}) +
          " and transfer " +
-         named(transfer, {{1, "BT.709"}, {8, "linear"}, {13, "sRGB"}, {16, "PQ"}, {18, "HLG"}});
+         named(transfer, {{1, "BT.709"}, {8, "linear"}, {13, "sRGB"}, {16, "PQ"}, {18, "HLG"}}) +
+         (full_range == 1 ? "" : ", narrow (video) range");
 }
 
 // PNG's chunks in the order the specification (third edition) ranks them: cICP, then iCCP,
 // then sRGB, then cHRM and gAMA.
 std::string png_colour_space(const ByteView& s, std::span<const std::byte> source) {
   std::string cicp, iccp, chrm_or_gamma;
-  bool has_cicp = false, has_iccp = false, has_srgb = false;
+  bool has_cicp = false, has_iccp = false, has_srgb = false, iccp_judged = true;
   PngChunks chunks(s);
   for (PngChunk chunk; chunks.next_before_image_data(chunk);) {
     const uint64_t length = chunk.length, data = chunk.data();
@@ -109,8 +111,10 @@ std::string png_colour_space(const ByteView& s, std::span<const std::byte> sourc
       has_srgb = true;
     } else if (chunk.is("iCCP") && !has_iccp) {
       has_iccp = true;
-      if (data + length <= s.size() && !is_srgb_profile(source.subspan(data, length)))
-        iccp = "an ICC profile '" + profile_name(s, data, length) + "'";
+      std::optional<bool> srgb;
+      if (data + length <= s.size()) srgb = is_srgb_profile(source.subspan(data, length));
+      iccp_judged = srgb.has_value();
+      if (!srgb.value_or(false)) iccp = "an ICC profile '" + profile_name(s, data, length) + "'";
     } else if (chunk.is("cHRM") && chrm_or_gamma.empty() && length == 32) {
       chrm_or_gamma = chromaticities(s, data);
     } else if (chunk.is("gAMA") && chrm_or_gamma.empty() && length == 4) {
@@ -123,7 +127,8 @@ std::string png_colour_space(const ByteView& s, std::span<const std::byte> sourc
     }
   }
   if (has_cicp) return cicp;
-  if (has_iccp) return iccp;
+  // A profile too large to judge beside an sRGB chunk: the chunk is taken at its word.
+  if (has_iccp && !(has_srgb && !iccp_judged)) return iccp;
   return has_srgb ? std::string() : chrm_or_gamma;
 }
 

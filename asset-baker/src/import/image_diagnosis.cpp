@@ -116,10 +116,12 @@ std::string bmp_feature(const ByteView& h) {
   if (compression == 3 && bits != 16 && bits != 32)
     return not_supported("a " + std::to_string(bits) + "-bit BMP with bit fields");
   if (compression == 3) {
-    // The masks follow the 40-byte part of the header (alpha's only in the longer headers).
-    const int masks = header_size >= 56 ? 4 : 3;
+    // Where stb_image 2.27 reads the masks: after the 40-byte part of the header (V4 and V5 with
+    // alpha's); after the whole 56-byte (V3) header, whose own four it skips.
+    const uint64_t at = header_size == 56 ? 70 : 54;
+    const int masks = header_size >= 108 ? 4 : 3;
     for (int k = 0; k < masks; ++k) {
-      if (std::popcount(h.le32(54 + 4 * uint64_t(k))) > 8)
+      if (std::popcount(h.le32(at + 4 * uint64_t(k))) > 8)
         return not_supported("a BMP with bit fields wider than 8 bits (10-10-10 and the like)");
     }
   }

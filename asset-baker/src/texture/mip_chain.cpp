@@ -3,6 +3,7 @@
 #include <meshoptimizer.h>
 #include <stb/stb_image_resize.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -71,13 +72,17 @@ void renormalize(std::byte* texels, uint64_t count) {
   }
 }
 
-// Float pixels are resized as float, then stored as half floats.
+// Float pixels are resized as float, then stored as half floats. The source was clamped to the
+// half range (bake_texture, with a warning), but the resize filters' negative lobes overshoot
+// next to a bright block: every level is clamped again, or it would hold infinities.
 void floats_to_halves(std::vector<std::byte>& chain, const TextureInfo& info,
                       std::vector<std::byte>& halves) {
+  constexpr float kMaxHalf = 65504.0f;
   halves.resize(info.total_size);
   auto out = reinterpret_cast<uint16_t*>(halves.data());
   auto in = reinterpret_cast<const float*>(chain.data());
-  for (uint64_t i = 0; i < info.total_size / 2; ++i) out[i] = meshopt_quantizeHalf(in[i]);
+  for (uint64_t i = 0; i < info.total_size / 2; ++i)
+    out[i] = meshopt_quantizeHalf(std::clamp(in[i], -kMaxHalf, kMaxHalf));
 }
 
 }  // namespace
