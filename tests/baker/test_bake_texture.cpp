@@ -182,16 +182,27 @@ TEST_CASE("BCn decoders invert the encoders on flat blocks") {
   }
 }
 
+namespace {
+
+// A Radiance file of `width` x `height` RGB floats, made in memory by stb_image_write.
+std::vector<std::byte> radiance(int width, int height, const std::vector<float>& rgb) {
+  std::vector<std::byte> out;
+  auto append = [](void* context, void* data, int size) {
+    auto bytes = static_cast<std::vector<std::byte>*>(context);
+    bytes->insert(bytes->end(), static_cast<std::byte*>(data),
+                  static_cast<std::byte*>(data) + size);
+  };
+  REQUIRE(stbi_write_hdr_to_func(append, &out, width, height, 3, rgb.data()));
+  return out;
+}
+
+}  // namespace
+
 TEST_CASE(".hdr sources become RGBA16_SFLOAT half floats, linear, values above 1 kept") {
   // A 16x8 Radiance file made in memory: a horizontal ramp from 0 to 4 (HDR range).
   std::vector<float> rgb(16 * 8 * 3);
   for (size_t i = 0; i < rgb.size(); ++i) rgb[i] = float((i / 3) % 16) * 0.25f;
-  std::vector<std::byte> hdr;
-  auto append = [](void* context, void* data, int size) {
-    auto out = static_cast<std::vector<std::byte>*>(context);
-    out->insert(out->end(), static_cast<std::byte*>(data), static_cast<std::byte*>(data) + size);
-  };
-  REQUIRE(stbi_write_hdr_to_func(append, &hdr, 16, 8, 3, rgb.data()));
+  const std::vector<std::byte> hdr = radiance(16, 8, rgb);
   AssetFile file;
   std::vector<std::string> warnings;
   REQUIRE(baker::bake_texture(hdr, "sky.hdr", {}, file, warnings).ok());
@@ -211,12 +222,7 @@ TEST_CASE(".hdr sources become RGBA16_SFLOAT half floats, linear, values above 1
 TEST_CASE(".hdr values beyond the half float range are clamped to 65504, with a warning") {
   // 2x1: the sun (100000 in R), and 70000 in B of the next texel; every level stays finite.
   const std::vector<float> rgb = {100000.0f, 2.0f, 0.5f, 1.0f, 70000.0f, 0.25f};
-  std::vector<std::byte> hdr;
-  auto append = [](void* context, void* data, int size) {
-    auto out = static_cast<std::vector<std::byte>*>(context);
-    out->insert(out->end(), static_cast<std::byte*>(data), static_cast<std::byte*>(data) + size);
-  };
-  REQUIRE(stbi_write_hdr_to_func(append, &hdr, 2, 1, 3, rgb.data()));
+  const std::vector<std::byte> hdr = radiance(2, 1, rgb);
   AssetFile file;
   std::vector<std::string> warnings;
   REQUIRE(baker::bake_texture(hdr, "sun.hdr", {}, file, warnings).ok());
@@ -236,8 +242,7 @@ TEST_CASE(".hdr values beyond the half float range are clamped to 65504, with a 
   for (int y = 16; y < 48; ++y)
     for (int x = 16; x < 48; ++x)
       for (int c = 0; c < 3; ++c) block[size_t((y * 64 + x) * 3 + c)] = 1e6f;
-  std::vector<std::byte> bright;
-  REQUIRE(stbi_write_hdr_to_func(append, &bright, 64, 64, 3, block.data()));
+  const std::vector<std::byte> bright = radiance(64, 64, block);
   for (uint32_t max_size : {0u, 48u}) {
     INFO("max_size " << max_size);
     baker::BakeSettings settings;
@@ -259,12 +264,7 @@ TEST_CASE(".hdr values beyond the half float range are clamped to 65504, with a 
 
 TEST_CASE(".hdr EXPOSURE lines are named in a warning, the pixels baked as stored") {
   const std::vector<float> rgb = {1.0f, 2.0f, 0.5f};
-  std::vector<std::byte> hdr;
-  auto append = [](void* context, void* data, int size) {
-    auto out = static_cast<std::vector<std::byte>*>(context);
-    out->insert(out->end(), static_cast<std::byte*>(data), static_cast<std::byte*>(data) + size);
-  };
-  REQUIRE(stbi_write_hdr_to_func(append, &hdr, 1, 1, 3, rgb.data()));
+  const std::vector<std::byte> hdr = radiance(1, 1, rgb);
   // Two factors before the header's empty line: they multiply.
   const std::string exposure = "EXPOSURE=2.5\nEXPOSURE= 2\n";
   std::string text(reinterpret_cast<const char*>(hdr.data()), hdr.size());
