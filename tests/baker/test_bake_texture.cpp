@@ -196,23 +196,30 @@ std::vector<std::byte> radiance(int width, int height, const std::vector<float>&
   return out;
 }
 
+// Bakes the Radiance file `hdr` and unpacks every level as half floats; `info` gets its layout.
+std::vector<uint16_t> baked_halves(const std::vector<std::byte>& hdr, const std::string& name,
+                                   const baker::BakeSettings& settings, TextureInfo& info,
+                                   std::vector<std::string>& warnings) {
+  AssetFile file;
+  REQUIRE(baker::bake_texture(hdr, name, settings, file, warnings).ok());
+  REQUIRE(read_texture_info(file, info).ok());
+  std::vector<uint16_t> halves(info.total_size / 2);
+  REQUIRE(unpack_texture(info, file.blob.data(), file.blob.size(), halves.data(), info.total_size)
+              .ok());
+  return halves;
+}
+
 }  // namespace
 
 TEST_CASE(".hdr sources become RGBA16_SFLOAT half floats, linear, values above 1 kept") {
   // A 16x8 Radiance file made in memory: a horizontal ramp from 0 to 4 (HDR range).
   std::vector<float> rgb(16 * 8 * 3);
   for (size_t i = 0; i < rgb.size(); ++i) rgb[i] = float((i / 3) % 16) * 0.25f;
-  const std::vector<std::byte> hdr = radiance(16, 8, rgb);
-  AssetFile file;
-  std::vector<std::string> warnings;
-  REQUIRE(baker::bake_texture(hdr, "sky.hdr", {}, file, warnings).ok());
   TextureInfo info;
-  REQUIRE(read_texture_info(file, info).ok());
+  std::vector<std::string> warnings;
+  std::vector<uint16_t> halves = baked_halves(radiance(16, 8, rgb), "sky.hdr", {}, info, warnings);
   CHECK(info.format == TextureFormat::RGBA16_SFLOAT);
   check_full_chain(info, 16, 8);
-  std::vector<uint16_t> halves(info.total_size / 2);
-  REQUIRE(unpack_texture(info, file.blob.data(), file.blob.size(), halves.data(), info.total_size)
-              .ok());
   // Texel 15 of row 0 holds 3.75: half 0x4380. Alpha is 1.0: 0x3C00.
   CHECK(halves[15 * 4] == 0x4380);
   CHECK(halves[15 * 4 + 3] == 0x3C00);
@@ -222,15 +229,9 @@ TEST_CASE(".hdr sources become RGBA16_SFLOAT half floats, linear, values above 1
 TEST_CASE(".hdr values beyond the half float range are clamped to 65504, with a warning") {
   // 2x1: the sun (100000 in R), and 70000 in B of the next texel; every level stays finite.
   const std::vector<float> rgb = {100000.0f, 2.0f, 0.5f, 1.0f, 70000.0f, 0.25f};
-  const std::vector<std::byte> hdr = radiance(2, 1, rgb);
-  AssetFile file;
-  std::vector<std::string> warnings;
-  REQUIRE(baker::bake_texture(hdr, "sun.hdr", {}, file, warnings).ok());
   TextureInfo info;
-  REQUIRE(read_texture_info(file, info).ok());
-  std::vector<uint16_t> halves(info.total_size / 2);
-  REQUIRE(unpack_texture(info, file.blob.data(), file.blob.size(), halves.data(), info.total_size)
-              .ok());
+  std::vector<std::string> warnings;
+  std::vector<uint16_t> halves = baked_halves(radiance(2, 1, rgb), "sun.hdr", {}, info, warnings);
   CHECK(halves[0] == 0x7bff);  // 65504, not infinity (0x7c00)
   CHECK(halves[5] == 0x7bff);
   for (uint16_t h : halves) CHECK((h & 0x7c00) != 0x7c00);  // no infinity or NaN at any level
@@ -247,15 +248,7 @@ TEST_CASE(".hdr values beyond the half float range are clamped to 65504, with a 
     INFO("max_size " << max_size);
     baker::BakeSettings settings;
     settings.texture.max_size = max_size;
-    AssetFile scaled;
-    warnings.clear();
-    REQUIRE(baker::bake_texture(bright, "sun.hdr", settings, scaled, warnings).ok());
-    TextureInfo chain;
-    REQUIRE(read_texture_info(scaled, chain).ok());
-    std::vector<uint16_t> levels(chain.total_size / 2);
-    REQUIRE(unpack_texture(chain, scaled.blob.data(), scaled.blob.size(), levels.data(),
-                           chain.total_size)
-                .ok());
+    std::vector<uint16_t> levels = baked_halves(bright, "sun.hdr", settings, info, warnings);
     size_t infinite = 0;
     for (uint16_t h : levels) infinite += (h & 0x7c00) == 0x7c00;
     CHECK(infinite == 0);
