@@ -98,6 +98,13 @@ cache_hostile_entries)
   bake "$work/src" "$work/c" --cache-dir "$work/src/cache"
   [ "$rc" = 0 ] && grep -q "warning: --cache-dir: .*input folder" "$work/log" || { cat "$work/log"; fail "a cache in the input"; }
   [ ! -e "$work/src/cache" ] || fail "wrote a cache into the input folder"
+  # The cache's layout folder planted as a symlink: not followed, the bake goes on without the
+  # cache, and the warning names that folder.
+  mkdir -p "$work/planted" "$work/target" && ln -s "$work/target" "$work/planted/v1"
+  bake "$work/src" "$work/d" --cache-dir "$work/planted"
+  [ "$rc" = 0 ] && grep -qF "$work/planted/v1: opening the cache's layout folder failed" "$work/log" ||
+    { cat "$work/log"; fail "a symlinked layout folder: exit $rc, or the warning names another folder"; }
+  [ -z "$(ls "$work/target")" ] || fail "wrote through the symlinked layout folder"
   ;;
 cache_concurrent_writers)
   # Two bakes at once on one cold cache (the same keys, written by both): both succeed, and the
@@ -190,7 +197,7 @@ merge_problems)
   # A shard left out (a CI artifact a glob missed): exit 1, naming it, and nothing of it removed.
   merge "$work/shard1"
   [ "$rc" = 1 ] || { cat "$work/log"; fail "merging 1 of 2 shards exited $rc"; }
-  grep -qF "1 of the 2 shards are not given (2 of 2)" "$work/log" || { cat "$work/log"; fail "the missing shard is not named"; }
+  grep -qF "1 of the 2 shards are not given or could not be read (2 of 2)" "$work/log" || { cat "$work/log"; fail "the missing shard is not named"; }
   [ "$before" = "$(cd "$work/merged" && sha256sum manifest.json $(find . -name '*.tx' -o -name '*.mesh' | sort))" ] ||
     fail "a merge missing a shard changed or lost merged outputs"
   # Shards of two different splits do not make one set.
@@ -198,6 +205,12 @@ merge_problems)
   merge "$work/shard1" "$work/shard2" "$work/third"
   [ "$rc" = 1 ] && grep -qF "split 2 different ways" "$work/log" || { cat "$work/log"; fail "mixed splits merged"; }
   "$baker" check "$work/merged" >/dev/null || fail "check after the incomplete merges"
+  # The merged folder named as the source folder: refused before anything is written there.
+  set +e; "$baker" merge "$work/shard1" "$work/shard2" -o "$work/src" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 2 ] && grep -qF "a source the shards baked: merge into an output folder of its own" "$work/log" ||
+    { cat "$work/log"; fail "a merge into the source folder exited $rc"; }
+  [ -z "$(find "$work/src" -name manifest.json -o -name '*.tx' -o -name '.assetlib-*')" ] ||
+    fail "a refused merge wrote into the source folder"
   # Shards baked from two states of the tree (an .mtl edit between the CI jobs changes a texture
   # role): their materials would name textures no shard made. Exit 1, naming two of them.
   cp -r "$work/src" "$work/edited"

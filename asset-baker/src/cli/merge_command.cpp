@@ -168,10 +168,25 @@ void check_shard_set(const ShardSet& set, size_t& problems) {
     }
     if (absent == 0) continue;
     print_message("error", std::to_string(absent) + " of the " + std::to_string(count) +
-                               " shards are not given (" + missing + (absent > 8 ? ", ..." : "") +
-                               " of " + std::to_string(count) + "); nothing of theirs is removed");
+                               " shards are not given or could not be read (" + missing +
+                               (absent > 8 ? ", ..." : "") + " of " + std::to_string(count) +
+                               "); nothing of theirs is removed");
     ++problems;
   }
+}
+
+// The first source the shards baked that `output` holds as a file, or "": a merged folder is an
+// output folder, and one holding the sources (`-o` naming the source folder) would get assets and
+// a manifest written among them.
+std::string source_held(const OutputTree& output, const std::vector<fs::path>& shards) {
+  for (const fs::path& dir : shards) {
+    OutputTree shard;
+    if (!OutputTree::open(dir, shard)) continue;
+    for (const auto& [source, entry] : load_cache(shard).entries) {
+      if (output.file_stat(source)) return source;
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -189,7 +204,17 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
     }
   }
   BakeStatus ready = OutputTree::open(target, output);
-  if (ready) ready = lock.acquire(output);
+  if (ready) {
+    // Before the lock, whose file would be the first thing written among the sources.
+    if (std::string source = source_held(output, shards); !source.empty()) {
+      std::fprintf(stderr,
+                   "error: %s: holds %s, a source the shards baked: merge into an output folder of "
+                   "its own, not the sources\n",
+                   terminal_text(target.string()).c_str(), terminal_text(source).c_str());
+      return 2;
+    }
+    ready = lock.acquire(output);
+  }
   if (!ready) {
     print_message("error", ready.message());
     return 2;

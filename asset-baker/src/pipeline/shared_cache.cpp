@@ -150,8 +150,9 @@ BakeStatus SharedCache::open(const fs::path& dir, uint64_t limit,
   layout += std::to_string(kSharedCacheLayout);
   cache->layout_fd_ = make_folder(root.get(), layout);
   if (cache->layout_fd_ < 0) {
-    return BakeStatus::failure(BakeError::IoError, dir.string(),
-                               io_reason("opening the cache folder", errno));
+    // Named itself: a symlink planted there (never followed) is that folder's fault, not dir's.
+    return BakeStatus::failure(BakeError::IoError, (dir / layout).string(),
+                               io_reason("opening the cache's layout folder", errno));
   }
   cache->root_ = dir;
   cache->limit_ = limit;
