@@ -311,6 +311,12 @@ delete_source)
   [ ! -e "$work/out/textures/leaf_alpha.tx" ] || fail "stale output kept"
   expect_line "$work/log" "texture 'textures/leaf_alpha.png' not found"   # the mesh using it rebaked
   "$baker" check "$work/out" || fail "check after delete"
+  # A folder of sources deleted: its output folder goes too, as a fresh bake would not have it.
+  rm -r "$work/src/textures/ui"
+  bake
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc after deleting a folder"; }
+  [ ! -e "$work/out/textures/ui" ] || fail "the emptied output folder textures/ui stayed"
+  [ -d "$work/out/textures" ] || fail "a folder still holding outputs was removed"
   ;;
 broken_files)
   fresh_assets

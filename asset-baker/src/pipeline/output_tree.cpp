@@ -364,7 +364,17 @@ bool OutputTree::remove_if_unchanged(const std::string& relative,
   if (file.get() < 0 || !is_asset_file(file.get()) || ::lseek(file.get(), 0, SEEK_SET) != 0 ||
       !hash_fd(file.get(), hash) || hash_string(hash) != expected_hash)
     return false;
-  return ::unlinkat(dir.get(), leaf.c_str(), 0) == 0;
+  if (::unlinkat(dir.get(), leaf.c_str(), 0) != 0) return false;
+  // Each folder above, deepest first, while it is empty (rmdir refuses one that is not).
+  for (std::string folder = relative;;) {
+    size_t slash = folder.rfind('/');
+    if (slash == std::string::npos) break;
+    folder.resize(slash);
+    std::string name;
+    FileDescriptor parent(open_parent(folder, false, name));
+    if (parent.get() < 0 || ::unlinkat(parent.get(), name.c_str(), AT_REMOVEDIR) != 0) break;
+  }
+  return true;
 }
 
 void OutputTree::sweep_temporaries() const { sweep(fd_, 0); }
