@@ -10,6 +10,7 @@
 
 #include "import/obj_import.h"
 #include "mesh/mesh_budget.h"
+#include "mesh/mesh_lods.h"
 #include "mesh/mesh_meshlets.h"
 #include "mesh_bake.h"
 
@@ -322,6 +323,63 @@ TEST_CASE("meshlets of submeshes on their own vertices are the meshlets of the w
   for (size_t i = 0; i < submeshes.size(); ++i) {
     CHECK(split_subs[i].first_meshlet == whole_subs[i].first_meshlet);
     CHECK(split_subs[i].meshlet_count == whole_subs[i].meshlet_count);
+  }
+}
+
+TEST_CASE("LODs of a mesh of several submeshes keep the seams between them closed") {
+  // A wavy 40 x 40 grid of quads in 8 stripes, a submesh each, sharing the vertices of their
+  // seams. Each submesh is simplified on its own: moving a seam on one side only opened cracks.
+  const uint32_t n = 40, stripes = 8;
+  std::vector<baker::MeshVertex> vertices;
+  for (uint32_t y = 0; y <= n; ++y) {
+    for (uint32_t x = 0; x <= n; ++x) {
+      baker::MeshVertex v{};
+      v.position[0] = float(x);
+      v.position[1] = float(y);
+      v.position[2] = std::sin(float(x) * 0.3f) * std::cos(float(y) * 0.2f);
+      vertices.push_back(v);
+    }
+  }
+  std::vector<uint32_t> indices;
+  std::vector<Submesh> submeshes;
+  for (uint32_t s = 0; s < stripes; ++s) {
+    Submesh sub{};
+    sub.first_index = uint32_t(indices.size());
+    for (uint32_t y = 0; y < n; ++y) {
+      for (uint32_t x = s * n / stripes; x < (s + 1) * n / stripes; ++x) {
+        uint32_t a = y * (n + 1) + x, b = a + 1, c = a + n + 2, d = a + n + 1;
+        indices.insert(indices.end(), {a, b, c, a, c, d});
+      }
+    }
+    sub.index_count = uint32_t(indices.size()) - sub.first_index;
+    submeshes.push_back(sub);
+  }
+  // Edges used by one triangle of all the ranges together: the outline, plus any crack.
+  auto open_edges = [&](const std::vector<uint32_t>& all, const std::vector<IndexRange>& ranges) {
+    std::map<std::pair<uint32_t, uint32_t>, int> uses;
+    for (const IndexRange& r : ranges) {
+      for (uint32_t t = r.first_index; t < r.first_index + r.index_count; t += 3) {
+        for (uint32_t k = 0; k < 3; ++k) {
+          uint32_t a = all[t + k], b = all[t + (k + 1) % 3];
+          ++uses[{std::min(a, b), std::max(a, b)}];
+        }
+      }
+    }
+    return std::count_if(uses.begin(), uses.end(), [](const auto& e) { return e.second == 1; });
+  };
+  std::vector<IndexRange> level0;
+  for (const Submesh& s : submeshes) level0.push_back({s.first_index, s.index_count});
+  for (bool split : {false, true}) {
+    INFO((split ? "submeshes on their own vertices" : "one vertex buffer"));
+    std::vector<uint32_t> all = indices;
+    std::vector<MeshLod> lods;
+    baker::MeshFallbacks fallbacks;
+    baker::build_lods(vertices, submeshes, 1, split, all, lods, fallbacks);
+    REQUIRE(lods.size() == 1);
+    uint32_t kept = 0;
+    for (const IndexRange& r : lods[0].submeshes) kept += r.index_count;
+    CHECK(kept < indices.size() * 3 / 4);  // simplified, not left alone
+    CHECK(open_edges(all, lods[0].submeshes) == open_edges(all, level0));
   }
 }
 

@@ -141,15 +141,16 @@ void optimize_vertex_cache(uint32_t* destination, const uint32_t* indices, size_
 
 size_t simplify(uint32_t* destination, const uint32_t* indices, size_t index_count,
                 const float* positions, size_t vertex_count, size_t stride,
-                size_t target_index_count, float target_error, float* result_error,
-                MeshFallbacks& fallbacks) {
+                size_t target_index_count, float target_error, bool keep_borders,
+                float* result_error, MeshFallbacks& fallbacks) {
   if (max_valence(indices, index_count, vertex_count) > kMaxOptimizedValence) {
     fallbacks.sloppy_lods = true;
     return meshopt_simplifySloppy(destination, indices, index_count, positions, vertex_count,
                                   stride, target_index_count, target_error, result_error);
   }
   return meshopt_simplify(destination, indices, index_count, positions, vertex_count, stride,
-                          target_index_count, target_error, 0, result_error);
+                          target_index_count, target_error,
+                          keep_borders ? meshopt_SimplifyLockBorder : 0, result_error);
 }
 
 size_t build_meshlets(meshopt_Meshlet* meshlets, uint32_t* meshlet_vertices,

@@ -90,10 +90,12 @@ void optimize_vertex_cache(uint32_t* destination, const uint32_t* indices, size_
                            size_t vertex_count, MeshFallbacks& fallbacks);
 
 // meshopt_simplify, or meshopt_simplifySloppy over kMaxOptimizedValence. Returns the index count.
+// `keep_borders`: the vertices on the border of `indices` stay (meshopt_SimplifyLockBorder; the
+// sloppy fallback cannot).
 size_t simplify(uint32_t* destination, const uint32_t* indices, size_t index_count,
                 const float* positions, size_t vertex_count, size_t stride,
-                size_t target_index_count, float target_error, float* result_error,
-                MeshFallbacks& fallbacks);
+                size_t target_index_count, float target_error, bool keep_borders,
+                float* result_error, MeshFallbacks& fallbacks);
 
 // meshopt_buildMeshlets, or meshopt_buildMeshletsScan over kMaxOptimizedValence or kMaxMeshletLeaf.
 // The output arrays are sized by meshopt_buildMeshletsBound. Returns the meshlet count.

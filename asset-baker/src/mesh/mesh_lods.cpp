@@ -12,6 +12,10 @@ void build_lods(const std::vector<MeshVertex>& vertices,
                 std::vector<uint32_t>& indices, std::vector<assetlib::MeshLod>& lods,
                 MeshFallbacks& fallbacks) {
   constexpr float kMaxError = 0.05f;
+  // Each submesh is simplified on its own: with more than one, a border of one is a seam with
+  // another, and moving its vertices on one side only opened cracks through the mesh. Borders
+  // stay; a mesh of one submesh keeps its freedom.
+  const bool keep_borders = submeshes.size() > 1;
   const float* positions = vertices.empty() ? nullptr : vertices[0].position;
   std::optional<SubmeshVertices> local;
   if (split && count > 0) local.emplace(vertices);
@@ -35,13 +39,14 @@ void build_lods(const std::vector<MeshVertex>& vertices,
       if (local) {
         local->assign(src.data(), src.size());
         dst.resize(simplify(dst.data(), local->indices.data(), src.size(), local->positions.data(),
-                            local->vertex_count(), 3 * sizeof(float), target, kMaxError, &error,
-                            fallbacks));
+                            local->vertex_count(), 3 * sizeof(float), target, kMaxError,
+                            keep_borders, &error, fallbacks));
         optimize_vertex_cache(dst.data(), dst.data(), dst.size(), local->vertex_count(), fallbacks);
         local->to_mesh(dst.data(), dst.size());
       } else {
         dst.resize(simplify(dst.data(), src.data(), src.size(), positions, vertices.size(),
-                            sizeof(MeshVertex), target, kMaxError, &error, fallbacks));
+                            sizeof(MeshVertex), target, kMaxError, keep_borders, &error,
+                            fallbacks));
         optimize_vertex_cache(dst.data(), dst.data(), dst.size(), vertices.size(), fallbacks);
       }
       lod.error = std::max(lod.error, error);
