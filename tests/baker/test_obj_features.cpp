@@ -319,6 +319,23 @@ TEST_CASE("mtllib takes the rest of the line as one name, and still reads lists 
   }
 }
 
+TEST_CASE("usemtl takes the rest of the line as the material's name, as newmtl does") {
+  // "wood" and "wood dark" are both defined: the second face is drawn with the second, blue.
+  const std::map<std::string, std::string> library = {
+      {"models/wood.mtl", "newmtl wood\nKd 1 0 0\nnewmtl wood dark\nKd 0 0 1\n"}};
+  Imported i = import(
+      "mtllib wood.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\n"
+      "usemtl wood\nf 1 2 3\nusemtl wood dark \t\nf 2 4 3\n",
+      library);
+  INFO(i.status.message());
+  REQUIRE(i.status.ok());
+  CHECK(i.warnings.empty());
+  REQUIRE(i.materials.size() == 2);
+  REQUIRE(i.mesh.submeshes.size() == 2);
+  CHECK(i.materials[i.mesh.submeshes[1].material].name == "wood dark");
+  CHECK(i.materials[i.mesh.submeshes[1].material].base_color_factor[2] == 1.0f);
+}
+
 TEST_CASE("what an OBJ says that its mesh does not carry is warned about") {
   const std::string corners = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
   const std::map<std::string, std::string> red = {{"models/red.mtl", "newmtl Red\nKd 1 0 0\n"}};

@@ -114,6 +114,15 @@ struct LineReader {
     while (at < line.size() && !is_blank(line[at])) ++at;
     return line.substr(start, at - start);
   }
+  // The rest of the line, blanks around it dropped, consumed.
+  std::string_view rest() {
+    skip_blanks();
+    size_t end = line.size();
+    while (end > at && is_blank(line[end - 1])) --end;
+    std::string_view text = line.substr(at, end - at);
+    at = line.size();
+    return text;
+  }
   // The next word as a float; `fallback` when it is not a number (parseReal).
   float real(double fallback) {
     double value = fallback;
@@ -240,7 +249,9 @@ class ObjParser {
     if (keyword("vt")) return r.at += 3, uv(r);
     if (keyword("vw")) return r.at += 3, skin_weights(r);
     if (keyword("l") || keyword("p") || keyword("f")) return indexed(r);
-    if (rest.substr(0, 6) == "usemtl") return r.at += 6, use_material(r.word());
+    // The whole rest of the line, as `newmtl` names a material in the library (tinyobjloader took
+    // the first word: "usemtl wood dark" drew with "wood").
+    if (rest.substr(0, 6) == "usemtl") return r.at += 6, use_material(r.rest());
     if (keyword("mtllib")) return libraries(r.line.substr(r.at + 7));
     if (keyword("g")) return group(r);
     if (keyword("o")) return object(r.line.substr(r.at + 2));
