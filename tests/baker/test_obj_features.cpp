@@ -336,6 +336,45 @@ TEST_CASE("usemtl takes the rest of the line as the material's name, as newmtl d
   CHECK(i.materials[i.mesh.submeshes[1].material].base_color_factor[2] == 1.0f);
 }
 
+TEST_CASE("MTL lines tinyobjloader reads otherwise than the format means are read as meant") {
+  const std::string library =
+      "newmtl grey\nKd 0.5\nKe 2\n"       // one number: grey (it read red)
+      "newmtl halo\nd -halo 0.9\n"        // it read '-halo' as 0: invisible
+      "newmtl xyz\nKd xyz 0.3 0.4 0.5\n"  // it shifted the numbers along
+      "newmtl rest\nmap_kd a.png\nmap_Kd -mm 0 2 a.png\nPc 0.5\nKd 2 0.5 -1\n";
+  std::string obj = "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\n";
+  for (const char* name : {"grey", "halo", "xyz", "rest"})
+    obj += std::string("usemtl ") + name + "\nf 1 2 3\n";
+  Imported i = import(obj, {{"models/m.mtl", library}});
+  INFO(i.status.message());
+  REQUIRE(i.status.ok());
+  auto material = [&](const std::string& name) {
+    for (const assetlib::MaterialInfo& m : i.materials) {
+      if (m.name == name) return m;
+    }
+    FAIL("no material " << name);
+    return assetlib::MaterialInfo{};
+  };
+  auto warned = [&](const std::string& what) {
+    return std::any_of(i.warnings.begin(), i.warnings.end(),
+                       [&](const std::string& w) { return w.find(what) != std::string::npos; });
+  };
+  const assetlib::MaterialInfo grey = material("grey");
+  CHECK(grey.base_color_factor[1] == 0.5f);
+  CHECK(grey.base_color_factor[2] == 0.5f);
+  CHECK(grey.emissive_factor[2] == 2.0f);
+  const assetlib::MaterialInfo halo = material("halo");
+  CHECK(halo.base_color_factor[3] == Approx(0.9f));
+  CHECK(warned(
+      "material 'halo': 'd -halo' (dissolve by facing) is baked as a plain dissolve of 0.9"));
+  CHECK(material("xyz").base_color_factor[0] == 1.0f);
+  CHECK(warned("material 'xyz': 'Kd xyz ...' (a CIE XYZ or spectral colour) is not read"));
+  CHECK(warned("material 'rest': 'map_kd' is not read (keys tell case apart: 'map_Kd')"));
+  CHECK(warned("material 'rest': texture option '-mm' of 'map_Kd' is not applied"));
+  CHECK(warned("material 'rest': 'Pc' (clearcoat) is not baked: no such slot"));
+  CHECK(warned("material 'rest': 'Kd' outside 0..1 clamped"));
+}
+
 TEST_CASE("what an OBJ says that its mesh does not carry is warned about") {
   const std::string corners = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
   const std::map<std::string, std::string> red = {{"models/red.mtl", "newmtl Red\nKd 1 0 0\n"}};

@@ -4,43 +4,138 @@
 #include "import/text_encoding.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string_view>
 
 namespace baker {
 namespace {
 
-// What each material of `text` (an .mtl) states itself (a `Pr` line, a `Kd` line), by its index in
-// `material_map`; materials that state neither are left out.
+// The keys tinyobjloader reads (it tells case apart) and those it reads but no slot bakes.
+const std::set<std::string, std::less<>> kMtlKeys = {
+    "newmtl",   "Ka",       "Kd",    "Ks",     "Ke",     "Kt",     "Tf",     "Ns",     "Ni",
+    "d",        "Tr",       "illum", "map_Ka", "map_Kd", "map_Ks", "map_Ke", "map_Ns", "map_d",
+    "map_bump", "map_Bump", "bump",  "disp",   "decal",  "refl",   "norm",   "Pr",     "Pm",
+    "Ps",       "Pc",       "Pcr",   "aniso",  "anisor", "map_Pr", "map_Pm", "map_Ps"};
+const std::map<std::string, const char*, std::less<>> kUnslottedScalars = {
+    {"Ps", "sheen"},
+    {"Pc", "clearcoat"},
+    {"Pcr", "clearcoat roughness"},
+    {"aniso", "anisotropy"},
+    {"anisor", "anisotropy rotation"}};
+// Texture options that change what a map holds, which the baker does not apply (it applies -clamp,
+// -o, -s and -bm; -blendu, -blendv and -texres change nothing baked).
+const std::set<std::string, std::less<>> kUnappliedOptions = {"-mm", "-t", "-imfchan", "-cc"};
+
+bool is_texture_statement(std::string_view key) {
+  return key.substr(0, 4) == "map_" || key == "bump" || key == "disp" || key == "decal" ||
+         key == "refl" || key == "norm";
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The numbers after a colour key: how many, the first, and whether one is outside 0..1.
+struct ColourLine {
+  int count = 0;
+  float first = 0;
+  bool outside = false;
+  std::string word;  // a word in place of the first number ("xyz", "spectral")
+};
+
+ColourLine read_colour(std::istringstream& words) {
+  ColourLine c;
+  std::string token;
+  while (words >> token) {
+    char* end = nullptr;
+    float v = std::strtof(token.c_str(), &end);
+    if (end == token.c_str() || *end != '\0') {
+      if (c.count == 0 && c.word.empty()) c.word = token;
+      continue;
+    }
+    if (c.count++ == 0) c.first = v;
+    c.outside = c.outside || v < 0 || v > 1;
+  }
+  return c;
+}
+
+// What each material of `text` (an .mtl) states itself, by its index in `material_map` (materials
+// that state nothing of it are left out), and `notes` on what tinyobjloader reads otherwise than
+// the format means or what no slot bakes ("material 'm': ...").
 std::map<size_t, MtlStated> stated_by_material(const std::string& text,
-                                               const std::map<std::string, int>& material_map) {
+                                               const std::map<std::string, int>& material_map,
+                                               std::vector<std::string>& notes) {
   std::map<size_t, MtlStated> found;
   std::istringstream lines(text);
   std::string line, current;
+  std::set<std::string> noted;  // one note per material and kind
+  auto note = [&](const std::string& kind, const std::string& what) {
+    if (noted.insert(current + '\0' + kind).second)
+      notes.push_back("material '" + current + "': " + what);
+  };
   while (std::getline(lines, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
     std::istringstream words(line);
     std::string key;
     words >> key;
     if (key == "newmtl") {
       std::getline(words >> std::ws, current);
-      while (!current.empty() && (current.back() == '\r' || current.back() == ' '))
-        current.pop_back();
-    } else if (key == "Pr" || key == "Kd") {
-      auto it = material_map.find(current);
-      if (it == material_map.end()) continue;
-      MtlStated& stated = found[size_t(it->second)];
-      (key == "Pr" ? stated.roughness : stated.diffuse) = true;
+      while (!current.empty() && current.back() == ' ') current.pop_back();
+      continue;
+    }
+    if (key.empty() || key[0] == '#') continue;
+    auto it = material_map.find(current);
+    if (it == material_map.end()) continue;
+    MtlStated& stated = found[size_t(it->second)];
+    if (!kMtlKeys.count(key)) {
+      for (const std::string& known : kMtlKeys) {
+        if (lower(known) == lower(key))
+          note(key, "'" + key + "' is not read (keys tell case apart: '" + known + "')");
+      }
+      continue;
+    }
+    if (auto scalar = kUnslottedScalars.find(key); scalar != kUnslottedScalars.end()) {
+      note(key, "'" + key + "' (" + scalar->second + ") is not baked: no such slot");
+    } else if (key == "Pr") {
+      stated.roughness = true;
+    } else if (key == "Kd" || key == "Ke") {
+      ColourLine c = read_colour(words);
+      const bool diffuse = key == "Kd";
+      if (diffuse) stated.diffuse = true;
+      std::optional<float>& grey = diffuse ? stated.diffuse_grey : stated.emission_grey;
+      if (!c.word.empty()) {
+        grey = diffuse ? 1.0f : 0.0f;
+        note(key + "word", "'" + key + " " + c.word + " ...' (a CIE XYZ or spectral colour) is " +
+                               "not read; " + (diffuse ? "white" : "no emission") + " baked");
+      } else if (c.count == 1) {
+        grey = c.first;  // "if only r is specified, g and b are assumed equal to r"
+      }
+      if (diffuse && c.outside) note("Kd range", "'Kd' outside 0..1 clamped");
+    } else if (key == "d") {
+      std::string token;
+      if (words >> token && token == "-halo") {
+        float value = 1;
+        if (words >> value) stated.dissolve = value;
+        std::ostringstream said;
+        said << "'d -halo' (dissolve by facing) is baked as a plain dissolve of " << value;
+        note("halo", said.str());
+      }
+    } else if (is_texture_statement(key)) {
+      std::string token;
+      while (words >> token) {
+        if (kUnappliedOptions.count(token))
+          note(key + token, "texture option '" + token + "' of '" + key + "' is not applied");
+      }
     }
   }
   return found;
-}
-
-bool is_texture_statement(std::string_view key) {
-  return key.substr(0, 4) == "map_" || key == "bump" || key == "disp" || key == "decal" ||
-         key == "refl" || key == "norm";
 }
 
 // A decimal number as MTL writes them: [sign] digits [. digits] [e [sign] digits], or [sign] .
@@ -337,7 +432,11 @@ bool MtlLibraries::load(const std::string& name, std::vector<tinyobj::material_t
   tinyobj::LoadMtl(&library_map, &library, &stream, &warn, &err);
   // Appended after the materials of earlier libraries, as tinyobjloader numbers them.
   size_t first = materials->size();
-  for (const auto& [i, stated] : stated_by_material(text, library_map)) stated_[first + i] = stated;
+  std::vector<std::string> notes;
+  for (const auto& [i, stated] : stated_by_material(text, library_map, notes))
+    stated_[first + i] = stated;
+  for (const std::string& n : notes)
+    warnings_.push_back(obj_path_ + ": material library '" + *path + "': " + n);
   for (auto& [material_name, index] : library_map) {
     material_map->emplace(material_name, int(first) + index);
   }
@@ -446,10 +545,12 @@ assetlib::MaterialInfo convert_mtl_material(const tinyobj::material_t& m, const 
   out.name = m.name;
   out.original_file = obj_path;
   for (int k = 0; k < 3; ++k) {
-    out.base_color_factor[k] = stated.diffuse ? unit(m.diffuse[k], 1) : 1.0f;
-    out.emissive_factor[k] = std::max(finite_or(m.emission[k], 0), 0.0f);
+    out.base_color_factor[k] =
+        stated.diffuse ? unit(stated.diffuse_grey.value_or(m.diffuse[k]), 1) : 1.0f;
+    out.emissive_factor[k] =
+        std::max(finite_or(stated.emission_grey.value_or(m.emission[k]), 0), 0.0f);
   }
-  out.base_color_factor[3] = unit(m.dissolve, 1);
+  out.base_color_factor[3] = unit(stated.dissolve.value_or(m.dissolve), 1);
   out.metallic_factor = unit(m.metallic, 0);
   // Ns is a Blinn-Phong exponent (0..1000); sqrt(2 / (Ns + 2)) is the matching GGX roughness.
   float shininess = std::max(finite_or(m.shininess, 0), 0.0f);

@@ -10,6 +10,7 @@
 #include <tiny_obj_loader.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,6 +35,10 @@ namespace baker {
 struct MtlStated {
   bool roughness = false;  // a `Pr` line (else roughness comes from Ns)
   bool diffuse = false;    // a `Kd` line (else white: tinyobjloader's 0.6, or 0, would darken)
+  // Where tinyobjloader reads the line otherwise than the MTL format means it: a `Kd` or `Ke` of
+  // one number is grey (it read red), `Kd xyz`/`spectral` is not read here (white; it shifted the
+  // numbers along), `d -halo x` is x (it read "-halo" as 0: invisible).
+  std::optional<float> diffuse_grey, emission_grey, dissolve;
 };
 
 class MtlLibraries : public tinyobj::MaterialReader {
