@@ -432,7 +432,8 @@ std::vector<assetlib::MaterialInfo> mtl_materials(const std::string& mtl) {
   INFO(i.status.message());
   REQUIRE(i.status.ok());
   REQUIRE(i.materials.size() == 1);
-  CHECK(i.warnings.empty());
+  // Options that change what a map holds (-t, -mm, -cc) are read past and said to be unapplied.
+  for (const std::string& w : i.warnings) CHECK(w.find("is not applied") != std::string::npos);
   return i.materials;
 }
 
