@@ -280,20 +280,31 @@ TEST_CASE(
   CHECK(b.info.lods.size() > 1);
 }
 
-TEST_CASE("meshlets of submeshes on their own vertices are the meshlets of the whole mesh") {
-  // A 24 x 24 grid whose even rows of quads are one submesh and odd rows another, so that each
-  // submesh's vertices are spread over the whole vertex buffer.
-  const uint32_t n = 24;
+namespace {
+
+// The (n + 1)^2 vertices of an n x n grid of unit quads in x and y, z from `height`.
+std::vector<baker::MeshVertex> grid(uint32_t n, float (*height)(uint32_t x, uint32_t y)) {
   std::vector<baker::MeshVertex> vertices;
   for (uint32_t y = 0; y <= n; ++y) {
     for (uint32_t x = 0; x <= n; ++x) {
       baker::MeshVertex v{};
       v.position[0] = float(x);
       v.position[1] = float(y);
-      v.position[2] = float((x * 7 + y * 3) % 5) * 0.1f;
+      v.position[2] = height(x, y);
       vertices.push_back(v);
     }
   }
+  return vertices;
+}
+
+}  // namespace
+
+TEST_CASE("meshlets of submeshes on their own vertices are the meshlets of the whole mesh") {
+  // A 24 x 24 grid whose even rows of quads are one submesh and odd rows another, so that each
+  // submesh's vertices are spread over the whole vertex buffer.
+  const uint32_t n = 24;
+  const std::vector<baker::MeshVertex> vertices =
+      grid(n, [](uint32_t x, uint32_t y) { return float((x * 7 + y * 3) % 5) * 0.1f; });
   std::vector<uint32_t> indices;
   std::vector<Submesh> submeshes;
   for (uint32_t parity : {0u, 1u}) {
@@ -330,16 +341,9 @@ TEST_CASE("LODs of a mesh of several submeshes keep the seams between them close
   // A wavy 40 x 40 grid of quads in 8 stripes, a submesh each, sharing the vertices of their
   // seams. Each submesh is simplified on its own: moving a seam on one side only opened cracks.
   const uint32_t n = 40, stripes = 8;
-  std::vector<baker::MeshVertex> vertices;
-  for (uint32_t y = 0; y <= n; ++y) {
-    for (uint32_t x = 0; x <= n; ++x) {
-      baker::MeshVertex v{};
-      v.position[0] = float(x);
-      v.position[1] = float(y);
-      v.position[2] = std::sin(float(x) * 0.3f) * std::cos(float(y) * 0.2f);
-      vertices.push_back(v);
-    }
-  }
+  const std::vector<baker::MeshVertex> vertices = grid(n, [](uint32_t x, uint32_t y) {
+    return std::sin(float(x) * 0.3f) * std::cos(float(y) * 0.2f);
+  });
   std::vector<uint32_t> indices;
   std::vector<Submesh> submeshes;
   for (uint32_t s = 0; s < stripes; ++s) {
