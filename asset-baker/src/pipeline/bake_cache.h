@@ -59,7 +59,13 @@ namespace baker {
 //      sampler filters that are no GL enum refused; a source, .mtl or .bin that cannot be read
 //      keeps the previous outputs; new warnings (newmtl redefinitions, nearest minFilter,
 //      extensions missing from extensionsUsed, normal maps on formats without tangents)
-inline constexpr uint32_t kBakerVersion = 13;
+//  14  images: 16-bit PSDs keep 16 bits (data) or round (colour), HDR clamped to 65504 at every
+//      level, TGA 2.0 premultiplied alpha made straight; glTF: nodes a skeleton adds bound at
+//      rest; OBJ: usemtl takes the rest of its line, MTL Kd/Ke of one number grey, d -halo keeps
+//      its value, Kd xyz/spectral white; LODs of several submeshes keep their borders; shard caches
+//      record the texture plan's digest; new warnings (cICP, BMP colour spaces, HDR EXPOSURE,
+//      unbaked MTL keys and texture options)
+inline constexpr uint32_t kBakerVersion = 14;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material
