@@ -65,30 +65,47 @@ struct ShardSet {
   std::map<uint64_t, fs::path> plans;
 };
 
+// One shard folder and its cache, read once; `unreadable` says why it cannot be merged.
+struct OpenedShard {
+  fs::path dir;
+  OutputTree tree;
+  BakeCache cache;
+  std::string unreadable;
+};
+
+OpenedShard open_shard(const fs::path& dir) {
+  OpenedShard s{dir, {}, {}, {}};
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec) || !OutputTree::open(dir, s.tree) ||
+      !s.tree.file_stat(kCacheFileName)) {
+    s.unreadable = dir.string() + ": not a baked folder (no " + kCacheFileName + ")";
+    return s;
+  }
+  std::string damaged;
+  s.cache = load_cache(s.tree, &damaged);
+  if (!damaged.empty())
+    s.unreadable = (dir / kCacheFileName).string() + ": " + damaged + "; this shard is not merged";
+  return s;
+}
+
 // Merges one shard's entries into `next`; each problem is printed and counted in `problems`. What
 // the shard says of itself goes into `shards`.
-void merge_shard(const fs::path& dir, const OutputTree& output, BakeCache& next,
+void merge_shard(const OpenedShard& opened, const OutputTree& output, BakeCache& next,
                  std::map<std::string, std::string>& claimed, ShardSet& shards, size_t& problems) {
   auto problem = [&problems](const std::string& message) {
     print_message("error", message);
     ++problems;
   };
-  std::error_code ec;
-  OutputTree shard;
-  if (!fs::is_directory(dir, ec) || !OutputTree::open(dir, shard) ||
-      !shard.file_stat(kCacheFileName)) {
-    problem(dir.string() + ": not a baked folder (no " + kCacheFileName + ")");
+  if (!opened.unreadable.empty()) {
+    problem(opened.unreadable);
     return;
   }
-  std::string damaged;
-  BakeCache cache = load_cache(shard, &damaged);
-  if (!damaged.empty()) {
-    problem((dir / kCacheFileName).string() + ": " + damaged + "; this shard is not merged");
-    return;
-  }
+  const fs::path& dir = opened.dir;
+  const OutputTree& shard = opened.tree;
+  const BakeCache& cache = opened.cache;
   if (cache.shard) shards.given[cache.shard->count].insert(cache.shard->index);
   if (cache.shard_plan) shards.plans.emplace(*cache.shard_plan, dir);
-  for (auto& [shard_source, shard_entry] : cache.entries) {
+  for (const auto& [shard_source, shard_entry] : cache.entries) {
     const std::string& source = shard_source;  // clang 14 cannot capture a structured binding
     CacheEntry entry = shard_entry;
     if (auto known = next.entries.find(source); known != next.entries.end()) {
@@ -178,11 +195,9 @@ void check_shard_set(const ShardSet& set, size_t& problems) {
 // The first source the shards baked that `output` holds as a file, or "": a merged folder is an
 // output folder, and one holding the sources (`-o` naming the source folder) would get assets and
 // a manifest written among them.
-std::string source_held(const OutputTree& output, const std::vector<fs::path>& shards) {
-  for (const fs::path& dir : shards) {
-    OutputTree shard;
-    if (!OutputTree::open(dir, shard)) continue;
-    for (const auto& [source, entry] : load_cache(shard).entries) {
+std::string source_held(const OutputTree& output, const std::vector<OpenedShard>& shards) {
+  for (const OpenedShard& shard : shards) {
+    for (const auto& [source, entry] : shard.cache.entries) {
       if (output.file_stat(source)) return source;
     }
   }
@@ -203,10 +218,12 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
       return 2;
     }
   }
+  std::vector<OpenedShard> opened;
+  for (const fs::path& shard : shards) opened.push_back(open_shard(shard));
   BakeStatus ready = OutputTree::open(target, output);
   if (ready) {
     // Before the lock, whose file would be the first thing written among the sources.
-    if (std::string source = source_held(output, shards); !source.empty()) {
+    if (std::string source = source_held(output, opened); !source.empty()) {
       std::fprintf(stderr,
                    "error: %s: holds %s, a source the shards baked: merge into an output folder of "
                    "its own, not the sources\n",
@@ -228,7 +245,7 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
   std::map<std::string, std::string> claimed;
   size_t problems = 0;
   ShardSet shard_set;
-  for (const fs::path& shard : shards)
+  for (const OpenedShard& shard : opened)
     merge_shard(shard, output, next, claimed, shard_set, problems);
   check_shard_set(shard_set, problems);
   const size_t kept = problems > 0 ? keep_unmerged(previous, next, claimed) : 0;

@@ -36,7 +36,6 @@ TextureFormat storage_format(const DecodedImage& image, TextureRole role, const 
 // shading turns into NaN. A Radiance HDR easily holds more (the sun). Clamped, said so.
 void clamp_to_half_range(DecodedImage& image, const std::string& name,
                          std::vector<std::string>& warnings) {
-  constexpr float kMaxHalf = 65504.0f;
   auto p = static_cast<float*>(image.pixels.get());
   uint64_t clamped = 0;
   float largest = 0;

@@ -77,7 +77,6 @@ void renormalize(std::byte* texels, uint64_t count) {
 // next to a bright block: every level is clamped again, or it would hold infinities.
 void floats_to_halves(std::vector<std::byte>& chain, const TextureInfo& info,
                       std::vector<std::byte>& halves) {
-  constexpr float kMaxHalf = 65504.0f;
   halves.resize(info.total_size);
   auto out = reinterpret_cast<uint16_t*>(halves.data());
   auto in = reinterpret_cast<const float*>(chain.data());
