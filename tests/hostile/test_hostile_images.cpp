@@ -289,7 +289,7 @@ TEST_CASE(
 
 // FINDING F13: stb_image's HDR loader reads a truncated RLE scanline as an endless run of
 // zero-length packets (CVE-2021-42715, fixed in stb_image 2.28, not in Debian's copy): a 49-byte
-// file hangs the baker for ever. The child gets 20 seconds. The same loop without truncation: a
+// file hangs the baker for ever. The child gets kHangSeconds. The same loop without truncation: a
 // zero-length packet in the middle of a complete file.
 TEST_CASE("a truncated or zero-length RLE packet in an HDR file is refused, not an endless loop") {
   Bytes zero_packet = {0x02, 0x02, 0x00, 0x08, 0x00};  // scanline header, then a packet of length 0
@@ -298,7 +298,7 @@ TEST_CASE("a truncated or zero-length RLE packet in an HDR file is refused, not 
   for (const Bytes& data : {Bytes{0x02, 0x02, 0x00, 0x08}, zero_packet}) {
     Bytes bytes = hostile::hdr(8, 1, data);
     hostile::ChildResult r = hostile::run_in_child([&] {
-      alarm(20);
+      alarm(hostile::kHangSeconds);
       Baked b = bake(bytes, "hang.hdr", quick());
       return b.status.ok() ? 1 : 0;
     });

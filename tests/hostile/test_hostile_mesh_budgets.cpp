@@ -31,7 +31,7 @@ namespace {
 // Bakes in a child under an alarm: 0 baked, 1 refused, 2 failed otherwise; killed = a hang.
 hostile::ChildResult bake_in_child(const std::string& obj, baker::BakeSettings settings = {},
                                    const std::map<std::string, std::string>& files = {},
-                                   unsigned seconds = 20) {
+                                   unsigned seconds = hostile::kHangSeconds) {
   return hostile::run_in_child([&] {
     alarm(seconds);
     hostile::BakedMesh b = hostile::bake_obj(obj, "models/hostile.obj", files, settings);
