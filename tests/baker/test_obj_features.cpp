@@ -336,6 +336,36 @@ TEST_CASE("usemtl takes the rest of the line as the material's name, as newmtl d
   CHECK(i.materials[i.mesh.submeshes[1].material].base_color_factor[2] == 1.0f);
 }
 
+TEST_CASE("line continuations and comments after indices read as the format means") {
+  const std::string plain = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n";
+  Imported expected = import(plain);
+  REQUIRE(expected.status.ok());
+  // A '\' ending a line joins the next (tinyobjloader read it as a word: "not a number"); a '#'
+  // after a face's corners starts a comment. Line ends of either kind.
+  for (const std::string& text :
+       {std::string("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 \\\n0\nf 1 2 3 # first half\nf 2 \\\n4 3\n"),
+        std::string(
+            "v 0 0 0\r\nv 1 0 \\\r\n0\r\nv 0 1 0\r\nv 1 1 0\r\nf 1 2 3#\r\nf 2 4 \\\r\n\\\r\n3")}) {
+    Imported i = import(text);
+    INFO(text);
+    INFO(i.status.message());
+    REQUIRE(i.status.ok());
+    CHECK(i.warnings.empty());
+    REQUIRE(i.corner_count() == expected.corner_count());
+    for (size_t c = 0; c < i.corner_count(); ++c) {
+      for (int k = 0; k < 3; ++k) CHECK(i.corner(c).position[k] == expected.corner(c).position[k]);
+    }
+  }
+  // An error in a continued line names the line it starts on.
+  Imported bad = import("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 \\\n2 0\n");
+  REQUIRE_FALSE(bad.status.ok());
+  CHECK_THAT(bad.status.reason, Catch::StartsWith("line 4: `f' line"));
+  // An mtllib line is not joined: its '\' escapes a space of a library name.
+  const std::map<std::string, std::string> red = {{"models/red.mtl", "newmtl Red\nKd 1 0 0\n"}};
+  Imported library = import("mtllib red.mtl\\\n" + plain, red);
+  CHECK(library.status.ok());
+}
+
 TEST_CASE("MTL lines tinyobjloader reads otherwise than the format means are read as meant") {
   const std::string library =
       "newmtl grey\nKd 0.5\nKe 2\n"       // one number: grey (it read red)
@@ -413,6 +443,10 @@ TEST_CASE("what an OBJ says that its mesh does not carry is warned about") {
   // Coordinates that are not numbers read as 0 (as tinyobjloader read them), said so.
   CHECK(warned(import(corners + "v nan inf 0\nvt x 0\nf 1 2 3\nf 1 2 4\n"),
                "3 coordinate(s) are not numbers (nan, inf or text) and were read as 0"));
+  // A number with more after it reads up to where it ends ("1,5" is 1: a decimal comma), said so.
+  Imported comma = import(corners + "v 1,5 0,25 0\nvt 0x1p-1 0\nf 1 4 3\n");
+  CHECK(warned(comma, "3 coordinate(s) go on after their number (first: '1,5'; a decimal comma?)"));
+  CHECK(comma.corner(1).position[0] == 1.0f);
 }
 
 namespace {

@@ -67,6 +67,11 @@ void warn_unbaked_elements(const ObjGeometry& g, const std::string& path,
   };
   counted(g.unreadable_numbers,
           " coordinate(s) are not numbers (nan, inf or text) and were read as 0");
+  if (g.cut_numbers > 0) {
+    warnings.push_back(path + ": " + std::to_string(g.cut_numbers) +
+                       " coordinate(s) go on after their number (first: '" + g.first_cut_number +
+                       "'; a decimal comma?) and were read up to where the number ends");
+  }
   counted(g.lines_and_points,
           " line and point element(s) (`l`, `p`) are not baked; only faces are");
   if (g.dropped_colors > 0) {

@@ -22,8 +22,9 @@ int wrap_to_int(int64_t v) { return int(uint32_t(uint64_t(v))); }
 // tinyobjloader's float grammar and arithmetic (tryParseDouble), so every coordinate gets the bits
 // it got: [sign] digits [. digits] [e [sign] digits], or [sign] . digits ...; the digits summed
 // into a double (fraction digits times a power of ten), the exponent applied as
-// ldexp(m * 5^e, e). Reads as far as the grammar goes; false when no number starts `s`.
-bool parse_double(std::string_view s, double& result) {
+// ldexp(m * 5^e, e). Reads as far as the grammar goes; false when no number starts `s`. With
+// `end`, the number of characters the number took.
+bool parse_double(std::string_view s, double& result, size_t* end = nullptr) {
   static constexpr double kFraction[] = {1.0,    0.1,     0.01,     0.001,
                                          0.0001, 0.00001, 0.000001, 0.0000001};
   const size_t n = s.size();
@@ -53,9 +54,8 @@ bool parse_double(std::string_view s, double& result) {
     ++i;
     for (int read = 1; i < n && is_digit(s[i]); ++i, ++read)
       mantissa += int(s[i] - '0') * (read < 8 ? kFraction[read] : std::pow(10.0, -read));
-  } else if (i >= n || (s[i] != 'e' && s[i] != 'E')) {
-    i = n;  // no exponent follows
   }
+  if (end) *end = i;
   if (i < n && (s[i] == 'e' || s[i] == 'E')) {
     ++i;
     bool exponent_negative = false;
@@ -73,6 +73,7 @@ bool parse_double(std::string_view s, double& result) {
     }
     if (i == start) return false;
     exponent = wrap_to_int(exponent_negative ? -e : e);
+    if (end) *end = i;
   }
   result = (negative ? -1 : 1) *
            (exponent ? std::ldexp(mantissa * std::pow(5.0, exponent), exponent) : mantissa);
@@ -224,6 +225,26 @@ std::vector<std::string> split_library_names(std::string_view text) {
   return names;
 }
 
+// A line whose last character is '\' goes on in the next line (the format's line continuation;
+// tinyobjloader has none and read the '\' as a word). `mtllib` lines are not joined: their '\'
+// escapes a space in a library's name, and the texture plan reads them line by line.
+bool continues(std::string_view line) {
+  return !line.empty() && line.back() == '\\' && line.find("mtllib") == std::string_view::npos;
+}
+
+// `line` and the lines continuing it as one line in `joined`, each '\' and line end read as a
+// space; `number` counts the lines taken.
+std::string_view join_continued(std::string_view line, ObjLines& lines, size_t& number,
+                                std::string& joined) {
+  joined.assign(line);
+  for (std::string_view next; continues(joined) && lines.next(next); ++number) {
+    joined.back() = ' ';
+    joined += next;
+  }
+  if (continues(joined)) joined.back() = ' ';  // the file's last line
+  return joined;
+}
+
 class ObjParser {
  public:
   ObjParser(const std::string& path, MtlLibraries& libraries,
@@ -248,7 +269,9 @@ class ObjParser {
     if (keyword("vn")) return r.at += 3, triple(r, out_.normals);
     if (keyword("vt")) return r.at += 3, uv(r);
     if (keyword("vw")) return r.at += 3, skin_weights(r);
-    if (keyword("l") || keyword("p") || keyword("f")) return indexed(r);
+    // No index holds a '#': one starts a comment at the end of the line ("f 1 2 3 # quad half").
+    if (keyword("l") || keyword("p") || keyword("f"))
+      return r.line = r.line.substr(0, r.line.find('#')), indexed(r);
     // The whole rest of the line, as `newmtl` names a material in the library (tinyobjloader took
     // the first word: "usemtl wood dark" drew with "wood").
     if (rest.substr(0, 6) == "usemtl") return r.at += 6, use_material(r.rest());
@@ -293,15 +316,19 @@ class ObjParser {
     return {};
   }
   // One number of a `v`, `vn` or `vt` line; one that is there but not a number ("nan", "inf",
-  // text) reads as 0, as LoadObj read it, and is counted for a warning. A missing one is 0.
+  // text) reads as 0, as LoadObj read it, and is counted for a warning. A missing one is 0. A
+  // number followed by more of its word ("1,5" from a decimal comma, "0x1p-1") reads up to where
+  // the number ends, and is counted for a warning too.
   float coordinate(LineReader& r) {
     std::string_view word = r.word();
     double value = 0;
+    size_t end = 0;
     if (word.empty()) return 0.0f;
-    if (!parse_double(word, value)) {
+    if (!parse_double(word, value, &end)) {
       ++out_.unreadable_numbers;
       return 0.0f;
     }
+    if (end < word.size() && out_.cut_numbers++ == 0) out_.first_cut_number = word;
     return float(value);
   }
 
@@ -557,9 +584,12 @@ BakeStatus parse_obj(std::string_view text, const std::string& relative_path,
                      ObjGeometry& out) {
   ObjParser parser(relative_path, libraries, materials, text.size(), out);
   ObjLines lines(text);
+  std::string joined;
   size_t number = 1;
   for (std::string_view line; lines.next(line); ++number) {
-    if (BakeStatus s = parser.line(line, number); !s) return s;
+    const size_t first = number;
+    if (continues(line)) line = join_continued(line, lines, number, joined);
+    if (BakeStatus s = parser.line(line, first); !s) return s;
   }
   parser.finish();
   return {};

@@ -59,6 +59,10 @@ struct ObjGeometry {
   std::vector<std::string> unknown_materials;
   // Coordinates of `v`, `vn` and `vt` lines that are not numbers ("nan", "inf", text): read as 0.
   size_t unreadable_numbers = 0;
+  // Coordinates with more after their number ("1,5", "0x1p-1"): read up to it. The first one, as
+  // written.
+  size_t cut_numbers = 0;
+  std::string first_cut_number;
 };
 
 // Budgets on the OBJ text, checked as each face is read (docs/robustness.md, "Baker"). The baker
@@ -72,14 +76,16 @@ inline constexpr size_t kMaxPolygonCorners = 1024;
 inline constexpr uint64_t kTriangulationBudgetBase = uint64_t(1) << 24;
 inline constexpr uint64_t kTriangulationBudgetPerByte = 64;
 
-// Parses `text` (UTF-8: text_encoding.h) into `out`. Lines end at '\n', '\r' or "\r\n"; a NUL ends
-// what is read of a line. Each `mtllib` line asks `libraries` for the rest of the line (spaces
-// included), appending to `materials`, once per name that loaded; `usemtl` picks by name among
-// them (a name defined only by a later `mtllib` too: tinyobjloader gave those faces none). `t`
-// (subdivision tags), curves and surfaces are skipped; `l` and `p` are checked, not kept. Errors
-// (LimitExceeded, InvalidSource) name `relative_path` and the line: an index of 0 or a digit run
-// beyond 2^31 - 1 in a face, line or point; a face over the corner limit or the triangulation
-// budget; a `vw` skin weight with a negative joint. Time and memory are linear in the text's size.
+// Parses `text` (UTF-8: text_encoding.h) into `out`. Lines end at '\n', '\r' or "\r\n"; one whose
+// last character is '\' goes on in the next (but for `mtllib`); a NUL ends what is read of a line,
+// a '#' what is read of a face, line or point. Each `mtllib` line asks `libraries` for the rest of
+// the line (spaces included), appending to `materials`, once per name that loaded; `usemtl` picks
+// by name among them (a name defined only by a later `mtllib` too: tinyobjloader gave those faces
+// none). `t` (subdivision tags), curves and surfaces are skipped; `l` and `p` are checked, not
+// kept. Errors (LimitExceeded, InvalidSource) name `relative_path` and the line: an index of 0 or a
+// digit run beyond 2^31 - 1 in a face, line or point; a face over the corner limit or the
+// triangulation budget; a `vw` skin weight with a negative joint. Time and memory are linear in the
+// text's size.
 BakeStatus parse_obj(std::string_view text, const std::string& relative_path,
                      MtlLibraries& libraries, std::vector<tinyobj::material_t>& materials,
                      ObjGeometry& out);

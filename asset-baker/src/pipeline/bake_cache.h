@@ -65,7 +65,9 @@ namespace baker {
 //      its value, Kd xyz/spectral white; LODs of several submeshes keep their borders; shard caches
 //      record the texture plan's digest; new warnings (cICP, BMP colour spaces, HDR EXPOSURE,
 //      unbaked MTL keys and texture options)
-inline constexpr uint32_t kBakerVersion = 14;
+//  15  OBJ: a line ending in '\' joins the next, a '#' after a face's corners is a comment (both
+//      were errors); new warning (coordinates with more after their number, "1,5")
+inline constexpr uint32_t kBakerVersion = 15;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material
