@@ -1,5 +1,6 @@
 // The texture pipeline on real corpus textures: formats by role, mip layout, BCn quality floors.
 #include "corpus_files.h"
+#include "gltf_fixture.h"
 
 #include "texture/bake_texture.h"
 #include "texture/block_compress.h"
@@ -275,4 +276,108 @@ TEST_CASE(".hdr EXPOSURE lines are named in a warning, the pixels baked as store
       CHECK(warnings[0] ==
             "lamp.hdr: declares EXPOSURE=5 (its pixels were multiplied by that); baked as stored");
   }
+}
+
+namespace {
+
+void append_to(void* context, void* data, int size) {
+  static_cast<std::string*>(context)->append(static_cast<const char*>(data), size_t(size));
+}
+
+// 16 x 16, black but for a white first column and a white first row: level 1's last column (last
+// row) takes in the white only when the filter wraps round horizontally (vertically).
+std::string edge_png() {
+  std::vector<uint8_t> rgb(16 * 16 * 3, 0);
+  for (size_t i = 0; i < 16; ++i) {
+    for (size_t c = 0; c < 3; ++c) rgb[(i * 16) * 3 + c] = rgb[i * 3 + c] = 255;
+  }
+  std::string png;
+  REQUIRE(stbi_write_png_to_func(append_to, &png, 16, 16, 3, rgb.data(), 0));
+  return png;
+}
+
+// The edge image baked as RGBA8 data, its mip filters reading beyond the edges as `edges` say.
+Baked bake_edges(baker::MipEdges edges) {
+  const std::string png = edge_png();
+  baker::BakeSettings settings;
+  settings.texture.role = TextureRole::Data;
+  settings.texture.block_compression = false;
+  settings.texture.edges = edges;
+  Baked b;
+  AssetFile file;
+  REQUIRE(
+      baker::bake_texture(std::as_bytes(std::span(png)), "edges.png", settings, file, b.warnings)
+          .ok());
+  REQUIRE(read_texture_info(file, b.info).ok());
+  REQUIRE(b.info.format == TextureFormat::RGBA8_UNORM);
+  b.unpacked.resize(b.info.total_size);
+  REQUIRE(unpack_texture(b.info, file.blob.data(), file.blob.size(), b.unpacked.data(),
+                         b.unpacked.size())
+              .ok());
+  return b;
+}
+
+// Red of texel (x, y) of level 1 (8 x 8).
+int level1(const Baked& b, size_t x, size_t y) {
+  return int(b.unpacked[b.info.mips[1].offset + (y * 8 + x) * 4]);
+}
+
+}  // namespace
+
+TEST_CASE("mip levels filter across the edges as the texture's samplers wrap it") {
+  using assetlib::TextureWrap;
+  const TextureWrap repeat = TextureWrap::Repeat, clamp = TextureWrap::ClampToEdge,
+                    mirror = TextureWrap::MirroredRepeat;
+  // A tiling texture's last column and row blend with its first (else a seam shows between tiles).
+  Baked tiled = bake_edges({repeat, repeat});
+  CHECK(level1(tiled, 7, 4) > 0);
+  CHECK(level1(tiled, 4, 7) > 0);
+  // Each axis as its own wrap says.
+  Baked clamp_u = bake_edges({clamp, repeat});
+  CHECK(level1(clamp_u, 7, 4) == 0);
+  CHECK(level1(clamp_u, 4, 7) > 0);
+  Baked clamp_v = bake_edges({repeat, clamp});
+  CHECK(level1(clamp_v, 7, 4) > 0);
+  CHECK(level1(clamp_v, 4, 7) == 0);
+  // Mirrored: the first column reflected, not repeated beyond it, so less white than clamped.
+  Baked mirrored = bake_edges({mirror, mirror});
+  Baked clamped = bake_edges({clamp, clamp});
+  CHECK(level1(mirrored, 7, 4) == 0);
+  CHECK(level1(mirrored, 0, 4) < level1(clamped, 0, 4));
+  // The interior is the same whatever the edges.
+  CHECK(level1(tiled, 3, 4) == level1(clamped, 3, 4));
+}
+
+TEST_CASE("an image inside a glTF filters its mips as the sampler of its texture wraps it") {
+  using assetlib::TextureWrap;
+  const std::string png = edge_png();
+  test::GeneratedGltf g = test::one_primitive({0, 0, 0, 1, 0, 0, 0, 1, 0}, {0, 1, 2}, 4);
+  while (g.bin.size() % 4) g.bin += '\0';
+  g.doc["bufferViews"].push_back(
+      {{"buffer", 0}, {"byteOffset", g.bin.size()}, {"byteLength", png.size()}});
+  g.bin += png;
+  g.doc["images"] = {{{"bufferView", g.doc["bufferViews"].size() - 1}, {"mimeType", "image/png"}}};
+  g.doc["samplers"] = {{{"wrapS", 33071}, {"wrapT", 33648}}};
+  g.doc["textures"] = {{{"source", 0}, {"sampler", 0}}};
+  g.doc["materials"] = {{{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", 0}}}}}}};
+  g.doc["meshes"][0]["primitives"][0]["material"] = 0;
+  test::BakedScene scene = test::bake_gltf_bytes(g.bytes(), "x.gltf");
+  INFO(scene.status.message());
+  REQUIRE(scene.status.ok());
+  const baker::BakedAsset* texture = scene.find("x.gltf#image/0");
+  REQUIRE(texture);
+  // The same texture as the image baked on its own with the sampler's edges; not as repeated.
+  auto baked_alone = [&](baker::MipEdges edges) {
+    baker::BakeSettings settings = test::float_vertex_settings();
+    settings.texture.role = TextureRole::Color;
+    settings.texture.edges = edges;
+    AssetFile file;
+    std::vector<std::string> warnings;
+    REQUIRE(baker::bake_texture(std::as_bytes(std::span(png)), "x.gltf#image/0", settings, file,
+                                warnings)
+                .ok());
+    return file.blob;
+  };
+  CHECK(texture->file.blob == baked_alone({TextureWrap::ClampToEdge, TextureWrap::MirroredRepeat}));
+  CHECK(texture->file.blob != baked_alone({}));
 }

@@ -5,6 +5,7 @@
 
 #include "common/content_hash.h"
 #include "pipeline/depfile.h"
+#include "pipeline/plan_textures.h"
 #include "pipeline/shard.h"
 #include "pipeline/shared_cache.h"
 #include "pipeline/source_plan.h"
@@ -164,13 +165,17 @@ TEST_CASE("Trimming removes the least recently used entries first", "[shared_cac
   CHECK(f.output.file_hash("textures/a.tx") == f.entry.outputs[0].hash);
 }
 
-TEST_CASE("Plan files carry an image's roles and a refusal, and are rewritten only on change",
-          "[source_plan]") {
+TEST_CASE(
+    "Plan files carry an image's roles and edges and a refusal, and are rewritten only on "
+    "change",
+    "[source_plan]") {
+  using assetlib::TextureWrap;
   test::TempDir dir;
   dir.write("root/a.png", "not read");
   TexturePlan plan;
   plan.add_image("a.png", TextureRole::Color);
-  plan.add_use("a.png", TextureRole::Normal);
+  plan.add_use("a.png", TextureRole::Normal, {TextureWrap::ClampToEdge, TextureWrap::Repeat});
+  plan.add_use("a.png", TextureRole::Color, {TextureWrap::MirroredRepeat, TextureWrap::Repeat});
   Source a{"a.png", AssetKind::Texture, {"a.tx"}, "", 8};
   Source b{"b.jpg", AssetKind::Texture, {"a.tx"}, "", 8};
   PlanWrite written;
@@ -188,6 +193,10 @@ TEST_CASE("Plan files carry an image's roles and a refusal, and are rewritten on
   REQUIRE(read_source_plan(dir.path() / "plan", "a.png", read, refused));
   CHECK(refused.empty());
   CHECK(read.roles("a.png") == plan.roles("a.png"));
+  REQUIRE(read.targets("a.png").size() == 2);
+  CHECK(read.targets("a.png")[0].edges ==
+        MipEdges{TextureWrap::MirroredRepeat, TextureWrap::Repeat});
+  CHECK(read.targets("a.png")[1].edges == MipEdges{TextureWrap::ClampToEdge, TextureWrap::Repeat});
   CHECK(read.texture_name("a.png", TextureRole::Normal) ==
         plan.texture_name("a.png", TextureRole::Normal));
   REQUIRE(read_source_plan(dir.path() / "plan", "b.jpg", read, refused));
@@ -195,4 +204,40 @@ TEST_CASE("Plan files carry an image's roles and a refusal, and are rewritten on
   CHECK_FALSE(read_source_plan(dir.path() / "plan", "c.png", read, refused));
   dir.write("plan/a.png.plan", "{ broken");
   CHECK_FALSE(read_source_plan(dir.path() / "plan", "a.png", read, refused));
+}
+
+TEST_CASE("the texture plan gives each texture the edges its slots wrap, repeat winning a conflict",
+          "[source_plan]") {
+  using assetlib::TextureWrap;
+  test::TempDir dir;
+  // clamped.png: clamp by mirror in the glTF, clamped in the MTL (mirror wins); tiled.png: clamped
+  // in the MTL, repeated in the glTF (repeat wins); alone.png: in no slot.
+  dir.write("root/a.gltf", R"({"asset": {"version": "2.0"},
+    "images": [{"uri": "clamped.png"}, {"uri": "tiled.png"}],
+    "samplers": [{"wrapS": 33071, "wrapT": 33648}],
+    "textures": [{"source": 0, "sampler": 0}, {"source": 1}],
+    "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}},
+                   "normalTexture": {"index": 1}}]})");
+  dir.write("root/b.obj", "mtllib b.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl M\nf 1 2 3\n");
+  dir.write("root/b.mtl", "newmtl M\nnorm -clamp on tiled.png\nmap_Kd -clamp on clamped.png\n");
+  for (const char* image : {"root/clamped.png", "root/tiled.png", "root/alone.png"})
+    dir.write(image, "not read");
+  std::vector<Source> sources = {{"a.gltf", AssetKind::Scene, {}, "", 1},
+                                 {"b.obj", AssetKind::Mesh, {}, "", 1},
+                                 {"clamped.png", AssetKind::Texture, {}, "", 1},
+                                 {"tiled.png", AssetKind::Texture, {}, "", 1},
+                                 {"alone.png", AssetKind::Texture, {}, "", 1}};
+  TexturePlan plan = plan_textures(dir.path() / "root", BakeConfig{}, sources);
+  auto edges = [&](const std::string& image) {
+    std::vector<TextureTarget> targets = plan.targets(image);
+    REQUIRE(targets.size() == 1);
+    return targets[0].edges;
+  };
+  CHECK(edges("clamped.png") == MipEdges{TextureWrap::ClampToEdge, TextureWrap::MirroredRepeat});
+  CHECK(edges("tiled.png") == MipEdges{TextureWrap::Repeat, TextureWrap::Repeat});
+  CHECK(edges("alone.png") == MipEdges{});
+  // Two plans of trees whose only difference is a wrap are told apart.
+  TexturePlan other = plan;
+  other.add_use("alone.png", TextureRole::Color, {TextureWrap::ClampToEdge, TextureWrap::Repeat});
+  CHECK(other.digest() != plan.digest());
 }

@@ -18,6 +18,7 @@ struct TextureTarget {
   TextureRole role = TextureRole::Color;
   std::string name;
   std::string path;
+  MipEdges edges;  // as the slots using the image in `role` wrap it
 };
 
 // Bakes `source` (the image named `image_name`, whose file is `relative_path` or, for an image

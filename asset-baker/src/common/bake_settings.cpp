@@ -27,4 +27,13 @@ std::optional<TextureRole> texture_role_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+MipEdges either(MipEdges a, MipEdges b) {
+  using assetlib::TextureWrap;
+  auto rank = [](TextureWrap w) {
+    return w == TextureWrap::Repeat ? 2 : w == TextureWrap::MirroredRepeat ? 1 : 0;
+  };
+  auto wider = [&](TextureWrap x, TextureWrap y) { return rank(x) >= rank(y) ? x : y; };
+  return {wider(a.u, b.u), wider(a.v, b.v)};
+}
+
 }  // namespace baker

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <assetlib/asset_file.h>
+#include <assetlib/material_asset.h>
 
 #include <cstdint>
 #include <optional>
@@ -18,8 +19,21 @@ const char* texture_role_name(TextureRole role);
 // The role named `name`, or nullopt.
 std::optional<TextureRole> texture_role_from_name(std::string_view name);
 
+// How the mip filters read beyond a texture's edges: as the samplers that use it wrap it (glTF
+// wrapS/wrapT, MTL -clamp). A tiling texture filtered as if clamped shows a seam where its tiles
+// meet in every smaller level; a clamped one filtered as if tiling takes in its opposite edge.
+struct MipEdges {
+  assetlib::TextureWrap u = assetlib::TextureWrap::Repeat, v = assetlib::TextureWrap::Repeat;
+  bool operator==(const MipEdges&) const = default;
+};
+
+// The edges of a texture that two slots wrap differently: per axis, repeat over mirrored repeat
+// over clamp (a seam between tiles shows more than a blend at a clamped border).
+MipEdges either(MipEdges a, MipEdges b);
+
 struct TextureSettings {
   TextureRole role = TextureRole::Auto;
+  MipEdges edges;  // from the slots that use the image (TexturePlan), never from baker.json
   bool mips = true;
   uint32_t max_size = 0;  // 0: keep the source size; else the largest side is scaled down to it
   bool block_compression = true;  // BC1/BC3/BC4/BC5 by role; false keeps 8-bit RGBA

@@ -107,6 +107,16 @@ void import_motion(GltfData& data, std::vector<GltfSkin>& skins, GltfScene& scen
   out.prefab = std::move(scene.prefab);
 }
 
+// How the slots that use images[image] in `role` wrap it, merged (either()).
+MipEdges edges_of_use(const Json& root, uint32_t image, TextureRole role) {
+  std::optional<MipEdges> edges;
+  for (const GltfImageUse& use : gltf_image_uses(root)) {
+    if (use.image == image && use.role == role)
+      edges = edges ? either(*edges, use.edges) : use.edges;
+  }
+  return edges.value_or(MipEdges{});
+}
+
 void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out,
                      std::vector<std::string>& warnings) {
   const GltfDocument& doc = data.document();
@@ -169,8 +179,12 @@ void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out
   GltfScene scene = import_gltf_scene(data, refs, skin_names.size(), warnings);
   import_motion(data, skins, scene, out, warnings);
   warn_mesh_notes(notes, source, warnings);
-  for (const auto& [image, roles] : embedded_roles)
-    out.images.push_back({image, embedded_bytes(data, image), roles});
+  for (const auto& [image, roles] : embedded_roles) {
+    GltfEmbeddedImage& embedded = out.images.emplace_back();
+    embedded.index = image;
+    embedded.bytes = embedded_bytes(data, image);
+    for (TextureRole role : roles) embedded.uses[role] = edges_of_use(doc.json, image, role);
+  }
 }
 
 }  // namespace

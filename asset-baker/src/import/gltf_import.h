@@ -19,19 +19,20 @@
 #include <assetlib/prefab_asset.h>
 #include <assetlib/skeleton_asset.h>
 
+#include <map>
 #include <optional>
-#include <set>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace baker {
 
-// An image inside the file (a GLB buffer view or a data URI) and the roles its slots need.
+// An image inside the file (a GLB buffer view or a data URI), the roles its slots need and the
+// edges of each.
 struct GltfEmbeddedImage {
   uint32_t index = 0;  // images[index]
   std::string bytes;   // the PNG or JPEG file
-  std::set<TextureRole> roles;
+  std::map<TextureRole, MipEdges> uses;
 };
 
 struct GltfImport {

@@ -63,19 +63,34 @@ assetlib::TextureWrap wrap_of(uint64_t gl, const std::string& path) {
 constexpr uint64_t kNearest = 9728, kLinear = 9729, kNearestMipmapNearest = 9984,
                    kLinearMipmapLinear = 9987;
 
+// The sampler of textures[texture], if it has one.
+std::optional<uint32_t> sampler_of(const Json& root, uint32_t texture) {
+  return index_or_none(root["textures"][texture], json_path("textures", texture), "sampler",
+                       array_size(root, "samplers"), "sampler");
+}
+
+// How textures[texture] wraps: its sampler's wrapS and wrapT, repeat by default.
+MipEdges texture_edges(const Json& root, uint32_t texture) {
+  std::optional<uint32_t> sampler = sampler_of(root, texture);
+  if (!sampler) return {};
+  std::string sp = json_path("samplers", *sampler);
+  const Json& s = root["samplers"][*sampler];
+  return {wrap_of(uint_or(s, sp, "wrapS", 10497), json_path(sp, "wrapS")),
+          wrap_of(uint_or(s, sp, "wrapT", 10497), json_path(sp, "wrapT"))};
+}
+
 // The sampler settings of textures[texture] into `slot`. A minFilter that takes the nearest texel
 // adds the sampler to `nearest_minification`: a material asset keeps magnification only, and
 // minifies linearly through the mip chain.
 void read_sampler(const Json& root, uint32_t texture, assetlib::TextureSlot& slot,
                   std::set<uint32_t>& nearest_minification) {
-  std::string path = json_path("textures", texture);
-  std::optional<uint32_t> sampler = index_or_none(root["textures"][texture], path, "sampler",
-                                                  array_size(root, "samplers"), "sampler");
+  const MipEdges edges = texture_edges(root, texture);
+  slot.wrap_u = edges.u;
+  slot.wrap_v = edges.v;
+  std::optional<uint32_t> sampler = sampler_of(root, texture);
   if (!sampler) return;
   std::string sp = json_path("samplers", *sampler);
   const Json& s = root["samplers"][*sampler];
-  slot.wrap_u = wrap_of(uint_or(s, sp, "wrapS", 10497), json_path(sp, "wrapS"));
-  slot.wrap_v = wrap_of(uint_or(s, sp, "wrapT", 10497), json_path(sp, "wrapT"));
   const uint64_t mag = uint_or(s, sp, "magFilter", kLinear);
   if (mag != kNearest && mag != kLinear)
     throw GltfError(json_path(sp, "magFilter"), "is not a magnification filter (9728 or 9729)");
@@ -184,7 +199,7 @@ std::vector<GltfImageUse> gltf_image_uses(const Json& root) {
       if (!info) continue;
       uint32_t texture = index_of(*info, path, "index", array_size(root, "textures"), "texture");
       if (std::optional<uint32_t> image = texture_image(root, texture))
-        uses.push_back({*image, spec.role});
+        uses.push_back({*image, spec.role, texture_edges(root, texture)});
     }
   }
   return uses;
@@ -213,9 +228,9 @@ bool may_name_images(std::string_view json) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, TextureRole>> gltf_texture_references(
-    std::span<const std::byte> bytes, const std::string& source) {
-  std::vector<std::pair<std::string, TextureRole>> references;
+std::vector<ImageUse> gltf_texture_references(std::span<const std::byte> bytes,
+                                              const std::string& source) {
+  std::vector<ImageUse> references;
   if (!may_name_images(json_text(bytes))) return references;
   try {
     Json root;
@@ -227,7 +242,7 @@ std::vector<std::pair<std::string, TextureRole>> gltf_texture_references(
       std::string why;
       std::optional<std::string> file =
           uri.empty() || is_data_uri(uri) ? std::nullopt : resolve_gltf_uri(source, uri, why);
-      if (file) references.emplace_back(*file, use.role);
+      if (file) references.push_back({*file, use.role, use.edges});
     }
   } catch (const GltfError&) {
     return {};

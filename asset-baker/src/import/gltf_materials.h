@@ -4,6 +4,7 @@
 
 #include "common/bake_settings.h"
 #include "import/gltf_json.h"
+#include "import/import_inputs.h"
 
 #include <assetlib/material_asset.h>
 
@@ -22,17 +23,18 @@ namespace baker {
 struct GltfImageUse {
   uint32_t image;
   TextureRole role;
+  MipEdges edges;  // the texture's sampler wrapS and wrapT
 };
 
-// Every (image, role) the materials of `root` use. Textures whose only image is in an extension
-// (KHR_texture_basisu, EXT_texture_webp) use none. Throws GltfError.
+// Every (image, role, edges) the materials of `root` use. Textures whose only image is in an
+// extension (KHR_texture_basisu, EXT_texture_webp) use none. Throws GltfError.
 std::vector<GltfImageUse> gltf_image_uses(const Json& root);
 
 // The images of the glTF file `source` that its materials use, as root-relative paths with their
-// roles: what the texture plan needs before any source bakes. Images inside the file and files
-// that cannot be parsed give nothing (the file's own bake reports problems).
-std::vector<std::pair<std::string, TextureRole>> gltf_texture_references(
-    std::span<const std::byte> bytes, const std::string& source);
+// roles and edges: what the texture plan needs before any source bakes. Images inside the file and
+// files that cannot be parsed give nothing (the file's own bake reports problems).
+std::vector<ImageUse> gltf_texture_references(std::span<const std::byte> bytes,
+                                              const std::string& source);
 
 // The logical name of the texture made of image `image` in `role`; nullopt when there is none, with
 // `why` saying what keeps the image out ("path '../a.png' leaves the input folder; refused").

@@ -22,4 +22,12 @@ struct ImportInputs {
       texture_name;
 };
 
+// An image file a model's material uses, as the texture plan needs it before any source bakes:
+// its root-relative path, the role of the slot, and how the slot's sampler wraps it.
+struct ImageUse {
+  std::string image;
+  TextureRole role = TextureRole::Color;
+  MipEdges edges;
+};
+
 }  // namespace baker

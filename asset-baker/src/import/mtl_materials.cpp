@@ -255,6 +255,13 @@ std::string with_full_texture_options(const std::string& text, size_t& nameless)
   return out;
 }
 
+// `-clamp on`: one copy of the map, not tiled; the edge texels beyond it are the nearest sampler
+// mode a GPU has. Without it, a map repeats.
+MipEdges edges_of(const tinyobj::texture_option_t& o) {
+  using assetlib::TextureWrap;
+  return o.clamp ? MipEdges{TextureWrap::ClampToEdge, TextureWrap::ClampToEdge} : MipEdges{};
+}
+
 // The textures a material uses, with their slot roles. One list for the plan and the import.
 struct TextureUse {
   const std::string* name;
@@ -316,9 +323,9 @@ assetlib::TextureSlot make_slot(const TextureUse& use, const std::string& folder
     slot.scale[0] = float(o.scale[0]);
     slot.scale[1] = float(o.scale[1]);
   }
-  // `-clamp on`: one copy of the map, not tiled; the edge texels beyond it are the nearest sampler
-  // mode a GPU has.
-  if (o.clamp) slot.wrap_u = slot.wrap_v = assetlib::TextureWrap::ClampToEdge;
+  const MipEdges edges = edges_of(o);
+  slot.wrap_u = edges.u;
+  slot.wrap_v = edges.v;
   return slot;
 }
 
@@ -513,8 +520,8 @@ std::string escape_mtllib_lines(std::string obj_text) {
   return out;
 }
 
-std::vector<std::pair<std::string, TextureRole>> obj_texture_references(
-    std::string_view obj_text, const std::string& obj_path, const ImportInputs& inputs) {
+std::vector<ImageUse> obj_texture_references(std::string_view obj_text, const std::string& obj_path,
+                                             const ImportInputs& inputs) {
   std::vector<std::string> ignored;
   MtlLibraries libraries(obj_path, inputs, ignored);
   std::vector<tinyobj::material_t> materials;
@@ -525,12 +532,12 @@ std::vector<std::pair<std::string, TextureRole>> obj_texture_references(
   for_each_mtllib_line(text, [&](std::string_view, std::string_view names) {
     libraries.load_line(std::string(names), &materials, &material_map);
   });
-  std::vector<std::pair<std::string, TextureRole>> references;
+  std::vector<ImageUse> references;
   for (size_t i = 0; i < materials.size(); ++i) {
     for (const TextureUse& use : texture_uses(materials[i])) {
       std::string why;
       if (auto path = texture_path(libraries.folder_of(i), *use.name, why)) {
-        references.emplace_back(*path, use.role);
+        references.push_back({*path, use.role, edges_of(*use.options)});
       }
     }
   }

@@ -84,12 +84,12 @@ class MtlLibraries : public tinyobj::MaterialReader {
 std::string escape_mtllib_lines(std::string obj_text);
 
 // The images the materials of `obj_text` (the OBJ at `obj_path`) use, each with the role its slot
-// gives it: map_Kd and map_Ke colour, norm / map_Bump / bump normal. Reads only the `mtllib`
-// lines and the libraries they name; references that are unsafe or not UTF-8 are left out (the
-// import warns about them). For the bake's texture plan, before any source bakes.
-std::vector<std::pair<std::string, TextureRole>> obj_texture_references(std::string_view obj_text,
-                                                                        const std::string& obj_path,
-                                                                        const ImportInputs& inputs);
+// gives it (map_Kd and map_Ke colour, norm / map_Bump / bump normal) and its edges (`-clamp on`).
+// Reads only the `mtllib` lines and the libraries they name; references that are unsafe or not
+// UTF-8 are left out (the import warns about them). For the bake's texture plan, before any source
+// bakes.
+std::vector<ImageUse> obj_texture_references(std::string_view obj_text, const std::string& obj_path,
+                                             const ImportInputs& inputs);
 
 // One .mtl material as a MaterialInfo (named `material.name`, original_file `obj_path`):
 // Kd (white when not stated: a map_Kd is the colour then) and d base colour, Ke / map_Ke emissive,

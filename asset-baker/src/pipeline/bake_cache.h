@@ -65,8 +65,9 @@ namespace baker {
 //      its value, Kd xyz/spectral white; LODs of several submeshes keep their borders; shard caches
 //      record the texture plan's digest; new warnings (cICP, BMP colour spaces, HDR EXPOSURE,
 //      unbaked MTL keys and texture options)
-//  15  OBJ: a line ending in '\' joins the next, a '#' after a face's corners is a comment (both
-//      were errors); new warning (coordinates with more after their number, "1,5")
+//  15  textures: mips filter across the edges as the slots' samplers wrap (repeat, mirrored, clamp;
+//      was clamp for all); OBJ: a line ending in '\' joins the next, a '#' after a face's corners
+//      is a comment (both were errors); new warning (coordinates with more after their number)
 inline constexpr uint32_t kBakerVersion = 15;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 

@@ -135,13 +135,17 @@ uint64_t estimated_bake_memory(AssetKind kind, std::span<const std::byte> source
   return source.size() + pixels * per_pixel_x3 / 3;
 }
 
-// The settings key of a source: its settings and, for an image, the roles it bakes in.
+// The settings key of a source: its settings and, for an image, the roles it bakes in with the
+// edges of each.
 std::string source_settings_key(const JobContext& context, const Source& source,
                                 const BakeSettings& settings) {
   if (source.kind != AssetKind::Texture) return settings.key;
   std::string key = settings.key + " roles:";
-  for (TextureRole role : context.textures.roles(source.relative))
-    key += std::string(" ") + texture_role_name(role);
+  for (const TextureTarget& target : context.textures.targets(source.relative)) {
+    key += std::string(" ") + texture_role_name(target.role) + ":" +
+           assetlib::texture_wrap_name(target.edges.u) + "," +
+           assetlib::texture_wrap_name(target.edges.v);
+  }
   return key;
 }
 

@@ -19,8 +19,8 @@ TextureRole natural_role(const BakeConfig& config, const std::string& image) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, TextureRole>> texture_uses(
-    const std::filesystem::path& root, const Source& source, std::vector<std::string>* files_read) {
+std::vector<ImageUse> texture_uses(const std::filesystem::path& root, const Source& source,
+                                   std::vector<std::string>* files_read) {
   if (source.kind == AssetKind::Texture) return {};
   std::vector<std::byte> bytes;
   if (files_read) files_read->push_back(source.relative);
@@ -48,7 +48,7 @@ TexturePlan plan_textures(const std::filesystem::path& root, const BakeConfig& c
   if (!plan.has_images()) return plan;
   for (const Source& s : sources) {
     if (s.kind == AssetKind::Texture) continue;
-    for (const auto& [image, role] : texture_uses(root, s)) plan.add_use(image, role);
+    for (const ImageUse& use : texture_uses(root, s)) plan.add_use(use.image, use.role, use.edges);
   }
   return plan;
 }

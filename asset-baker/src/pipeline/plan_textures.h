@@ -2,6 +2,7 @@
 // (texture_plan.h), from every image's own role and the material slots that use it.
 #pragma once
 
+#include "import/import_inputs.h"
 #include "pipeline/bake_config.h"
 #include "pipeline/bake_job.h"
 
@@ -17,12 +18,11 @@ namespace baker {
 TexturePlan plan_textures(const std::filesystem::path& root, const BakeConfig& config,
                           const std::vector<Source>& sources);
 
-// The (image, role) pairs the materials of the model `source` use (none for an image, or a model
-// that cannot be read). `files_read`, when given, gets every root-relative file read for it: the
-// source and the material libraries it names.
-std::vector<std::pair<std::string, TextureRole>> texture_uses(
-    const std::filesystem::path& root, const Source& source,
-    std::vector<std::string>* files_read = nullptr);
+// The images the materials of the model `source` use, with roles and edges (none for an image, or
+// a model that cannot be read). `files_read`, when given, gets every root-relative file read for
+// it: the source and the material libraries it names.
+std::vector<ImageUse> texture_uses(const std::filesystem::path& root, const Source& source,
+                                   std::vector<std::string>* files_read = nullptr);
 
 // The output paths `source` is known to write (Source::outputs) under `plan`, and the folder of
 // its parts (Source::parts).

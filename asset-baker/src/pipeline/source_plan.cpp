@@ -10,10 +10,16 @@ namespace {
 
 using nlohmann::json;
 
+// "roles" and "edges" (wrap u, wrap v) of each texture made of `image`, in one order.
 json image_plan(const TexturePlan& plan, const std::string& image) {
-  json roles = json::array();
-  for (TextureRole role : plan.roles(image)) roles.push_back(texture_role_name(role));
-  return {{"natural", texture_role_name(plan.natural_role(image))}, {"roles", roles}};
+  json roles = json::array(), edges = json::array();
+  for (const TextureTarget& target : plan.targets(image)) {
+    roles.push_back(texture_role_name(target.role));
+    edges.push_back(
+        {assetlib::texture_wrap_name(target.edges.u), assetlib::texture_wrap_name(target.edges.v)});
+  }
+  return {
+      {"natural", texture_role_name(plan.natural_role(image))}, {"roles", roles}, {"edges", edges}};
 }
 
 // The plan file text of `source`.
@@ -24,9 +30,9 @@ std::string plan_text(const std::filesystem::path& root, const Source& source,
   if (source.kind == AssetKind::Texture) {
     images[source.relative] = image_plan(plan, source.relative);
   } else {
-    for (const auto& [image, role] : texture_uses(root, source, &files_read)) {
-      (void)role;  // the image's plan lists every role of it
-      if (plan.has_image(image)) images[image] = image_plan(plan, image);
+    for (const ImageUse& use : texture_uses(root, source, &files_read)) {
+      // The image's plan lists every role of it.
+      if (plan.has_image(use.image)) images[use.image] = image_plan(plan, use.image);
     }
   }
   json doc = {{"images", images}};
@@ -75,10 +81,17 @@ BakeStatus read_source_plan(const std::filesystem::path& plan_dir, const std::st
           texture_role_from_name(entry.at("natural").get<std::string>());
       if (!natural) throw std::invalid_argument("unknown role");
       plan.add_image(image, *natural);
-      for (const json& name : entry.at("roles")) {
-        std::optional<TextureRole> role = texture_role_from_name(name.get<std::string>());
-        if (!role) throw std::invalid_argument("unknown role");
-        plan.add_use(image, *role);
+      const json& roles = entry.at("roles");
+      const json& edges = entry.at("edges");
+      if (!roles.is_array() || !edges.is_array() || edges.size() != roles.size())
+        throw std::invalid_argument("roles and edges differ");
+      for (size_t i = 0; i < roles.size(); ++i) {
+        std::optional<TextureRole> role = texture_role_from_name(roles[i].get<std::string>());
+        MipEdges e{assetlib::texture_wrap_from_name(edges[i].at(0).get<std::string>()),
+                   assetlib::texture_wrap_from_name(edges[i].at(1).get<std::string>())};
+        if (!role || e.u == assetlib::TextureWrap::Unknown || e.v == assetlib::TextureWrap::Unknown)
+          throw std::invalid_argument("unknown role or wrap");
+        plan.add_use(image, *role, e);
       }
     }
     refused = doc.value("refused", std::string());

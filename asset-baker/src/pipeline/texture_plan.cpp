@@ -12,9 +12,11 @@ void TexturePlan::add_image(const std::string& image, TextureRole natural) {
   images_[image].natural = natural;
 }
 
-void TexturePlan::add_use(const std::string& image, TextureRole role) {
+void TexturePlan::add_use(const std::string& image, TextureRole role, MipEdges edges) {
   auto it = images_.find(image);
-  if (it != images_.end()) it->second.uses.insert(role);
+  if (it == images_.end()) return;
+  auto [use, added] = it->second.uses.try_emplace(role, edges);
+  if (!added) use->second = either(use->second, edges);
 }
 
 uint64_t TexturePlan::digest() const {
@@ -23,7 +25,11 @@ uint64_t TexturePlan::digest() const {
     text += image;
     text += '\0';
     text += texture_role_name(entry.natural);
-    for (TextureRole use : entry.uses) text.append(" ").append(texture_role_name(use));
+    for (const auto& [role, edges] : entry.uses) {
+      text.append(" ").append(texture_role_name(role));
+      text.append(":").append(assetlib::texture_wrap_name(edges.u));
+      text.append(",").append(assetlib::texture_wrap_name(edges.v));
+    }
     text += '\n';
   }
   return hash_bytes(text.data(), text.size());
@@ -38,7 +44,9 @@ std::vector<TextureRole> TexturePlan::roles(const std::string& image) const {
   auto it = images_.find(image);
   if (it == images_.end()) return {};
   if (it->second.uses.empty()) return {it->second.natural};
-  return {it->second.uses.begin(), it->second.uses.end()};
+  std::vector<TextureRole> out;
+  for (const auto& [role, edges] : it->second.uses) out.push_back(role);
+  return out;
 }
 
 std::optional<std::string> TexturePlan::texture_name(const std::string& image,
@@ -50,10 +58,14 @@ std::optional<std::string> TexturePlan::texture_name(const std::string& image,
 
 std::vector<TextureTarget> TexturePlan::targets(const std::string& image) const {
   std::vector<TextureTarget> out;
-  TextureRole natural = natural_role(image);
+  auto it = images_.find(image);
+  if (it == images_.end()) return out;
+  const TextureRole natural = it->second.natural;
   for (TextureRole role : roles(image)) {
+    auto use = it->second.uses.find(role);
     out.push_back({role, texture_variant_name(image, role, natural),
-                   texture_variant_path(with_extension(image, ".tx"), role, natural)});
+                   texture_variant_path(with_extension(image, ".tx"), role, natural),
+                   use == it->second.uses.end() ? MipEdges{} : use->second});
   }
   return out;
 }

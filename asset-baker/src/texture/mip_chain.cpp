@@ -32,32 +32,33 @@ void convert_level0(const DecodedImage& image, TextureFormat format, std::byte* 
   std::memcpy(dst, image.pixels.get(), channels);
 }
 
-void resize_level(TextureFormat format, const std::byte* src, uint32_t sw, uint32_t sh,
-                  std::byte* dst, uint32_t dw, uint32_t dh) {
-  int w = int(sw), h = int(sh), w2 = int(dw), h2 = int(dh);
+stbir_edge stb_edge(assetlib::TextureWrap wrap) {
+  switch (wrap) {
+    case assetlib::TextureWrap::Repeat: return STBIR_EDGE_WRAP;
+    case assetlib::TextureWrap::MirroredRepeat: return STBIR_EDGE_REFLECT;
+    default: return STBIR_EDGE_CLAMP;
+  }
+}
+
+// One level filtered from the one before (or level 0 from a larger source), reading beyond the
+// edges as `edges` says.
+void resize_level(TextureFormat format, MipEdges edges, const std::byte* src, uint32_t sw,
+                  uint32_t sh, std::byte* dst, uint32_t dw, uint32_t dh) {
+  stbir_datatype type = STBIR_TYPE_FLOAT;
+  int alpha = STBIR_ALPHA_CHANNEL_NONE;
+  stbir_colorspace space = STBIR_COLORSPACE_LINEAR;
   switch (format) {
     case TextureFormat::RGBA8_SRGB:
       // Gamma-correct, and alpha-weighted so transparent texels do not bleed their colour.
-      stbir_resize_uint8_srgb(reinterpret_cast<const unsigned char*>(src), w, h, 0,
-                              reinterpret_cast<unsigned char*>(dst), w2, h2, 0, 4, 3, 0);
+      type = STBIR_TYPE_UINT8, alpha = 3, space = STBIR_COLORSPACE_SRGB;
       break;
-    case TextureFormat::RGBA8_UNORM:
-      stbir_resize_uint8_generic(reinterpret_cast<const unsigned char*>(src), w, h, 0,
-                                 reinterpret_cast<unsigned char*>(dst), w2, h2, 0, 4,
-                                 STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_CLAMP,
-                                 STBIR_FILTER_DEFAULT, STBIR_COLORSPACE_LINEAR, nullptr);
-      break;
-    case TextureFormat::RGBA16_UNORM:
-      stbir_resize_uint16_generic(reinterpret_cast<const uint16_t*>(src), w, h, 0,
-                                  reinterpret_cast<uint16_t*>(dst), w2, h2, 0, 4,
-                                  STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_CLAMP,
-                                  STBIR_FILTER_DEFAULT, STBIR_COLORSPACE_LINEAR, nullptr);
-      break;
-    default:
-      stbir_resize_float(reinterpret_cast<const float*>(src), w, h, 0,
-                         reinterpret_cast<float*>(dst), w2, h2, 0, 4);
-      break;
+    case TextureFormat::RGBA8_UNORM: type = STBIR_TYPE_UINT8; break;
+    case TextureFormat::RGBA16_UNORM: type = STBIR_TYPE_UINT16; break;
+    default: break;
   }
+  stbir_resize(src, int(sw), int(sh), 0, dst, int(dw), int(dh), 0, type, 4, alpha, 0,
+               stb_edge(edges.u), stb_edge(edges.v), STBIR_FILTER_DEFAULT, STBIR_FILTER_DEFAULT,
+               space, nullptr);
 }
 
 // Filtering shortens normals; give every texel of a downsampled normal map unit length again.
@@ -87,7 +88,7 @@ void floats_to_halves(std::vector<std::byte>& chain, const TextureInfo& info,
 }  // namespace
 
 std::vector<std::byte> build_mip_chain(DecodedImage& image, const TextureInfo& info,
-                                       TextureRole role) {
+                                       TextureRole role, MipEdges edges) {
   TextureFormat format = info.format;
   // Resizing works on float for HDR; the chain is converted to halves at the end.
   TextureFormat work_format =
@@ -109,13 +110,14 @@ std::vector<std::byte> build_mip_chain(DecodedImage& image, const TextureInfo& i
   } else {
     std::vector<std::byte> full(size_t(image.width) * image.height * texel_bytes);
     convert_level0(image, format, full.data());
-    resize_level(work_format, full.data(), image.width, image.height, chain.data(), width, height);
+    resize_level(work_format, edges, full.data(), image.width, image.height, chain.data(), width,
+                 height);
   }
   image.pixels.reset();
   for (size_t i = 1; i < info.mips.size(); ++i) {
     const auto& prev = info.mips[i - 1];
     const auto& mip = info.mips[i];
-    resize_level(work_format, chain.data() + offsets[i - 1], prev.width, prev.height,
+    resize_level(work_format, edges, chain.data() + offsets[i - 1], prev.width, prev.height,
                  chain.data() + offsets[i], mip.width, mip.height);
     if (role == TextureRole::Normal && format == TextureFormat::RGBA8_UNORM) {
       renormalize(chain.data() + offsets[i], uint64_t(mip.width) * mip.height);
