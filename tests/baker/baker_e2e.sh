@@ -140,6 +140,67 @@ watch)
   # Its own writes to the output folder never trigger a bake: exactly three bakes ran.
   [ "$(grep -c '^baked ' "$work/log")" = 3 ] || { cat "$work/log"; fail "expected 3 bakes"; }
   ;;
+watch_races)
+  # What a watch must not miss: saves during a bake, a bake held up by another baker, more changes
+  # than inotify queues, and the baker.json in force above the input folder.
+  fresh_assets
+  mkdir -p "$work/parent" "$work/out"
+  mv "$work/src" "$work/parent/src"
+  src="$work/parent/src"
+  mkdir "$src/junk"
+  echo '{"settings": {"mips": true}}' >"$work/parent/baker.json"
+  exec 9>"$work/out/.assetlib-lock"
+  flock 9  # another baker holds the output folder
+  "$baker" "$src" -o "$work/out" --watch -j2 >"$work/log" 2>&1 &
+  pid=$!
+  wait_for() {  # wait_for <regex> [count]: up to 30 s for the count-th line matching
+    for _ in $(seq 300); do
+      [ "$(grep -cE "$1" "$work/log")" -ge "${2:-1}" ] && return 0
+      sleep 0.1
+    done
+    cat "$work/log" >&2; kill "$pid" 2>/dev/null; fail "timed out waiting for /$1/ (${2:-1})"
+  }
+  # The first bake waits for the lock (it used to exit 2), and the folder is watched already: a
+  # file saved while a bake runs is seen after it (the watch used to start after the first bake).
+  wait_for "^waiting for another asset-baker"
+  cp "$src/textures/checker.png" "$src/textures/new_albedo.png"
+  flock -u 9
+  wait_for "^changed: textures/new_albedo.png$"
+  wait_for "^baked " 2
+  # A rebake held up by another baker waits for it, then bakes the change.
+  flock 9
+  cp "$src/textures/bricks.png" "$src/textures/new_albedo.png"
+  wait_for "^waiting for another asset-baker" 2
+  flock -u 9
+  wait_for "^baked 1, up to date" 1
+  # More changes than the kernel queues while a rebake waits: the tree is watched again, so a
+  # folder made meanwhile is watched too.
+  flock 9
+  : >>"$src/textures/checker.png"
+  wait_for "^waiting for another asset-baker" 3
+  # Two names in turn: the kernel merges repeats of one event.
+  python3 -c "
+import sys
+for i in range(int(sys.argv[1]) + 1000): open(sys.argv[2] + str(i % 2), 'a').close()" \
+    "$(cat /proc/sys/fs/inotify/max_queued_events)" "$src/junk/a"
+  mkdir "$src/newdir"
+  cp "$src/textures/checker.png" "$src/newdir/img.png"
+  flock -u 9
+  wait_for "^changed: .*more changes than inotify could queue"
+  wait_for "^baked " 5
+  cp "$src/textures/bricks.png" "$src/newdir/img.png"
+  wait_for "^changed: newdir/img.png$"
+  wait_for "^baked 1, up to date" 3
+  # The baker.json in force, in the folder above the input.
+  echo '{"settings": {"mips": false}}' >"$work/parent/baker.json"
+  wait_for "^changed: .*/parent/baker.json$"
+  wait_for "^baked " 7
+  kill -INT "$pid"
+  set +e; wait "$pid"; rc=$?; set -e
+  [ "$rc" = 130 ] || fail "Ctrl-C must end --watch with 130, got $rc"
+  "$baker" info "$work/out/textures/checker.tx" >"$work/info"
+  grep -q " 1 mips" "$work/info" || { cat "$work/log" "$work/info"; fail "baker.json above the input was not applied"; }
+  ;;
 progress_terminal)
   # On a terminal of 60 columns the bar never runs wider and the summary starts on a clean line.
   fresh_assets

@@ -555,7 +555,15 @@ int run_bake(const BakeOptions& options) {
   OutputLock lock;
   BakeStatus ready = resolve_setup(options, setup);
   if (ready) ready = OutputTree::open(setup.output, output);
-  if (ready) ready = lock.acquire(output);
+  if (ready && options.wait_for_lock) {
+    ready = lock.acquire_waiting(output, [&] {
+      std::printf("waiting for another asset-baker to finish baking into %s\n",
+                  terminal_text(setup.output.string()).c_str());
+      std::fflush(stdout);
+    });
+  } else if (ready) {
+    ready = lock.acquire(output);
+  }
   if (!ready) {
     print_message("error", ready.message());
     return 2;

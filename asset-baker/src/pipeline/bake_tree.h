@@ -39,6 +39,9 @@ struct BakeOptions {
   bool quiet = false;
   bool verbose = false;
   bool warnings_as_errors = false;  // any warning makes the exit code 1 (outputs are still written)
+  // Wait while another baker holds the output folder, instead of exit 2 (--watch: a rebake must
+  // not drop the change it is for).
+  bool wait_for_lock = false;
   std::optional<std::filesystem::path> json_report;
   // `--pack`: the pack the caller writes after a bake without failures (pack_folder.h). Checked
   // with the folders before anything is baked: never inside the input folder.

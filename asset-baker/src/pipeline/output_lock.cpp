@@ -1,5 +1,7 @@
 #include "pipeline/output_lock.h"
 
+#include "pipeline/interrupt.h"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -13,11 +15,32 @@ OutputLock::~OutputLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the flock
 }
 
-BakeStatus OutputLock::acquire(const OutputTree& tree) { return take(tree, LOCK_EX); }
+BakeStatus OutputLock::acquire(const OutputTree& tree) {
+  bool busy = false;
+  return take(tree, LOCK_EX, busy);
+}
 
-BakeStatus OutputLock::acquire_shared(const OutputTree& tree) { return take(tree, LOCK_SH); }
+BakeStatus OutputLock::acquire_shared(const OutputTree& tree) {
+  bool busy = false;
+  return take(tree, LOCK_SH, busy);
+}
 
-BakeStatus OutputLock::take(const OutputTree& tree, int operation) {
+// Polls rather than blocking in flock, so that Ctrl-C is seen between tries.
+BakeStatus OutputLock::acquire_waiting(const OutputTree& tree,
+                                       const std::function<void()>& waiting) {
+  for (bool told = false;; told = true) {
+    bool busy = false;
+    BakeStatus s = take(tree, LOCK_EX, busy);
+    if (!busy) return s;
+    if (!told && waiting) waiting();
+    if (interrupt_signal())
+      return BakeStatus::failure(BakeError::IoError, tree.root().string(),
+                                 "interrupted while waiting for another asset-baker");
+    ::usleep(100 * 1000);
+  }
+}
+
+BakeStatus OutputLock::take(const OutputTree& tree, int operation, bool& busy) {
   std::string where = tree.root().string();
   int fd =
       ::openat(tree.descriptor(), kLockFileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -29,7 +52,8 @@ BakeStatus OutputLock::take(const OutputTree& tree, int operation) {
   if (::flock(fd, operation | LOCK_NB) != 0) {
     int err = errno;
     ::close(fd);
-    if (err == EWOULDBLOCK) {
+    busy = err == EWOULDBLOCK;
+    if (busy) {
       return BakeStatus::failure(
           BakeError::IoError, where,
           "another asset-baker is baking into this folder; run again when it has finished");

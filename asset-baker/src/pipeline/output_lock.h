@@ -7,6 +7,8 @@
 #include "common/bake_status.h"
 #include "pipeline/output_tree.h"
 
+#include <functional>
+
 namespace baker {
 
 inline constexpr const char* kLockFileName = ".assetlib-lock";
@@ -21,12 +23,15 @@ class OutputLock {
   // Takes the lock without waiting. When another process holds it, returns IoError naming the
   // folder. The lock file stays empty, so that output folders stay byte-identical across runs.
   BakeStatus acquire(const OutputTree& tree);
+  // Takes the lock, waiting while another process holds it (calling `waiting` once first), until
+  // it is free or an interrupt signal arrives (interrupt.h; then IoError).
+  BakeStatus acquire_waiting(const OutputTree& tree, const std::function<void()>& waiting);
   // A shared lock instead, for bakes that write only their own source's files and records
   // (bake-one): any number of them run at once in one folder, never beside a whole-folder bake.
   BakeStatus acquire_shared(const OutputTree& tree);
 
  private:
-  BakeStatus take(const OutputTree& tree, int operation);
+  BakeStatus take(const OutputTree& tree, int operation, bool& busy);
 
   int fd_ = -1;
 };

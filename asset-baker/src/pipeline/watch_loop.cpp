@@ -22,7 +22,11 @@ namespace fs = std::filesystem;
 constexpr uint32_t kEvents = IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
                              IN_DELETE_SELF | IN_DONT_FOLLOW | IN_ONLYDIR;
 
-// One inotify instance watching every folder of the input tree except the output folder.
+// What inotify_event::name is when the kernel's queue overflowed and events were lost.
+constexpr const char* kLostEvents = "(more changes than inotify could queue)";
+
+// One inotify instance watching every folder of the input tree except the output folder, and the
+// files outside it that decide the bake's settings (baker.json).
 class TreeWatch {
  public:
   // `exclude`: the output folder; `report`: the --json file, if any (its rename is an event too).
@@ -56,15 +60,37 @@ class TreeWatch {
     }
   }
 
-  // Reads what happened: root-relative paths of changed files, new folders to watch.
+  // Watches the file `path`, outside the input folder, through its folder: a save that writes a
+  // new file and renames it over the old one is seen too.
+  void add_file(const fs::path& path) {
+    int wd = ::inotify_add_watch(fd_, path.parent_path().c_str(), kEvents);
+    if (wd < 0) return;
+    files_[wd].folder = path.parent_path();
+    files_[wd].names.insert(path.filename().string());
+  }
+
+  // Reads what happened: root-relative paths of changed files, new folders to watch. When the
+  // kernel's queue overflowed, the whole tree is watched again (a folder created meanwhile has no
+  // watch yet) and the change is kLostEvents.
   void drain(std::set<std::string>& changed) {
     alignas(inotify_event) char buffer[16384];
     for (ssize_t n; (n = ::read(fd_, buffer, sizeof buffer)) > 0;) {
       for (char* at = buffer; at < buffer + n;) {
         auto* event = reinterpret_cast<inotify_event*>(at);
         at += sizeof(inotify_event) + event->len;
+        if (event->mask & IN_Q_OVERFLOW) {
+          add_tree(root_);
+          changed.insert(kLostEvents);
+          continue;
+        }
+        if (event->len == 0) continue;
+        if (auto files = files_.find(event->wd); files != files_.end()) {
+          if (files->second.names.count(event->name))
+            changed.insert((files->second.folder / event->name).string());
+          continue;
+        }
         auto folder = folders_.find(event->wd);
-        if (folder == folders_.end() || event->len == 0) continue;
+        if (folder == folders_.end()) continue;
         fs::path path = folder->second / event->name;
         if (is_temporary_name(event->name) || excluded(path)) continue;
         if ((event->mask & IN_ISDIR) && (event->mask & (IN_CREATE | IN_MOVED_TO))) add_tree(path);
@@ -86,7 +112,33 @@ class TreeWatch {
   fs::path root_, exclude_, report_;
   int fd_;
   std::map<int, fs::path> folders_;
+  struct WatchedFiles {
+    fs::path folder;  // outside the tree
+    std::set<std::string> names;
+  };
+  std::map<int, WatchedFiles> files_;
 };
+
+// The baker.json files that decide the settings outside the input folder (those inside are
+// watched with it): the one given, or a baker.json in any folder above the input, where a new one
+// would be the nearest and an edited one may be.
+std::vector<fs::path> config_files_outside(const BakeOptions& options, const fs::path& root) {
+  auto inside = [&](const fs::path& path) {
+    fs::path relative = path.lexically_relative(root);
+    return !relative.empty() && *relative.begin() != "..";
+  };
+  std::error_code ec;
+  if (options.config) {
+    fs::path config = fs::weakly_canonical(*options.config, ec);
+    return ec || inside(config) ? std::vector<fs::path>{} : std::vector<fs::path>{config};
+  }
+  std::vector<fs::path> files;
+  for (fs::path dir = root; !dir.empty() && dir != dir.root_path();) {
+    dir = dir.parent_path();
+    files.push_back(dir / "baker.json");
+  }
+  return files;
+}
 
 // Waits until something changed and then `kSettleTime` passed without more; false on a signal.
 bool wait_for_changes(TreeWatch& watch, std::set<std::string>& changed) {
@@ -125,9 +177,13 @@ int run_watch(const BakeOptions& options) {
     return 2;
   }
   fs::path root = fs::weakly_canonical(options.input);
-  int code = run_bake(options);
+  BakeOptions bake = options;
+  bake.wait_for_lock = true;
   std::optional<fs::path> output = output_folder(options);
-  if (code == 2 || code >= 128 || !output) return code >= 128 ? code : 2;
+  if (!output) {
+    int code = run_bake(bake);  // it says what does not resolve
+    return code >= 128 ? code : 2;
+  }
   fs::path report =
       options.json_report ? fs::weakly_canonical(*options.json_report, ec) : fs::path();
   TreeWatch watch(root, *output, report);
@@ -135,7 +191,11 @@ int run_watch(const BakeOptions& options) {
     std::perror("error: inotify");
     return 2;
   }
+  // Watched before the first bake: a file saved while it runs is baked by the next.
   watch.add_tree(root);
+  for (const fs::path& config : config_files_outside(options, root)) watch.add_file(config);
+  int code = run_bake(bake);
+  if (code == 2 || code >= 128) return code;
   InterruptScope interrupt_scope;
   for (;;) {
     std::printf("watching %s for changes (Ctrl-C to stop)\n", root.string().c_str());
@@ -143,7 +203,7 @@ int run_watch(const BakeOptions& options) {
     std::set<std::string> changed;
     if (!wait_for_changes(watch, changed)) return 128 + interrupt_signal();
     std::printf("changed: %s\n", terminal_text(change_list(changed)).c_str());
-    code = run_bake(options);
+    code = run_bake(bake);
     if (code >= 128) return code;
   }
 }
