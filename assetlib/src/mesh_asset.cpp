@@ -109,6 +109,9 @@ Status check_ranges(const MeshInfo& info, const char* context) {
     if (info.lods[l].submeshes.size() != info.submeshes.size()) {
       return invalid(context, "LOD " + std::to_string(l + 1) + " needs one range per submesh");
     }
+    // An engine picks levels by comparing errors: a negative one would always win.
+    if (!(info.lods[l].error >= 0) || !std::isfinite(info.lods[l].error))
+      return invalid(context, "LOD " + std::to_string(l + 1) + " has a negative error");
     for (const IndexRange& r : info.lods[l].submeshes) {
       if (r.index_count % 3 != 0 || !inside(r.first_index, r.index_count, lod_begin, lod_end)) {
         return invalid(context,

@@ -47,6 +47,10 @@ void read_bounds(JsonReader& reader, JsonValue b, MeshBounds& bounds) {
   reader.f32_array(m["origin"], bounds.origin, 3);
   reader.f32_array(m["extents"], bounds.extents, 3);
   bounds.radius = reader.f32(m["radius"]);
+  // A culling test against a negative radius or extent drops what is in view.
+  if (reader.ok() && (bounds.radius < 0 || bounds.extents[0] < 0 || bounds.extents[1] < 0 ||
+                      bounds.extents[2] < 0))
+    reader.fail(ErrorCode::InvalidValue, "bounds: radius and extents must not be negative");
 }
 
 // Entry `index` of `entries`: the one already there when there is one (reused with its memory:

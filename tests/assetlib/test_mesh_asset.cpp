@@ -206,6 +206,9 @@ TEST_CASE("read_mesh_info rejects inconsistent metadata") {
   CHECK(read_with([](auto& j) { j["index_size"] = 2; }).code == ErrorCode::InvalidValue);
   CHECK(read_with([](auto& j) { j.erase("bounds"); }).code == ErrorCode::MissingKey);
   CHECK(read_with([](auto& j) { j["bounds"]["origin"] = {1, 2}; }).code == ErrorCode::InvalidValue);
+  CHECK(read_with([](auto& j) { j["bounds"]["radius"] = -1; }).code == ErrorCode::InvalidValue);
+  CHECK(read_with([](auto& j) { j["submeshes"][0]["bounds"]["extents"][1] = -0.5; }).code ==
+        ErrorCode::InvalidValue);
   CHECK(read_with([](auto& j) { j["submeshes"][0]["material"] = 4; }).code ==
         ErrorCode::InvalidValue);
   CHECK(read_with([](auto& j) { j["vertex_format"] = "XYZ"; }).code == ErrorCode::InvalidValue);
@@ -280,5 +283,16 @@ TEST_CASE("LODs and meshlets round-trip as extra sections, viewed without copyin
     CHECK(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, indices.data(),
                     indices.size() * 4, file, {}, &data)
               .code == ErrorCode::InvalidValue);
+  }
+  SECTION("a negative LOD error is refused, written or read") {
+    info.lods[0].error = -1;
+    CHECK(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, indices.data(),
+                    indices.size() * 4, file, {}, &data)
+              .code == ErrorCode::InvalidValue);
+    AssetFile edited = file;
+    nlohmann::json meta = nlohmann::json::parse(edited.json);
+    meta["lods"][0]["error"] = -0.5;
+    edited.json = meta.dump();
+    CHECK(read_mesh_info(edited, *std::make_unique<MeshInfo>()).code == ErrorCode::InvalidValue);
   }
 }

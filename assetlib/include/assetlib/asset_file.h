@@ -102,9 +102,12 @@ struct AssetHead {
 Status load_asset_head(const std::string& path, AssetHead& out);
 
 // Reads bytes [offset, offset + size) of the blob of the asset file at `path` into `out` (resized
-// to `size`), one pread. `head` is that file's, from load_asset_head: a range outside
-// head.blob_length is TruncatedHeader and a file whose lengths changed since is LengthMismatch,
-// both before allocating. Other errors as load_binaryfile. `out` is unchanged on error.
+// to `size`): an open, an fstat and a 16-byte read of the header (to see that the file is still
+// the one `head` describes), one pread of the range, a close. `head` is that file's, from
+// load_asset_head: a range outside head.blob_length is TruncatedHeader and a file whose lengths
+// changed since is LengthMismatch, both before allocating. Other errors as load_binaryfile. `out`
+// is unchanged on error. To read many ranges of one file, or into memory of your own, map it (or
+// read the ranges yourself): the blob starts at byte 16 + head.json.size().
 Status load_blob_range(const std::string& path, const AssetHead& head, uint64_t offset,
                        uint64_t size, std::vector<std::byte>& out);
 

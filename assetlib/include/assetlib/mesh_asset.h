@@ -208,7 +208,7 @@ struct IndexRange {
 // Unstable. A coarser level of detail: one index range per submesh (same order), into the index
 // buffer after LOD 0, over the same vertex buffer.
 struct MeshLod {
-  float error = 0;  // simplification error, relative to the mesh's extent (0..1)
+  float error = 0;  // simplification error, relative to the mesh's extent (0..1); never negative
   std::vector<IndexRange> submeshes;
 };
 
