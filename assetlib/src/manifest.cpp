@@ -3,6 +3,7 @@
 
 #include "metadata.h"
 #include "no_throw.h"
+#include "quoted_name.h"
 #include "read_file.h"
 
 #include <algorithm>
@@ -73,9 +74,11 @@ Status read_manifest_throwing(std::string_view json_text, Manifest& out,
     entry.file_size = reader.u64(e, "file_size");
     entry.raw_size = reader.u64(e, "raw_size");
     if (!reader.ok()) return reader.status();
-    if (entry.type.size() != 4) reader.fail(ErrorCode::InvalidValue, "type '" + entry.type + "'");
+    if (entry.type.size() != 4)
+      reader.fail(ErrorCode::InvalidValue, "type " + detail::quoted_name(entry.type));
     if (!is_safe_relative_path(entry.path)) {
-      reader.fail(ErrorCode::InvalidValue, "unsafe path '" + entry.path + "' for " + entry.name);
+      reader.fail(ErrorCode::InvalidValue, "unsafe path " + detail::quoted_name(entry.path) +
+                                               " for " + detail::quoted_name(entry.name));
     }
     manifest.assets.push_back(std::move(entry));
   }
@@ -84,8 +87,9 @@ Status read_manifest_throwing(std::string_view json_text, Manifest& out,
   auto dup = std::adjacent_find(manifest.assets.begin(), manifest.assets.end(),
                                 [](const auto& a, const auto& b) { return a.name == b.name; });
   if (dup != manifest.assets.end()) {
-    return Status::error(ErrorCode::InvalidValue,
-                         std::string(source_name) + ": duplicate asset name '" + dup->name + "'");
+    return Status::error(
+        ErrorCode::InvalidValue,
+        std::string(source_name) + ": duplicate asset name " + detail::quoted_name(dup->name));
   }
   out = std::move(manifest);
   return {};

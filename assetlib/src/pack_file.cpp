@@ -5,6 +5,7 @@
 
 #include "little_endian.h"
 #include "no_throw.h"
+#include "quoted_name.h"
 #include "type_tag.h"
 
 #include <algorithm>
@@ -16,8 +17,6 @@ namespace assetlib {
 namespace {
 
 constexpr char kPackMagic[4] = {'A', 'P', 'A', 'K'};
-// A hostile name can be as long as the pack: messages quote this much of it.
-constexpr size_t kQuotedNameLimit = 80;
 
 using detail::read_u32;
 using detail::read_u64;
@@ -107,14 +106,6 @@ std::string_view name_in(std::span<const std::byte> names, const RawEntry& e) {
   return {reinterpret_cast<const char*>(names.data()) + e.name_offset, e.name_length};
 }
 
-// "'textures/a.png'", cut short when long.
-std::string quoted(std::string_view name) {
-  std::string out = "'";
-  out += name.substr(0, kQuotedNameLimit);
-  out += name.size() > kQuotedNameLimit ? "...'" : "'";
-  return out;
-}
-
 Status invalid(std::string_view source, const std::string& what) {
   std::string message(source);
   message += ": ";
@@ -171,7 +162,8 @@ Status check_sections(const PackHeader& h, std::string_view source) {
 // "<source>: entry 3 ('textures/a.png')<what>", built only when the entry is refused.
 Status entry_invalid(std::string_view source, size_t i, std::string_view name,
                      const std::string& what) {
-  return invalid(source, "entry " + std::to_string(i) + " (" + quoted(name) + ")" + what);
+  return invalid(source,
+                 "entry " + std::to_string(i) + " (" + detail::quoted_name(name) + ")" + what);
 }
 
 // Entry `i` on its own, then its name against the previous entry's. Builds no string unless the
@@ -197,7 +189,7 @@ Status check_entry(const PackHeader& h, std::span<const std::byte> names, const 
   if (i > 0 && !(previous < name)) {
     return entry_invalid(source, i, name,
                          " does not sort after entry " + std::to_string(i - 1) + " (" +
-                             quoted(previous) + "): names must be sorted and unique");
+                             detail::quoted_name(previous) + "): names must be sorted and unique");
   }
   return {};
 }
@@ -267,8 +259,9 @@ Status layout_pack_checked(std::span<const PackInput> inputs, PackLayout& out) {
   for (size_t slot = 0; slot < order.size(); ++slot) {
     std::string_view name = inputs[order[slot]].name;
     if (slot > 0 && inputs[order[slot - 1]].name == name) {
-      return Status::error(ErrorCode::InvalidArgument,
-                           "two assets named " + quoted(name) + ": pack names must be unique");
+      return Status::error(
+          ErrorCode::InvalidArgument,
+          "two assets named " + detail::quoted_name(name) + ": pack names must be unique");
     }
     names_size += name.size();
   }

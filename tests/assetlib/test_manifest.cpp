@@ -52,6 +52,12 @@ TEST_CASE("manifests that point outside their folder or are malformed are refuse
     CHECK(s.code == ErrorCode::InvalidValue);
   }
   CHECK(with_path("deep/er/ok.tx").ok());
+  // The path is quoted with its control bytes escaped: a NUL would cut a message printed with
+  // c_str(), an escape sequence would reach the terminal.
+  Status nul = with_path(std::string("a\0b/\x1b[2J/../../x.tx", 19));
+  CHECK(nul.code == ErrorCode::InvalidValue);
+  CHECK(nul.message.find('\0') == std::string::npos);
+  CHECK(nul.message.find("'a\\x00b/\\x1b[2J/../../x.tx'") != std::string::npos);
 
   Manifest out;
   CHECK(read_manifest("{", out).code == ErrorCode::InvalidJson);
