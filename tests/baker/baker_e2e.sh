@@ -195,11 +195,35 @@ for i in range(int(sys.argv[1]) + 1000): open(sys.argv[2] + str(i % 2), 'a').clo
   echo '{"settings": {"mips": false}}' >"$work/parent/baker.json"
   wait_for "^changed: .*/parent/baker.json$"
   wait_for "^baked " 7
+  # Ctrl-C while a bake waits for the lock ends the watch with 130, and no error.
+  flock 9
+  : >>"$src/textures/checker.png"
+  wait_for "^waiting for another asset-baker" 4
   kill -INT "$pid"
   set +e; wait "$pid"; rc=$?; set -e
+  flock -u 9
   [ "$rc" = 130 ] || fail "Ctrl-C must end --watch with 130, got $rc"
+  ! grep -q "^error" "$work/log" || { cat "$work/log"; fail "Ctrl-C while waiting printed an error"; }
   "$baker" info "$work/out/textures/checker.tx" >"$work/info"
   grep -q " 1 mips" "$work/info" || { cat "$work/log" "$work/info"; fail "baker.json above the input was not applied"; }
+  ;;
+wrap_rebake)
+  # A material that starts clamping its map rebakes the image (its mips filter other edges), and
+  # the texture is the one a fresh bake makes.
+  mkdir -p "$work/src"
+  cp "$assets/textures/bricks.png" "$work/src/wall.png"
+  printf 'mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nusemtl M\nf 1/1 2/2 3/3\n' >"$work/src/m.obj"
+  printf 'newmtl M\nmap_Kd wall.png\n' >"$work/src/m.mtl"
+  bake
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "first bake exit $rc"; }
+  tiled=$(sha256sum <"$work/out/wall.tx")
+  printf 'newmtl M\nmap_Kd -clamp on wall.png\n' >"$work/src/m.mtl"
+  bake
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "second bake exit $rc"; }
+  expect_line "$work/log" "baked 2, up to date 0"
+  [ "$tiled" != "$(sha256sum <"$work/out/wall.tx")" ] || fail "the clamped texture did not change"
+  "$baker" "$work/src" -o "$work/fresh" >/dev/null 2>&1
+  cmp "$work/out/wall.tx" "$work/fresh/wall.tx" || fail "the rebaked texture differs from a fresh bake"
   ;;
 progress_terminal)
   # On a terminal of 60 columns the bar never runs wider and the summary starts on a clean line.

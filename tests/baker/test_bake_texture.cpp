@@ -339,11 +339,11 @@ TEST_CASE("mip levels filter across the edges as the texture's samplers wrap it"
   Baked clamp_v = bake_edges({repeat, clamp});
   CHECK(level1(clamp_v, 7, 4) > 0);
   CHECK(level1(clamp_v, 4, 7) == 0);
-  // Mirrored: the first column reflected, not repeated beyond it, so less white than clamped.
+  // Mirrored is filtered as clamped (the texel beyond the edge is the edge texel either way).
   Baked mirrored = bake_edges({mirror, mirror});
   Baked clamped = bake_edges({clamp, clamp});
-  CHECK(level1(mirrored, 7, 4) == 0);
-  CHECK(level1(mirrored, 0, 4) < level1(clamped, 0, 4));
+  CHECK(mirrored.unpacked == clamped.unpacked);
+  CHECK(level1(clamped, 7, 4) == 0);
   // The interior is the same whatever the edges.
   CHECK(level1(tiled, 3, 4) == level1(clamped, 3, 4));
 }

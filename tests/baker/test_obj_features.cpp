@@ -360,10 +360,18 @@ TEST_CASE("line continuations and comments after indices read as the format mean
   Imported bad = import("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 \\\n2 0\n");
   REQUIRE_FALSE(bad.status.ok());
   CHECK_THAT(bad.status.reason, Catch::StartsWith("line 4: `f' line"));
-  // An mtllib line is not joined: its '\' escapes a space of a library name.
+  // An mtllib line is not joined: its '\' escapes a space of a library name. Nor is a comment
+  // (a Windows path at its end), nor a line whose '\' comes after a NUL (the line ends there).
   const std::map<std::string, std::string> red = {{"models/red.mtl", "newmtl Red\nKd 1 0 0\n"}};
-  Imported library = import("mtllib red.mtl\\\n" + plain, red);
-  CHECK(library.status.ok());
+  for (const std::string& first :
+       {std::string("mtllib red.mtl\\\n"), std::string("# saved to C:\\out\\\n"),
+        std::string("g part\0 \\\n", 10)}) {
+    Imported i = import(first + plain, red);
+    INFO(first);
+    INFO(i.status.message());
+    REQUIRE(i.status.ok());
+    CHECK(i.corner_count() == expected.corner_count());
+  }
 }
 
 TEST_CASE("MTL lines tinyobjloader reads otherwise than the format means are read as meant") {

@@ -236,8 +236,10 @@ TEST_CASE("the texture plan gives each texture the edges its slots wrap, repeat 
   CHECK(edges("clamped.png") == MipEdges{TextureWrap::ClampToEdge, TextureWrap::MirroredRepeat});
   CHECK(edges("tiled.png") == MipEdges{TextureWrap::Repeat, TextureWrap::Repeat});
   CHECK(edges("alone.png") == MipEdges{});
-  // Two plans of trees whose only difference is a wrap are told apart.
-  TexturePlan other = plan;
-  other.add_use("alone.png", TextureRole::Color, {TextureWrap::ClampToEdge, TextureWrap::Repeat});
-  CHECK(other.digest() != plan.digest());
+  // Two plans whose only difference is a wrap are told apart.
+  TexturePlan repeated, clamped;
+  for (TexturePlan* p : {&repeated, &clamped}) p->add_image("a.png", TextureRole::Color);
+  repeated.add_use("a.png", TextureRole::Color, {});
+  clamped.add_use("a.png", TextureRole::Color, {TextureWrap::ClampToEdge, TextureWrap::Repeat});
+  CHECK(repeated.digest() != clamped.digest());
 }

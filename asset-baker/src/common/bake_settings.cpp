@@ -27,6 +27,11 @@ std::optional<TextureRole> texture_role_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+std::string mip_edges_name(MipEdges edges) {
+  return std::string(assetlib::texture_wrap_name(edges.u)) + "," +
+         assetlib::texture_wrap_name(edges.v);
+}
+
 MipEdges either(MipEdges a, MipEdges b) {
   using assetlib::TextureWrap;
   auto rank = [](TextureWrap w) {

@@ -30,6 +30,8 @@ struct MipEdges {
 // The edges of a texture that two slots wrap differently: per axis, repeat over mirrored repeat
 // over clamp (a seam between tiles shows more than a blend at a clamped border).
 MipEdges either(MipEdges a, MipEdges b);
+// "repeat,clamp_to_edge": u then v, for cache keys and digests.
+std::string mip_edges_name(MipEdges edges);
 
 struct TextureSettings {
   TextureRole role = TextureRole::Auto;

@@ -107,14 +107,15 @@ void import_motion(GltfData& data, std::vector<GltfSkin>& skins, GltfScene& scen
   out.prefab = std::move(scene.prefab);
 }
 
-// How the slots that use images[image] in `role` wrap it, merged (either()).
-MipEdges edges_of_use(const Json& root, uint32_t image, TextureRole role) {
-  std::optional<MipEdges> edges;
+// How the slots that use each image in each role wrap it, merged (either()).
+using UseEdges = std::map<std::pair<uint32_t, TextureRole>, MipEdges>;
+UseEdges edges_of_uses(const Json& root) {
+  UseEdges edges;
   for (const GltfImageUse& use : gltf_image_uses(root)) {
-    if (use.image == image && use.role == role)
-      edges = edges ? either(*edges, use.edges) : use.edges;
+    auto [it, added] = edges.try_emplace({use.image, use.role}, use.edges);
+    if (!added) it->second = either(it->second, use.edges);
   }
-  return edges.value_or(MipEdges{});
+  return edges;
 }
 
 void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out,
@@ -179,11 +180,16 @@ void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out
   GltfScene scene = import_gltf_scene(data, refs, skin_names.size(), warnings);
   import_motion(data, skins, scene, out, warnings);
   warn_mesh_notes(notes, source, warnings);
+  // Read once for all embedded images (a file may embed thousands).
+  const UseEdges edges = embedded_roles.empty() ? UseEdges() : edges_of_uses(doc.json);
   for (const auto& [image, roles] : embedded_roles) {
     GltfEmbeddedImage& embedded = out.images.emplace_back();
     embedded.index = image;
     embedded.bytes = embedded_bytes(data, image);
-    for (TextureRole role : roles) embedded.uses[role] = edges_of_use(doc.json, image, role);
+    for (TextureRole role : roles) {
+      auto it = edges.find({image, role});
+      embedded.uses[role] = it == edges.end() ? MipEdges{} : it->second;
+    }
   }
 }
 

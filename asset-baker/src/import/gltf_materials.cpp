@@ -69,14 +69,17 @@ std::optional<uint32_t> sampler_of(const Json& root, uint32_t texture) {
                        array_size(root, "samplers"), "sampler");
 }
 
-// How textures[texture] wraps: its sampler's wrapS and wrapT, repeat by default.
+// The wrapS and wrapT of the sampler `s` (at JSON path `sp`), repeat by default.
+MipEdges sampler_edges(const Json& s, const std::string& sp) {
+  return {wrap_of(uint_or(s, sp, "wrapS", 10497), json_path(sp, "wrapS")),
+          wrap_of(uint_or(s, sp, "wrapT", 10497), json_path(sp, "wrapT"))};
+}
+
+// How textures[texture] wraps: as its sampler says; repeat without one.
 MipEdges texture_edges(const Json& root, uint32_t texture) {
   std::optional<uint32_t> sampler = sampler_of(root, texture);
   if (!sampler) return {};
-  std::string sp = json_path("samplers", *sampler);
-  const Json& s = root["samplers"][*sampler];
-  return {wrap_of(uint_or(s, sp, "wrapS", 10497), json_path(sp, "wrapS")),
-          wrap_of(uint_or(s, sp, "wrapT", 10497), json_path(sp, "wrapT"))};
+  return sampler_edges(root["samplers"][*sampler], json_path("samplers", *sampler));
 }
 
 // The sampler settings of textures[texture] into `slot`. A minFilter that takes the nearest texel
@@ -84,13 +87,13 @@ MipEdges texture_edges(const Json& root, uint32_t texture) {
 // minifies linearly through the mip chain.
 void read_sampler(const Json& root, uint32_t texture, assetlib::TextureSlot& slot,
                   std::set<uint32_t>& nearest_minification) {
-  const MipEdges edges = texture_edges(root, texture);
-  slot.wrap_u = edges.u;
-  slot.wrap_v = edges.v;
   std::optional<uint32_t> sampler = sampler_of(root, texture);
   if (!sampler) return;
   std::string sp = json_path("samplers", *sampler);
   const Json& s = root["samplers"][*sampler];
+  const MipEdges edges = sampler_edges(s, sp);
+  slot.wrap_u = edges.u;
+  slot.wrap_v = edges.v;
   const uint64_t mag = uint_or(s, sp, "magFilter", kLinear);
   if (mag != kNearest && mag != kLinear)
     throw GltfError(json_path(sp, "magFilter"), "is not a magnification filter (9728 or 9729)");

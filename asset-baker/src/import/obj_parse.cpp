@@ -225,23 +225,42 @@ std::vector<std::string> split_library_names(std::string_view text) {
   return names;
 }
 
-// A line whose last character is '\' goes on in the next line (the format's line continuation;
-// tinyobjloader has none and read the '\' as a word). `mtllib` lines are not joined: their '\'
-// escapes a space in a library's name, and the texture plan reads them line by line.
-bool continues(std::string_view line) {
-  return !line.empty() && line.back() == '\\' && line.find("mtllib") == std::string_view::npos;
+// `word` as a warning quotes it: at most 32 bytes, cut where a UTF-8 character starts.
+std::string shown_word(std::string_view word) {
+  constexpr size_t kShown = 32;
+  if (word.size() <= kShown) return std::string(word);
+  size_t cut = kShown;
+  while (cut > 0 && (uint8_t(word[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(word.substr(0, cut)) + "...";
+}
+
+// What is read of a line: up to a NUL, if any.
+std::string_view before_nul(std::string_view line) { return line.substr(0, line.find('\0')); }
+
+// Whether `line` (as read: before_nul) goes on in the next: it ends with the format's line
+// continuation, '\'. Not a comment (`# saved to C:\out\`) and not an `mtllib` line, whose '\'
+// escapes a space in a library's name and which the texture plan reads line by line.
+bool starts_continued(std::string_view line) {
+  if (line.empty() || line.back() != '\\') return false;
+  const size_t first = line.find_first_not_of(" \t");
+  std::string_view rest = line.substr(first);
+  return rest[0] != '#' &&
+         !(rest.substr(0, 6) == "mtllib" && rest.size() > 6 && (rest[6] == ' ' || rest[6] == '\t'));
 }
 
 // `line` and the lines continuing it as one line in `joined`, each '\' and line end read as a
-// space; `number` counts the lines taken.
+// space; `number` counts the lines taken. Linear: each line is looked at once.
 std::string_view join_continued(std::string_view line, ObjLines& lines, size_t& number,
                                 std::string& joined) {
   joined.assign(line);
-  for (std::string_view next; continues(joined) && lines.next(next); ++number) {
-    joined.back() = ' ';
+  joined.back() = ' ';
+  for (std::string_view next; lines.next(next);) {
+    ++number;
+    next = before_nul(next);
     joined += next;
+    if (next.empty() || next.back() != '\\') break;
+    joined.back() = ' ';
   }
-  if (continues(joined)) joined.back() = ' ';  // the file's last line
   return joined;
 }
 
@@ -328,7 +347,7 @@ class ObjParser {
       ++out_.unreadable_numbers;
       return 0.0f;
     }
-    if (end < word.size() && out_.cut_numbers++ == 0) out_.first_cut_number = word;
+    if (end < word.size() && out_.cut_numbers++ == 0) out_.first_cut_number = shown_word(word);
     return float(value);
   }
 
@@ -588,7 +607,8 @@ BakeStatus parse_obj(std::string_view text, const std::string& relative_path,
   size_t number = 1;
   for (std::string_view line; lines.next(line); ++number) {
     const size_t first = number;
-    if (continues(line)) line = join_continued(line, lines, number, joined);
+    line = before_nul(line);
+    if (starts_continued(line)) line = join_continued(line, lines, number, joined);
     if (BakeStatus s = parser.line(line, first); !s) return s;
   }
   parser.finish();

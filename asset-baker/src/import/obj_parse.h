@@ -60,7 +60,7 @@ struct ObjGeometry {
   // Coordinates of `v`, `vn` and `vt` lines that are not numbers ("nan", "inf", text): read as 0.
   size_t unreadable_numbers = 0;
   // Coordinates with more after their number ("1,5", "0x1p-1"): read up to it. The first one, as
-  // written.
+  // written (its first 32 bytes).
   size_t cut_numbers = 0;
   std::string first_cut_number;
 };

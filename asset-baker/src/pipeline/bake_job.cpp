@@ -142,9 +142,7 @@ std::string source_settings_key(const JobContext& context, const Source& source,
   if (source.kind != AssetKind::Texture) return settings.key;
   std::string key = settings.key + " roles:";
   for (const TextureTarget& target : context.textures.targets(source.relative)) {
-    key += std::string(" ") + texture_role_name(target.role) + ":" +
-           assetlib::texture_wrap_name(target.edges.u) + "," +
-           assetlib::texture_wrap_name(target.edges.v);
+    key += std::string(" ") + texture_role_name(target.role) + ":" + mip_edges_name(target.edges);
   }
   return key;
 }

@@ -564,6 +564,7 @@ int run_bake(const BakeOptions& options) {
   } else if (ready) {
     ready = lock.acquire(output);
   }
+  if (!ready && interrupt_signal()) return 128 + interrupt_signal();  // Ctrl-C while waiting
   if (!ready) {
     print_message("error", ready.message());
     return 2;

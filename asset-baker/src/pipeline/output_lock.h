@@ -24,7 +24,7 @@ class OutputLock {
   // folder. The lock file stays empty, so that output folders stay byte-identical across runs.
   BakeStatus acquire(const OutputTree& tree);
   // Takes the lock, waiting while another process holds it (calling `waiting` once first), until
-  // it is free or an interrupt signal arrives (interrupt.h; then IoError).
+  // it is free or an interrupt signal arrives (interrupt.h, under an InterruptScope; then IoError).
   BakeStatus acquire_waiting(const OutputTree& tree, const std::function<void()>& waiting);
   // A shared lock instead, for bakes that write only their own source's files and records
   // (bake-one): any number of them run at once in one folder, never beside a whole-folder bake.

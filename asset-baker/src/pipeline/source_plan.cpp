@@ -10,16 +10,19 @@ namespace {
 
 using nlohmann::json;
 
-// "roles" and "edges" (wrap u, wrap v) of each texture made of `image`, in one order.
-json image_plan(const TexturePlan& plan, const std::string& image) {
+// The "roles" of each texture made of `image`, in one order, and for the image's own plan file
+// their "edges" (wrap u, wrap v). A model's plan file leaves the edges out: the model's bake does
+// not use them, and a wrap changed in one model must not rebake the others that use the image.
+json image_plan(const TexturePlan& plan, const std::string& image, bool with_edges) {
   json roles = json::array(), edges = json::array();
   for (const TextureTarget& target : plan.targets(image)) {
     roles.push_back(texture_role_name(target.role));
     edges.push_back(
         {assetlib::texture_wrap_name(target.edges.u), assetlib::texture_wrap_name(target.edges.v)});
   }
-  return {
-      {"natural", texture_role_name(plan.natural_role(image))}, {"roles", roles}, {"edges", edges}};
+  json entry = {{"natural", texture_role_name(plan.natural_role(image))}, {"roles", roles}};
+  if (with_edges) entry["edges"] = edges;
+  return entry;
 }
 
 // The plan file text of `source`.
@@ -28,11 +31,11 @@ std::string plan_text(const std::filesystem::path& root, const Source& source,
                       std::vector<std::string>& files_read) {
   json images = json::object();
   if (source.kind == AssetKind::Texture) {
-    images[source.relative] = image_plan(plan, source.relative);
+    images[source.relative] = image_plan(plan, source.relative, true);
   } else {
     for (const ImageUse& use : texture_uses(root, source, &files_read)) {
       // The image's plan lists every role of it.
-      if (plan.has_image(use.image)) images[use.image] = image_plan(plan, use.image);
+      if (plan.has_image(use.image)) images[use.image] = image_plan(plan, use.image, false);
     }
   }
   json doc = {{"images", images}};
@@ -82,13 +85,17 @@ BakeStatus read_source_plan(const std::filesystem::path& plan_dir, const std::st
       if (!natural) throw std::invalid_argument("unknown role");
       plan.add_image(image, *natural);
       const json& roles = entry.at("roles");
-      const json& edges = entry.at("edges");
-      if (!roles.is_array() || !edges.is_array() || edges.size() != roles.size())
+      const json edges = entry.value("edges", json::array());  // a model's plan has none
+      if (!roles.is_array() || !edges.is_array() ||
+          (!edges.empty() && edges.size() != roles.size()))
         throw std::invalid_argument("roles and edges differ");
       for (size_t i = 0; i < roles.size(); ++i) {
         std::optional<TextureRole> role = texture_role_from_name(roles[i].get<std::string>());
-        MipEdges e{assetlib::texture_wrap_from_name(edges[i].at(0).get<std::string>()),
-                   assetlib::texture_wrap_from_name(edges[i].at(1).get<std::string>())};
+        MipEdges e;
+        if (!edges.empty()) {
+          e = {assetlib::texture_wrap_from_name(edges[i].at(0).get<std::string>()),
+               assetlib::texture_wrap_from_name(edges[i].at(1).get<std::string>())};
+        }
         if (!role || e.u == assetlib::TextureWrap::Unknown || e.v == assetlib::TextureWrap::Unknown)
           throw std::invalid_argument("unknown role or wrap");
         plan.add_use(image, *role, e);

@@ -26,9 +26,7 @@ uint64_t TexturePlan::digest() const {
     text += '\0';
     text += texture_role_name(entry.natural);
     for (const auto& [role, edges] : entry.uses) {
-      text.append(" ").append(texture_role_name(role));
-      text.append(":").append(assetlib::texture_wrap_name(edges.u));
-      text.append(",").append(assetlib::texture_wrap_name(edges.v));
+      text.append(" ").append(texture_role_name(role)).append(":").append(mip_edges_name(edges));
     }
     text += '\n';
   }

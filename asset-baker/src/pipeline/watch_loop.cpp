@@ -194,9 +194,9 @@ int run_watch(const BakeOptions& options) {
   // Watched before the first bake: a file saved while it runs is baked by the next.
   watch.add_tree(root);
   for (const fs::path& config : config_files_outside(options, root)) watch.add_file(config);
+  InterruptScope interrupt_scope;  // before the first bake: it may wait for the lock
   int code = run_bake(bake);
   if (code == 2 || code >= 128) return code;
-  InterruptScope interrupt_scope;
   for (;;) {
     std::printf("watching %s for changes (Ctrl-C to stop)\n", root.string().c_str());
     std::fflush(stdout);

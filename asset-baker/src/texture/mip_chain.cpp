@@ -32,12 +32,12 @@ void convert_level0(const DecodedImage& image, TextureFormat format, std::byte* 
   std::memcpy(dst, image.pixels.get(), channels);
 }
 
+// A mirrored axis is filtered as clamped: beyond the edge, GL's mirror starts with the edge texel
+// as clamping does, and differs only further out where the filter's weights are small. stb's own
+// STBIR_EDGE_REFLECT is another mirror (it skips the edge texel on one side) and reads past the
+// level on sides of 1 to 4 texels.
 stbir_edge stb_edge(assetlib::TextureWrap wrap) {
-  switch (wrap) {
-    case assetlib::TextureWrap::Repeat: return STBIR_EDGE_WRAP;
-    case assetlib::TextureWrap::MirroredRepeat: return STBIR_EDGE_REFLECT;
-    default: return STBIR_EDGE_CLAMP;
-  }
+  return wrap == assetlib::TextureWrap::Repeat ? STBIR_EDGE_WRAP : STBIR_EDGE_CLAMP;
 }
 
 // One level filtered from the one before (or level 0 from a larger source), reading beyond the

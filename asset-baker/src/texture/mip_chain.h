@@ -18,7 +18,7 @@ inline constexpr float kMaxHalf = 65504.0f;
 // assetlib layout. Level 0 is the image scaled to info's size; each further level is filtered from
 // the one before: gamma-correct and alpha-weighted for sRGB, renormalised for normal maps, in float
 // for HDR (stored as half floats), reading beyond the edges as `edges` say (wrapping round for a
-// texture that repeats, mirrored or clamped). The image's pixels are released once level 0 is
+// texture that repeats, clamped otherwise). The image's pixels are released once level 0 is
 // built, to bound peak memory.
 std::vector<std::byte> build_mip_chain(DecodedImage& image, const assetlib::TextureInfo& info,
                                        TextureRole role, MipEdges edges);
