@@ -372,6 +372,11 @@ TEST_CASE("line continuations and comments after indices read as the format mean
     REQUIRE(i.status.ok());
     CHECK(i.corner_count() == expected.corner_count());
   }
+  // Nor is a continued line joined with an mtllib line after it: the library still loads.
+  Imported continued = import("g part \\\nmtllib red.mtl\nusemtl Red\n" + plain, red);
+  REQUIRE(continued.status.ok());
+  REQUIRE(continued.materials.size() == 1);
+  CHECK(continued.materials[0].name == "Red");
 }
 
 TEST_CASE("MTL lines tinyobjloader reads otherwise than the format means are read as meant") {

@@ -237,24 +237,33 @@ std::string shown_word(std::string_view word) {
 // What is read of a line: up to a NUL, if any.
 std::string_view before_nul(std::string_view line) { return line.substr(0, line.find('\0')); }
 
-// Whether `line` (as read: before_nul) goes on in the next: it ends with the format's line
-// continuation, '\'. Not a comment (`# saved to C:\out\`) and not an `mtllib` line, whose '\'
-// escapes a space in a library's name and which the texture plan reads line by line.
-bool starts_continued(std::string_view line) {
-  if (line.empty() || line.back() != '\\') return false;
+// Whether `line` is an `mtllib` line: those are read on their own, as the texture plan reads them
+// (mtl_materials.h), and their '\' escapes a space in a library's name.
+bool is_mtllib_line(std::string_view line) {
   const size_t first = line.find_first_not_of(" \t");
-  std::string_view rest = line.substr(first);
-  return rest[0] != '#' &&
-         !(rest.substr(0, 6) == "mtllib" && rest.size() > 6 && (rest[6] == ' ' || rest[6] == '\t'));
+  return first != std::string_view::npos && line.substr(first, 6) == "mtllib" &&
+         line.size() > first + 6 && (line[first + 6] == ' ' || line[first + 6] == '\t');
+}
+
+// Whether `line` (as read: before_nul) goes on in the next: it ends with the format's line
+// continuation, '\', and is neither a comment (`# saved to C:\out\`) nor an `mtllib` line.
+bool starts_continued(std::string_view line) {
+  if (line.empty() || line.back() != '\\' || is_mtllib_line(line)) return false;
+  return line[line.find_first_not_of(" \t")] != '#';
 }
 
 // `line` and the lines continuing it as one line in `joined`, each '\' and line end read as a
-// space; `number` counts the lines taken. Linear: each line is looked at once.
+// space; `number` counts the lines taken. An `mtllib` line is never taken. Linear: each line is
+// looked at once.
 std::string_view join_continued(std::string_view line, ObjLines& lines, size_t& number,
                                 std::string& joined) {
   joined.assign(line);
   joined.back() = ' ';
-  for (std::string_view next; lines.next(next);) {
+  for (;;) {
+    ObjLines ahead = lines;
+    std::string_view next;
+    if (!ahead.next(next) || is_mtllib_line(before_nul(next))) break;
+    lines = ahead;
     ++number;
     next = before_nul(next);
     joined += next;
