@@ -211,6 +211,16 @@ merge_problems)
     { cat "$work/log"; fail "a merge into the source folder exited $rc"; }
   [ -z "$(find "$work/src" -name manifest.json -o -name '*.tx' -o -name '.assetlib-*')" ] ||
     fail "a refused merge wrote into the source folder"
+  # Nor inside a shard folder, or around one: refused before anything is written.
+  shard1_before=$(cd "$work/shard1" && find . -type f | sort | xargs sha256sum)
+  for target in "$work/shard1/merged" "$work"; do
+    set +e; "$baker" merge "$work/shard1" "$work/shard2" -o "$target" >"$work/log" 2>&1; rc=$?; set -e
+    [ "$rc" = 2 ] && grep -qF "must not be one of the shards, inside one or around one" "$work/log" ||
+      { cat "$work/log"; fail "a merge into $target exited $rc"; }
+  done
+  [ ! -e "$work/shard1/merged" ] || fail "a refused merge made a folder inside a shard"
+  [ "$shard1_before" = "$(cd "$work/shard1" && find . -type f | sort | xargs sha256sum)" ] ||
+    fail "a refused merge changed a shard"
   # Shards baked from two states of the tree (an .mtl edit between the CI jobs changes a texture
   # role): their materials would name textures no shard made. Exit 1, naming two of them.
   cp -r "$work/src" "$work/edited"

@@ -211,10 +211,15 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
   OutputTree output;
   OutputLock lock;
   fs::path target = resolved(out);
+  // Nested folders would mix the merged outputs with a shard's: the next merge of that shard would
+  // see them, or the merge would sweep the shard's files as its own.
   for (const fs::path& shard : shards) {
-    if (resolved(shard) == target) {
-      std::fprintf(stderr, "error: %s: the merged folder must not be one of the shards\n",
-                   target.string().c_str());
+    const fs::path folder = resolved(shard);
+    if (folder_within(target, folder) || folder_within(folder, target)) {
+      std::fprintf(stderr,
+                   "error: %s: the merged folder must not be one of the shards, inside one or "
+                   "around one\n",
+                   terminal_text(target.string()).c_str());
       return 2;
     }
   }

@@ -1,6 +1,7 @@
 #include "pipeline/watch_loop.h"
 
 #include "common/terminal_text.h"
+#include "pipeline/bake_folders.h"
 #include "pipeline/interrupt.h"
 #include "pipeline/output_tree.h"
 
@@ -123,14 +124,9 @@ class TreeWatch {
 // watched with it): the one given, or a baker.json in any folder above the input, where a new one
 // would be the nearest and an edited one may be.
 std::vector<fs::path> config_files_outside(const BakeOptions& options, const fs::path& root) {
-  auto inside = [&](const fs::path& path) {
-    fs::path relative = path.lexically_relative(root);
-    return !relative.empty() && *relative.begin() != "..";
-  };
-  std::error_code ec;
   if (options.config) {
-    fs::path config = fs::weakly_canonical(*options.config, ec);
-    return ec || inside(config) ? std::vector<fs::path>{} : std::vector<fs::path>{config};
+    fs::path config = resolved(*options.config);
+    return folder_within(config, root) ? std::vector<fs::path>{} : std::vector<fs::path>{config};
   }
   std::vector<fs::path> files;
   for (fs::path dir = root; !dir.empty() && dir != dir.root_path();) {
