@@ -154,14 +154,20 @@ Status load_asset_head_throwing(const std::string& path, AssetHead& out) {
   return {};
 }
 
+// TruncatedHeader when bytes [offset, offset + size) are not all in the blob `head` describes.
+Status check_blob_range(const std::string& path, const AssetHead& head, uint64_t offset,
+                        uint64_t size) {
+  if (offset <= head.blob_length && size <= head.blob_length - offset) return {};
+  return Status::error(ErrorCode::TruncatedHeader,
+                       path + ": blob bytes " + std::to_string(offset) + ".." +
+                           std::to_string(offset + size) + " lie outside its " +
+                           std::to_string(head.blob_length) + "-byte blob");
+}
+
 Status load_blob_range_throwing(const std::string& path, const AssetHead& head, uint64_t offset,
-                                uint64_t size, std::vector<std::byte>& out) {
-  if (offset > head.blob_length || size > head.blob_length - offset) {
-    return Status::error(ErrorCode::TruncatedHeader,
-                         path + ": blob bytes " + std::to_string(offset) + ".." +
-                             std::to_string(offset + size) + " lie outside its " +
-                             std::to_string(head.blob_length) + "-byte blob");
-  }
+                                std::span<std::byte> destination) {
+  const uint64_t size = destination.size();
+  if (Status s = check_blob_range(path, head, offset, size); !s) return s;
   detail::FileHandle f;
   uint64_t file_size = 0;
   if (Status s = detail::open_regular_file(path, f, file_size); !s) return s;
@@ -180,12 +186,16 @@ Status load_blob_range_throwing(const std::string& path, const AssetHead& head, 
     return Status::error(ErrorCode::LengthMismatch,
                          path + ": the file changed since its head was read");
   }
+  return detail::read_exact_at(f, blob_start + offset, destination.data(), size, path,
+                               "blob range");
+}
+
+// The vector form: checked before allocating, `out` unchanged on error.
+Status load_blob_range_throwing(const std::string& path, const AssetHead& head, uint64_t offset,
+                                uint64_t size, std::vector<std::byte>& out) {
+  if (Status s = check_blob_range(path, head, offset, size); !s) return s;
   std::vector<std::byte> bytes(size);
-  if (Status s =
-          detail::read_exact_at(f, blob_start + offset, bytes.data(), size, path, "blob range");
-      !s) {
-    return s;
-  }
+  if (Status s = load_blob_range_throwing(path, head, offset, bytes); !s) return s;
   out = std::move(bytes);
   return {};
 }
@@ -265,6 +275,12 @@ Status load_blob_range(const std::string& path, const AssetHead& head, uint64_t 
                        uint64_t size, std::vector<std::byte>& out) {
   return detail::no_throw(path,
                           [&] { return load_blob_range_throwing(path, head, offset, size, out); });
+}
+
+Status load_blob_range(const std::string& path, const AssetHead& head, uint64_t offset,
+                       std::span<std::byte> destination) {
+  return detail::no_throw(
+      path, [&] { return load_blob_range_throwing(path, head, offset, destination); });
 }
 
 }  // namespace assetlib

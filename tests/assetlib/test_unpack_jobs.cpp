@@ -200,6 +200,11 @@ TEST_CASE("partial reads fetch only the blob bytes of the levels asked for") {
     std::vector<std::byte> bytes;
     REQUIRE(load_blob_range(path, head, range.offset, range.size, bytes));
     CHECK(bytes.size() == range.size);
+    // The same bytes read into memory of the caller's.
+    std::vector<std::byte> own(range.size + 1, std::byte{0x5a});
+    REQUIRE(load_blob_range(path, head, range.offset, std::span(own).first(range.size)));
+    CHECK(std::equal(bytes.begin(), bytes.end(), own.begin()));
+    CHECK(own.back() == std::byte{0x5a});  // nothing past the range
     std::vector<std::byte> dst(info.total_size - info.mips[first_mip].offset);
     UnpackJob job;
     REQUIRE(texture_unpack_job(info, first_mip, bytes, dst.data(), dst.size(), job, range.offset));
@@ -227,6 +232,10 @@ TEST_CASE("partial reads fetch only the blob bytes of the levels asked for") {
     CHECK(load_blob_range(path, head, 1, head.blob_length, bytes).code ==
           ErrorCode::TruncatedHeader);
     CHECK(bytes.size() == 1);  // unchanged on error
+    std::byte one[1] = {std::byte{7}};
+    CHECK(load_blob_range(path, head, head.blob_length, std::span(one)).code ==
+          ErrorCode::TruncatedHeader);
+    CHECK(one[0] == std::byte{7});
     REQUIRE(save_binaryfile(path, test::packed_texture(64, 64, 1)));
     CHECK(load_blob_range(path, head, 0, 16, bytes).code == ErrorCode::LengthMismatch);
     // The same size, laid out anew: 16 bytes more JSON, 16 bytes less blob.

@@ -106,10 +106,15 @@ Status load_asset_head(const std::string& path, AssetHead& out);
 // the one `head` describes), one pread of the range, a close. `head` is that file's, from
 // load_asset_head: a range outside head.blob_length is TruncatedHeader and a file whose lengths
 // changed since is LengthMismatch, both before allocating. Other errors as load_binaryfile. `out`
-// is unchanged on error. To read many ranges of one file, or into memory of your own, map it (or
-// read the ranges yourself): the blob starts at byte 16 + head.json.size().
+// is unchanged on error. To read many ranges of one file, map it (or read the ranges yourself): the
+// blob starts at byte 16 + head.json.size().
 Status load_blob_range(const std::string& path, const AssetHead& head, uint64_t offset,
                        uint64_t size, std::vector<std::byte>& out);
+// The same into memory of the caller's (a staging buffer): destination.size() bytes from
+// `offset`. The same checks, before anything is written; on a later read error `destination` may
+// hold part of the range.
+Status load_blob_range(const std::string& path, const AssetHead& head, uint64_t offset,
+                       std::span<std::byte> destination);
 
 // Serialises `file` (header, padded JSON, blob) into one buffer: what save_binaryfile writes.
 // Trusts `file`: the JSON (padded) and the blob must each be under 4 GiB; larger lengths are not
