@@ -283,9 +283,10 @@ class ObjParser {
         budget_(kTriangulationBudgetBase + kTriangulationBudgetPerByte * text_size),
         out_(out) {}
 
+  // One line as parse_obj reads it: without a NUL (before_nul), continued lines joined.
   BakeStatus line(std::string_view text, size_t number) {
     line_number_ = number;
-    LineReader r{text.substr(0, text.find('\0'))};
+    LineReader r{text};
     r.skip_blanks();
     if (r.done() || r.peek() == '#') return {};
     std::string_view rest = r.line.substr(r.at);

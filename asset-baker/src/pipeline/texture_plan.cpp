@@ -59,12 +59,12 @@ std::vector<TextureTarget> TexturePlan::targets(const std::string& image) const 
   auto it = images_.find(image);
   if (it == images_.end()) return out;
   const TextureRole natural = it->second.natural;
-  for (TextureRole role : roles(image)) {
-    auto use = it->second.uses.find(role);
+  auto add = [&](TextureRole role, MipEdges edges) {
     out.push_back({role, texture_variant_name(image, role, natural),
-                   texture_variant_path(with_extension(image, ".tx"), role, natural),
-                   use == it->second.uses.end() ? MipEdges{} : use->second});
-  }
+                   texture_variant_path(with_extension(image, ".tx"), role, natural), edges});
+  };
+  if (it->second.uses.empty()) add(natural, {});
+  for (const auto& [role, edges] : it->second.uses) add(role, edges);
   return out;
 }
 
