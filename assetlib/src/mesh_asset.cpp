@@ -384,14 +384,16 @@ Status unpack_mesh(const MeshInfo& info, const void* src, size_t src_size, void*
       return detail::vkguide::unpack_mesh_whole(info, src, src_size, vertex_dst, vertex_dst_size,
                                                 index_dst, index_dst_size);
     }
-    uint64_t vb = info.vertex_buffer_size;
-    if (Status s = detail::unpack_range(info.compression, info.chunks, 0, vb, src, src_size,
-                                        vertex_dst, vertex_dst_size);
+    // Both destinations are checked before either is written (mesh_unpack_jobs); the serial
+    // unpack_jobs allocates nothing.
+    UnpackJob jobs[2];
+    std::span<const std::byte> blob(static_cast<const std::byte*>(src), src_size);
+    if (Status s = mesh_unpack_jobs(info, blob, vertex_dst, vertex_dst_size, index_dst,
+                                    index_dst_size, jobs[0], jobs[1]);
         !s) {
       return s;
     }
-    return detail::unpack_range(info.compression, info.chunks, vb, vb + info.index_buffer_size, src,
-                                src_size, index_dst, index_dst_size);
+    return unpack_jobs(jobs);
   });
 }
 

@@ -296,3 +296,20 @@ TEST_CASE("LODs and meshlets round-trip as extra sections, viewed without copyin
     CHECK(read_mesh_info(edited, *std::make_unique<MeshInfo>()).code == ErrorCode::InvalidValue);
   }
 }
+
+TEST_CASE("unpack_mesh checks both destinations before writing either") {
+  test::GridMesh grid = test::grid_mesh(4);
+  AssetFile file;
+  REQUIRE(pack_mesh(test::grid_info(grid), grid.vertices.data(), grid.vertices.size() * 44,
+                    grid.indices.data(), grid.indices.size() * 4, file)
+              .ok());
+  MeshInfo info;
+  REQUIRE(read_mesh_info(file, info).ok());
+  std::vector<std::byte> vertices(info.vertex_buffer_size, std::byte{0xAB});
+  std::vector<std::byte> indices(info.index_buffer_size - 1);
+  Status s = unpack_mesh(info, file.blob.data(), file.blob.size(), vertices.data(), vertices.size(),
+                         indices.data(), indices.size());
+  CHECK(s.code == ErrorCode::DestinationTooSmall);
+  CHECK(std::all_of(vertices.begin(), vertices.end(),
+                    [](std::byte b) { return b == std::byte{0xAB}; }));
+}

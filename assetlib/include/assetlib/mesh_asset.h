@@ -349,10 +349,9 @@ Status pack_mesh(const MeshInfo& info, const void* vertices, size_t vertices_siz
 // hand is not validated).
 // Safe on hostile bytes in `src` (any src_size): reads stay inside [src, src + src_size)
 // (TruncatedHeader when a chunk lies outside it); corrupt data is CorruptBlob / SizeMismatch.
-// Writes only vertex_dst[0, vertex_buffer_size) and index_dst[0, index_buffer_size); each
-// destination is checked (DestinationTooSmall) before it is written, the vertex buffer first. A
-// chunk straddling the two buffers (never written by pack_mesh) is InvalidValue. No alignment
-// needed. On success both buffers were written completely; on error they may hold partial data.
+// Writes only vertex_dst[0, vertex_buffer_size) and index_dst[0, index_buffer_size); both
+// destinations are checked (DestinationTooSmall) before either is written. A chunk straddling the
+// two buffers (never written by pack_mesh) is InvalidValue. No alignment needed. On success both buffers were written completely; on error they may hold partial data.
 // The values are not checked: indices may be >= vertex_count in a hostile file.
 // Allocates nothing but error messages, except for a LegacyLZ4 mesh (a legacy vkguide file): its
 // one LZ4 block holds both buffers and cannot be split, so it is decoded into a temporary buffer of
