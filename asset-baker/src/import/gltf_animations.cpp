@@ -94,7 +94,7 @@ void warn_dropped(const Dropped& d, const std::string& source, std::vector<std::
     if (count > 0)
       warnings.push_back(source + ": " + std::to_string(count) + " animation channel(s) " + what);
   };
-  warn(d.weights, "of morph weights dropped (morph targets are not baked)");
+  warn(d.weights, "of morph weights dropped (morph targets are baked at their default weights)");
   warn(d.no_node, "without a target node dropped");
   warn(d.outside, "of nodes outside the default scene dropped");
   warn(d.other_path, "of a path other than translation, rotation, scale dropped");

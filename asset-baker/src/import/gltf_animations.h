@@ -31,8 +31,9 @@ struct GltfClips {
 // of range; an unknown interpolation or path; an input that is not SCALAR, or whose times are not
 // finite, >= 0 and strictly increasing; an output of the wrong type for its path, holding another
 // count than its input's (three times it for CUBICSPLINE), or a value that is not finite.
-// Dropped with a warning: "weights" channels (morph targets are not baked), channels without a
-// node or whose node is outside the default scene, channels of an extension's path.
+// Dropped with a warning: "weights" channels (morph targets are baked at their default weights),
+// channels without a node or whose node is outside the default scene, channels of an extension's
+// path.
 GltfClips import_gltf_animations(GltfData& data,
                                  const std::vector<std::vector<uint32_t>>& prefab_nodes,
                                  std::vector<std::string>& warnings);

@@ -59,6 +59,19 @@ void warn_mesh_notes(const GltfMeshNotes& notes, const std::string& source,
     warnings.push_back(source + ": " + std::to_string(notes.clamped_colors) +
                        " COLOR_0 component(s) outside 0..1 clamped");
   }
+  if (!notes.morphed.empty()) {
+    std::string list;
+    for (uint32_t m : notes.morphed) list += (list.empty() ? "" : ", ") + std::to_string(m);
+    warnings.push_back(source + ": morph targets of meshes " + list +
+                       " baked at the mesh's default weights; the shapes do not animate");
+  }
+  if (!notes.unapplied_morph_attributes.empty()) {
+    std::string list;
+    for (const std::string& a : notes.unapplied_morph_attributes)
+      list += (list.empty() ? "" : ", ") + a;
+    warnings.push_back(source + ": morph target deltas of " + list +
+                       " not applied (only POSITION, NORMAL and TANGENT are)");
+  }
   if (!notes.ignored_attributes.empty()) {
     std::string list;
     for (const std::string& a : notes.ignored_attributes) list += (list.empty() ? "" : ", ") + a;

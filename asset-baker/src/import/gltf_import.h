@@ -49,11 +49,11 @@ struct GltfImport {
 // Imports the glTF file `bytes` at `source`. Names of meshes, materials and embedded images follow
 // asset_names.h; external images are named by inputs.texture_name. A file that is broken is an
 // InvalidSource error naming the JSON path ("meshes[2].primitives[0].indices: ..."); one that uses
-// what the baker does not bake (a required extension, morph targets, a mesh drawn with two
-// different skins) is UnsupportedFeature. Features left out that do not make the asset wrong
-// (other scenes, points, morph weight channels) are warnings. Nodes that are joints or that clips
-// move are stored as translation, rotation and scale in the prefab (a matrix is taken apart;
-// one with a shear or a mirror is an InvalidSource error).
+// what the baker does not bake (a required extension, a mesh drawn with two different skins) is
+// UnsupportedFeature. Features left out that do not make the asset wrong (other scenes, points,
+// morph targets baked at their default weights, morph weight channels) are warnings. Nodes that are
+// joints or that clips move are stored as translation, rotation and scale in the prefab (a matrix
+// is taken apart; one with a shear or a mirror is an InvalidSource error).
 BakeStatus import_gltf(std::span<const std::byte> bytes, const std::string& source,
                        const ImportInputs& inputs, GltfImport& out,
                        std::vector<std::string>& warnings);

@@ -3,6 +3,7 @@
 #include "common/vec3.h"
 #include "import/gltf_draco.h"
 #include "import/gltf_materials.h"
+#include "import/gltf_morph.h"
 #include "import/gltf_vertex_skin.h"
 
 #include <algorithm>
@@ -53,7 +54,7 @@ void check_color(AccessorValues& values, const std::string& path, GltfMeshNotes&
 }
 
 PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& path, bool skinned,
-                             GltfMeshNotes& notes) {
+                             const std::vector<float>& morph_weights, GltfMeshNotes& notes) {
   const Json& doc = data.document().json;
   PrimitiveData out;
   std::string ap = json_path(path, "attributes");
@@ -87,6 +88,10 @@ PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& p
     if (skin_attribute) check_skin_component_type(name, values, path_of);
     if (name == "COLOR_0") check_color(values, path_of, notes);
     out.attributes[name] = std::move(values);
+  }
+  if (const auto position = out.attributes.find("POSITION"); position != out.attributes.end()) {
+    apply_morph_targets(data, p, path, morph_weights, !draco.empty(), position->second.count,
+                        out.attributes, notes.unapplied_morph_attributes);
   }
   // glTF 2.0, 3.7.2.1: without normals (flat ones are made), the tangents MUST be ignored.
   if (!out.attributes.count("NORMAL")) out.attributes.erase("TANGENT");
@@ -227,6 +232,25 @@ void append_primitive(const PrimitiveData& p, const std::vector<uint32_t>& corne
   }
 }
 
+// The default weights of the mesh's morph targets (empty without targets), noting the mesh as
+// morphed. glTF 2.0, 3.7.2.2: every primitive has the same number of targets.
+std::vector<float> mesh_morph_weights(const Json& mesh, uint32_t index, const std::string& path,
+                                      GltfMeshNotes& notes) {
+  const std::string pp = json_path(path, "primitives");
+  const Json& primitives = array_or_empty(mesh, path, "primitives");
+  const size_t targets = array_or_empty(primitives[0], json_path(pp, 0), "targets").size();
+  for (size_t i = 1; i < primitives.size(); ++i) {
+    const std::string where = json_path(json_path(pp, i), "targets");
+    const size_t count = array_or_empty(primitives[i], json_path(pp, i), "targets").size();
+    if (count != targets) {
+      throw GltfError(where, "has " + std::to_string(count) + " morph targets, primitives[0] " +
+                                 std::to_string(targets) + " (they must have as many)");
+    }
+  }
+  if (targets > 0) notes.morphed.push_back(index);
+  return morph_weights(mesh, path, targets);
+}
+
 const char* mode_name(uint64_t mode) {
   static const char* names[] = {"points", "lines", "line loops", "line strips"};
   return mode < 4 ? names[mode] : "an unknown mode";
@@ -259,15 +283,10 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
   bool all_tangents = true, any_tangents = false, any_uvs = false, any_uv1 = false,
        dropped_alpha = false;
   const uint32_t default_material = uint32_t(materials.size() - 1);
+  const std::vector<float> weights = mesh_morph_weights(mesh, index, path, notes);
   for (size_t i = 0; i < primitives.size(); ++i) {
     std::string pp = json_path(json_path(path, "primitives"), i);
     const Json& p = primitives[i];
-    if (!array_or_empty(p, pp, "targets").empty()) {
-      throw GltfError(json_path(pp, "targets"),
-                      "morph targets are not baked (mesh '" + string_or(mesh, path, "name", "") +
-                          "'); bake the shapes into the mesh before exporting",
-                      true);
-    }
     uint64_t mode = uint_or(p, pp, "mode", 4);
     if (mode < 4 || mode > 6) {
       warnings.push_back(source + ": " + pp + ": " + mode_name(mode) + " are not baked; skipped");
@@ -276,7 +295,7 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
     uint32_t material = index_or_none(p, pp, "material", materials.size() - 1, "material")
                             .value_or(default_material);
     Primitive& primitive = read.emplace_back();
-    primitive.data = read_primitive(data, p, pp, skin != nullptr, notes);
+    primitive.data = read_primitive(data, p, pp, skin != nullptr, weights, notes);
     for (uint32_t set : {0u, 1u}) {
       const std::string attribute = "TEXCOORD_" + std::to_string(set);
       if (samples_uv_set(materials[material], set) && !primitive.data.attributes.count(attribute)) {

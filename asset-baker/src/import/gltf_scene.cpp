@@ -1,5 +1,6 @@
 #include "import/gltf_scene.h"
 
+#include "import/gltf_morph.h"
 #include "import/gltf_transforms.h"
 
 #include <algorithm>
@@ -265,7 +266,7 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
   std::vector<uint32_t> visits(count, 0);
   scene.instances.resize(count);
   size_t unused_skins = 0, rigid_skinned = 0, matrix_and_trs = 0, renormalised = 0,
-         instances_renormalised = 0;
+         instances_renormalised = 0, other_weights = 0;
   std::vector<Step> pending;
   std::vector<uint32_t> roots = scene_roots(root, source, warnings);
   for (size_t i = roots.size(); i-- > 0;) pending.push_back({roots[i], -1, false});
@@ -296,6 +297,7 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
     std::optional<uint32_t> skin = index_or_none(node, path, "skin", skin_count, "skin");
     std::string skeleton;  // of the node's mesh, when it is skinned
     if (std::optional<uint32_t> m = index_or_none(node, path, "mesh", meshes.size(), "mesh")) {
+      other_weights += visits[n] == 1 && node_has_other_weights(root, node, path, *m);
       if (meshes[*m]) {
         out_node.mesh = meshes[*m]->mesh;
         out_node.materials = meshes[*m]->materials;
@@ -338,6 +340,9 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
       {instances_renormalised,
        " EXT_mesh_gpu_instancing rotation(s) are not unit quaternions (invalid "
        "glTF); made unit (length 0: no rotation)"},
+      {other_weights,
+       " node(s) give their mesh morph weights of their own; the mesh is baked at its default "
+       "weights"},
       {unused_skins,
        " node(s) have a skin but no skinned mesh (JOINTS_0, WEIGHTS_0); the "
        "skin does not apply"},

@@ -68,7 +68,9 @@ namespace baker {
 //  15  textures: mips filter across the edges as the slots' samplers wrap (repeat, mirrored, clamp;
 //      was clamp for all); OBJ: a line ending in '\' joins the next, a '#' after a face's corners
 //      is a comment (both were errors); new warning (coordinates with more after their number)
-inline constexpr uint32_t kBakerVersion = 15;
+//  16  glTF: morph targets are applied at the mesh's default weights, with a warning (were
+//      refused)
+inline constexpr uint32_t kBakerVersion = 16;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material

@@ -1,0 +1,106 @@
+#include "import/gltf_morph.h"
+
+#include "common/vec3.h"
+
+#include <cmath>
+
+namespace baker {
+namespace {
+
+const char* const kMorphed[] = {"POSITION", "NORMAL", "TANGENT"};
+
+bool morphed(const std::string& name) {
+  for (const char* m : kMorphed) {
+    if (name == m) return true;
+  }
+  return false;
+}
+
+// Adds `weight` times the VEC3 deltas of `target` to `base` (3 or 4 floats per element: the
+// tangent's w, its handedness, is not morphed).
+void add_deltas(const AccessorValues& target, float weight, AccessorValues& base) {
+  for (uint32_t v = 0; v < base.count; ++v) {
+    const float* delta = target.element(v);
+    float* value = base.values.data() + size_t(v) * base.components;
+    for (int k = 0; k < 3; ++k) value[k] += weight * delta[k];
+  }
+}
+
+void renormalise_tangents(AccessorValues& tangents) {
+  for (uint32_t v = 0; v < tangents.count; ++v) {
+    float* t = tangents.values.data() + size_t(v) * tangents.components;
+    const Vec3 unit = normalized_or(Vec3{t[0], t[1], t[2]}, Vec3{t[0], t[1], t[2]});
+    std::copy(unit.begin(), unit.end(), t);
+  }
+}
+
+}  // namespace
+
+std::vector<float> morph_weights(const Json& obj, const std::string& path, size_t targets) {
+  std::vector<float> weights(targets, 0.0f);
+  if (const Json* given = member(obj, path, "weights"); given && given->size() != targets) {
+    throw GltfError(json_path(path, "weights"), "must be an array of " + std::to_string(targets) +
+                                                    " numbers, one per morph target");
+  }
+  numbers(obj, path, "weights", weights.data(), targets);
+  return weights;
+}
+
+bool node_has_other_weights(const Json& root, const Json& node, const std::string& path,
+                            uint32_t mesh) {
+  if (!node.contains("weights")) return false;
+  const std::string mp = json_path("meshes", mesh);
+  const Json& primitives = array_or_empty(root["meshes"][mesh], mp, "primitives");
+  if (primitives.empty()) return false;
+  const size_t targets =
+      array_or_empty(primitives[0], json_path(json_path(mp, "primitives"), 0), "targets").size();
+  // The node's first: a malformed list is refused at its own length, before the mesh's is read.
+  std::vector<float> own;
+  try {
+    own = morph_weights(node, path, targets);
+  } catch (const GltfError&) {
+    return true;
+  }
+  return own != morph_weights(root["meshes"][mesh], mp, targets);
+}
+
+void apply_morph_targets(GltfData& data, const Json& p, const std::string& path,
+                         const std::vector<float>& weights, bool draco, uint32_t vertex_count,
+                         std::map<std::string, AccessorValues>& attributes,
+                         std::set<std::string>& unapplied) {
+  const Json& targets = array_or_empty(p, path, "targets");
+  const size_t accessors = array_size(data.document().json, "accessors");
+  bool tangents_moved = false;
+  for (size_t t = 0; t < targets.size(); ++t) {
+    const std::string tp = json_path(json_path(path, "targets"), t);
+    const Json& target = targets[t];
+    if (!target.is_object()) throw GltfError(tp, "must be an object");
+    for (auto it = target.begin(); it != target.end(); ++it) {
+      const std::string ap = json_path(tp, it.key());
+      const uint32_t accessor = index_value(it.value(), ap, accessors, "accessor");
+      if (weights[t] == 0.0f) continue;
+      if (!morphed(it.key())) {
+        unapplied.insert(it.key());
+        continue;
+      }
+      auto base = attributes.find(it.key());
+      if (base == attributes.end()) continue;  // no such attribute to morph (NORMAL: made flat)
+      if (draco) {
+        throw GltfError(tp,
+                        "morph targets of a Draco-compressed primitive are not baked (the "
+                        "decoded vertices need not be in the order the targets use)",
+                        true);
+      }
+      const AccessorValues deltas = data.floats(accessor, ap, {"VEC3"});
+      if (deltas.count != vertex_count) {
+        throw GltfError(ap, "has " + std::to_string(deltas.count) + " elements, POSITION " +
+                                std::to_string(vertex_count));
+      }
+      add_deltas(deltas, weights[t], base->second);
+      tangents_moved = tangents_moved || it.key() == "TANGENT";
+    }
+  }
+  if (tangents_moved) renormalise_tangents(attributes.at("TANGENT"));
+}
+
+}  // namespace baker
