@@ -159,6 +159,17 @@ TEST_CASE("a node with morph weights of its own is warned about and the mesh kee
   CHECK_FALSE(m.bake().warned("morph weights of their own"));
 }
 
+TEST_CASE("weights without morph targets change nothing (invalid glTF that baked before)") {
+  MorphedTriangle m;
+  m.weights({0.5, 2.0});
+  m.g.doc["nodes"][0]["weights"] = {1.0};
+  test::BakedScene baked = m.bake();
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  CHECK_FALSE(baked.warned("morph"));
+  CHECK(at(vertices_of(baked), 1, 0).position[2] == 0.0f);
+}
+
 TEST_CASE("broken morph targets are refused, naming where") {
   MorphedTriangle m;
   m.target("POSITION", {0, 0, 1, 0, 0, 1, 0, 0, 1});

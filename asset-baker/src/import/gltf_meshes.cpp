@@ -247,7 +247,8 @@ std::vector<float> mesh_morph_weights(const Json& mesh, uint32_t index, const st
                                  std::to_string(targets) + " (they must have as many)");
     }
   }
-  if (targets > 0) notes.morphed.push_back(index);
+  if (targets == 0) return {};  // `weights` without targets (invalid glTF) weigh nothing
+  notes.morphed.push_back(index);
   return morph_weights(mesh, path, targets);
 }
 

@@ -54,6 +54,7 @@ bool node_has_other_weights(const Json& root, const Json& node, const std::strin
   if (primitives.empty()) return false;
   const size_t targets =
       array_or_empty(primitives[0], json_path(json_path(mp, "primitives"), 0), "targets").size();
+  if (targets == 0) return false;
   // The node's first: a malformed list is refused at its own length, before the mesh's is read.
   std::vector<float> own;
   try {
