@@ -28,6 +28,16 @@ Unpacked unpack(const AssetFile& file) {
   return u;
 }
 
+// A grid of `n` x `n` quads packed with the default options.
+AssetFile packed_grid(uint32_t n) {
+  test::GridMesh grid = test::grid_mesh(n);
+  AssetFile file;
+  REQUIRE(pack_mesh(test::grid_info(grid), grid.vertices.data(), grid.vertices.size() * 44,
+                    grid.indices.data(), grid.indices.size() * 4, file)
+              .ok());
+  return file;
+}
+
 template <typename T>
 bool same_bytes(const std::vector<std::byte>& bytes, const std::vector<T>& values) {
   return bytes.size() == values.size() * sizeof(T) &&
@@ -189,11 +199,7 @@ TEST_CASE("pack_mesh refuses meshlet data that the counts do not announce") {
 }
 
 TEST_CASE("read_mesh_info rejects inconsistent metadata") {
-  test::GridMesh grid = test::grid_mesh(2);
-  AssetFile good;
-  REQUIRE(pack_mesh(test::grid_info(grid), grid.vertices.data(), grid.vertices.size() * 44,
-                    grid.indices.data(), grid.indices.size() * 4, good)
-              .ok());
+  AssetFile good = packed_grid(2);
   MeshInfo info;
   auto read_with = [&](auto edit) {
     AssetFile copy = good;
@@ -298,11 +304,7 @@ TEST_CASE("LODs and meshlets round-trip as extra sections, viewed without copyin
 }
 
 TEST_CASE("unpack_mesh checks both destinations before writing either") {
-  test::GridMesh grid = test::grid_mesh(4);
-  AssetFile file;
-  REQUIRE(pack_mesh(test::grid_info(grid), grid.vertices.data(), grid.vertices.size() * 44,
-                    grid.indices.data(), grid.indices.size() * 4, file)
-              .ok());
+  AssetFile file = packed_grid(4);
   MeshInfo info;
   REQUIRE(read_mesh_info(file, info).ok());
   std::vector<std::byte> vertices(info.vertex_buffer_size, std::byte{0xAB});

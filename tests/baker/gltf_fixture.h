@@ -63,6 +63,29 @@ struct BakedScene {
   }
 };
 
+// The vertex and index buffers of the baked mesh `name`, baked as PNCVT_F32 (as bake_gltf_bytes
+// bakes by default).
+struct FloatMesh {
+  assetlib::MeshInfo info;
+  std::vector<assetlib::Vertex_PNCVT_F32> vertices;
+  std::vector<std::byte> indices;
+};
+
+inline FloatMesh float_mesh(const BakedScene& baked, const std::string& name) {
+  const baker::BakedAsset* a = baked.find(name);
+  INFO(name);
+  REQUIRE(a);
+  FloatMesh m;
+  m.info = baked.mesh(name);
+  REQUIRE(m.info.vertex_format == assetlib::VertexFormat::PNCVT_F32);
+  m.vertices.resize(m.info.vertex_count);
+  m.indices.resize(m.info.index_buffer_size);
+  REQUIRE(assetlib::unpack_mesh(m.info, a->file.blob.data(), a->file.blob.size(), m.vertices.data(),
+                                m.info.vertex_buffer_size, m.indices.data(), m.indices.size())
+              .ok());
+  return m;
+}
+
 // Bakes `bytes` as the glTF file `name` of a tree whose other files are `files` (root-relative).
 inline BakedScene bake_gltf_bytes(const std::vector<std::byte>& bytes, const std::string& name,
                                   const std::map<std::string, std::string>& files = {},

@@ -100,15 +100,10 @@ struct Triangles {
 };
 
 Triangles triangles_of(const test::BakedScene& baked, const std::string& name) {
-  const baker::BakedAsset* a = baked.find(name);
-  REQUIRE(a);
-  MeshInfo info = baked.mesh(name);
-  REQUIRE(info.vertex_format == VertexFormat::PNCVT_F32);
-  std::vector<Vertex_PNCVT_F32> v(info.vertex_count);
-  std::vector<std::byte> idx(info.index_buffer_size);
-  REQUIRE(unpack_mesh(info, a->file.blob.data(), a->file.blob.size(), v.data(),
-                      info.vertex_buffer_size, idx.data(), idx.size())
-              .ok());
+  const test::FloatMesh mesh = test::float_mesh(baked, name);
+  const MeshInfo& info = mesh.info;
+  const std::vector<Vertex_PNCVT_F32>& v = mesh.vertices;
+  const std::vector<std::byte>& idx = mesh.indices;
   Triangles t;
   for (uint32_t i = 0; i < info.index_count; i += 3) {
     std::array<std::array<float, 3>, 3> tri;
@@ -623,17 +618,8 @@ TEST_CASE("generated tangents follow the UV set the normal map samples") {
 
 namespace {
 
-// The vertices of mesh 0 of `baked` (baked as PNCVT_F32 by bake_gltf_bytes).
 std::vector<Vertex_PNCVT_F32> vertices_of(const test::BakedScene& baked, const std::string& mesh) {
-  const baker::BakedAsset* a = baked.find(mesh);
-  REQUIRE(a);
-  MeshInfo info = baked.mesh(mesh);
-  std::vector<Vertex_PNCVT_F32> v(info.vertex_count);
-  std::vector<std::byte> idx(info.index_buffer_size);
-  REQUIRE(unpack_mesh(info, a->file.blob.data(), a->file.blob.size(), v.data(),
-                      info.vertex_buffer_size, idx.data(), idx.size())
-              .ok());
-  return v;
+  return test::float_mesh(baked, mesh).vertices;
 }
 
 }  // namespace

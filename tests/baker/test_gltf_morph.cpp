@@ -39,16 +39,7 @@ struct MorphedTriangle {
 };
 
 std::vector<Vertex_PNCVT_F32> vertices_of(const test::BakedScene& baked) {
-  const baker::BakedAsset* a = baked.find("m.gltf#mesh/0");
-  REQUIRE(a);
-  MeshInfo info = baked.mesh("m.gltf#mesh/0");
-  REQUIRE(info.vertex_format == VertexFormat::PNCVT_F32);
-  std::vector<Vertex_PNCVT_F32> v(info.vertex_count);
-  std::vector<std::byte> idx(info.index_buffer_size);
-  REQUIRE(unpack_mesh(info, a->file.blob.data(), a->file.blob.size(), v.data(),
-                      info.vertex_buffer_size, idx.data(), idx.size())
-              .ok());
-  return v;
+  return test::float_mesh(baked, "m.gltf#mesh/0").vertices;
 }
 
 // The baked vertex at `position` (x, y), failing the test when there is none.
