@@ -1,4 +1,5 @@
 // The texture pipeline on real corpus textures: formats by role, mip layout, BCn quality floors.
+#include "../hostile/hostile_helpers.h"
 #include "corpus_files.h"
 #include "gltf_fixture.h"
 
@@ -11,7 +12,10 @@
 #include <stb/stb_image_write.h>
 #include <catch2/catch.hpp>
 
+#include <array>
+#include <cmath>
 #include <cstring>
+#include <span>
 
 using namespace assetlib;
 using baker::TextureRole;
@@ -380,4 +384,77 @@ TEST_CASE("an image inside a glTF filters its mips as the sampler of its texture
   };
   CHECK(texture->file.blob == baked_alone({TextureWrap::ClampToEdge, TextureWrap::MirroredRepeat}));
   CHECK(texture->file.blob != baked_alone({}));
+}
+
+namespace {
+
+// A 2 x 2 normal map whose columns hold the normals `left` and `right` (unit, x y z), baked
+// uncompressed with `depth` bits per channel (8 or 16): level 1, one texel, is their average.
+// Returns that texel's normal, decoded.
+std::array<float, 3> level1_normal(std::array<float, 3> left, std::array<float, 3> right,
+                                   uint8_t depth) {
+  hostile::PngSpec spec;
+  spec.width = spec.height = 2;
+  spec.color_type = 2;
+  spec.depth = depth;
+  const float top = depth == 16 ? 65535.0f : 255.0f;
+  for (int row = 0; row < 2; ++row) {
+    spec.raw.push_back(0);  // filter: none
+    for (const auto& n : {left, right}) {
+      for (float c : n) {
+        const auto v = uint16_t(std::lround((c + 1.0f) / 2.0f * top));
+        if (depth == 16) spec.raw.push_back(uint8_t(v >> 8));
+        spec.raw.push_back(uint8_t(v & 0xff));
+      }
+    }
+  }
+  const hostile::Bytes png = hostile::png(spec);
+  baker::BakeSettings settings;
+  settings.texture.role = TextureRole::Normal;
+  settings.texture.block_compression = false;
+  AssetFile file;
+  std::vector<std::string> warnings;
+  REQUIRE(
+      baker::bake_texture(std::as_bytes(std::span(png)), "n.png", settings, file, warnings).ok());
+  TextureInfo info;
+  REQUIRE(read_texture_info(file, info).ok());
+  REQUIRE(info.format == (depth == 16 ? TextureFormat::RGBA16_UNORM : TextureFormat::RGBA8_UNORM));
+  REQUIRE(info.mips.size() == 2);
+  std::vector<std::byte> texels(info.total_size);
+  REQUIRE(
+      unpack_texture(info, file.blob.data(), file.blob.size(), texels.data(), texels.size()).ok());
+  std::array<float, 3> n{};
+  for (size_t k = 0; k < 3; ++k) {
+    float stored = 0;
+    if (depth == 16) {
+      uint16_t v = 0;
+      std::memcpy(&v, texels.data() + info.mips[1].offset + 2 * k, 2);
+      stored = float(v);
+    } else {
+      stored = float(uint8_t(texels[info.mips[1].offset + k]));
+    }
+    n[k] = stored / top * 2.0f - 1.0f;
+  }
+  return n;
+}
+
+float length(const std::array<float, 3>& v) {
+  return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+}  // namespace
+
+TEST_CASE("normal map mips are unit length at 8 and 16 bits, and normals that cancel are flat") {
+  for (uint8_t depth : {uint8_t(8), uint8_t(16)}) {
+    INFO(int(depth) << "-bit");
+    // Tilted apart: their average is 0.9 long before renormalising.
+    std::array<float, 3> tilted = level1_normal({0.6f, 0, 0.8f}, {0, 0.6f, 0.8f}, depth);
+    CHECK(length(tilted) == Approx(1.0f).margin(depth == 16 ? 1e-4 : 1e-2));
+    CHECK(tilted[0] == Approx(tilted[1]).margin(1e-2));
+    // +X beside -X: nothing is left of a direction; flat, not a made-up diagonal.
+    std::array<float, 3> cancelled = level1_normal({1, 0, 0}, {-1, 0, 0}, depth);
+    CHECK(cancelled[0] == Approx(0).margin(1e-2));
+    CHECK(cancelled[1] == Approx(0).margin(1e-2));
+    CHECK(cancelled[2] == Approx(1).margin(1e-2));
+  }
 }

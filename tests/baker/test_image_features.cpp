@@ -686,6 +686,51 @@ TEST_CASE("TGA alpha follows the alpha bits its descriptor declares") {
   REQUIRE(straight.status.ok());
   CHECK(straight.picture.texels == std::vector<Rgb>{{128, 0, 0}, {0, 128, 0}});
   CHECK(straight.warnings.empty());
+  // 0 no alpha, 1 undefined data to ignore, 2 undefined data to keep: none of it is alpha.
+  for (uint8_t type : {uint8_t(0), uint8_t(1), uint8_t(2)}) {
+    INFO("attributes type " << int(type));
+    Baked not_alpha = bake(tga2(type), "not_alpha.tga");
+    REQUIRE(not_alpha.status.ok());
+    CHECK(not_alpha.alpha == std::vector<uint8_t>{255, 255});
+    CHECK(mentions(not_alpha.warnings, "not_alpha.tga: a 32-bit TGA whose extension area says"));
+  }
+}
+
+TEST_CASE(
+    "undeclared fourth bytes of a TGA or a 32-bit BI_RGB BMP read as alpha only with a warning") {
+  // Two texels, red and green, top-left origin, no alpha bits declared, fourth bytes 128 and 64.
+  Bytes tga = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 32, 0x20};
+  tga.insert(tga.end(), {0, 0, 255, 128, 0, 255, 0, 64});
+  Baked from_tga = bake(tga, "undeclared.tga");
+  REQUIRE(from_tga.status.ok());
+  CHECK(from_tga.alpha == std::vector<uint8_t>{128, 64});
+  CHECK(mentions(from_tga.warnings, "undeclared.tga: a 32-bit TGA that declares no alpha bits"));
+  // The same two texels as a bottom-up BMP of one row, BITMAPINFOHEADER, BI_RGB.
+  auto bmp = [](uint8_t a0, uint8_t a1) {
+    Bytes b = {'B', 'M'};
+    hostile::put_le32(b, 54 + 8);
+    hostile::put_le32(b, 0);
+    hostile::put_le32(b, 54);
+    hostile::put_le32(b, 40);
+    hostile::put_le32(b, 2);
+    hostile::put_le32(b, 1);
+    hostile::put_le16(b, 1);
+    hostile::put_le16(b, 32);
+    for (int i = 0; i < 6; ++i) hostile::put_le32(b, 0);  // BI_RGB, sizes, resolution, palette
+    b.insert(b.end(), {0, 0, 255, a0, 0, 255, 0, a1});    // BGRX
+    return b;
+  };
+  Baked varying = bake(bmp(128, 64), "varying.bmp");
+  REQUIRE(varying.status.ok());
+  CHECK(varying.picture.texels == std::vector<Rgb>{{255, 0, 0}, {0, 255, 0}});
+  CHECK(varying.alpha == std::vector<uint8_t>{128, 64});
+  CHECK(mentions(varying.warnings, "varying.bmp: a 32-bit BMP without an alpha mask (BI_RGB"));
+  for (uint8_t padding : {uint8_t(0), uint8_t(255)}) {
+    Baked padded = bake(bmp(padding, padding), "padded.bmp");
+    REQUIRE(padded.status.ok());
+    CHECK(padded.alpha == std::vector<uint8_t>{255, 255});
+    CHECK(padded.warnings.empty());
+  }
 }
 
 namespace {

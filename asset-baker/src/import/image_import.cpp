@@ -141,16 +141,52 @@ void stretch_pnm_samples(DecodedImage& image, uint32_t maxval) {
   }
 }
 
-// A TGA 2.0 file ends in a footer naming its extension area, whose byte 494 says what the alpha
-// channel holds; 4 is alpha premultiplied into the colour. False for any other file.
-bool tga_premultiplied(const ByteView& b) {
-  constexpr uint64_t kFooter = 26, kAttributesType = 494, kPremultiplied = 4;
+// What a TGA 2.0 extension area's byte 494 (the attributes type) says the alpha channel holds.
+enum class TgaAttributes {
+  Unstated,       // no extension area (a TGA 1.0 file), or a value the format does not define
+  NotAlpha,       // 0 no alpha data, 1 undefined data to ignore, 2 undefined data to keep
+  Alpha,          // 3 alpha
+  Premultiplied,  // 4 alpha premultiplied into the colour
+};
+
+// A TGA 2.0 file ends in a footer naming its extension area.
+TgaAttributes tga_attributes(const ByteView& b) {
+  constexpr uint64_t kFooter = 26, kAttributesType = 494;
   if (b.size() < 18 + kFooter || !b.has(b.size() - 18, std::string_view("TRUEVISION-XFILE.\0", 18)))
-    return false;
+    return TgaAttributes::Unstated;
   const uint64_t extension = b.le32(b.size() - kFooter);
-  return extension >= 18 && b.le16(extension) >= kAttributesType + 1 &&
-         extension + kAttributesType < b.size() - kFooter &&
-         b.u8(extension + kAttributesType) == kPremultiplied;
+  if (extension < 18 || b.le16(extension) < kAttributesType + 1 ||
+      extension + kAttributesType >= b.size() - kFooter) {
+    return TgaAttributes::Unstated;
+  }
+  switch (b.u8(extension + kAttributesType)) {
+    case 0:
+    case 1:
+    case 2: return TgaAttributes::NotAlpha;
+    case 3: return TgaAttributes::Alpha;
+    case 4: return TgaAttributes::Premultiplied;
+    default: return TgaAttributes::Unstated;
+  }
+}
+
+// The fourth bytes of an 8-bit RGBA image: whether all are 0, and whether all are 255.
+struct FourthBytes {
+  bool all_zero = true, all_opaque = true;
+};
+
+FourthBytes fourth_bytes(const DecodedImage& image) {
+  FourthBytes out;
+  const auto* texel = static_cast<const uint8_t*>(image.pixels.get());
+  for (size_t i = 0; i < size_t(image.width) * image.height; ++i) {
+    out.all_zero = out.all_zero && texel[4 * i + 3] == 0;
+    out.all_opaque = out.all_opaque && texel[4 * i + 3] == 255;
+  }
+  return out;
+}
+
+void make_opaque(DecodedImage& image) {
+  auto* texel = static_cast<uint8_t*>(image.pixels.get());
+  for (size_t i = 0; i < size_t(image.width) * image.height; ++i) texel[4 * i + 3] = 255;
 }
 
 // Straight alpha from premultiplied: each colour divided by its alpha, rounded (0 alpha: kept).
@@ -164,11 +200,12 @@ void unpremultiply(DecodedImage& image) {
   }
 }
 
-// A TGA's descriptor gives its alpha bits per texel (bits 0-3 of byte 17). stb_image reads a
-// 32-bit texel's fourth byte as alpha whatever it says, and drops a 16-bit texel's alpha bit. A
-// 32-bit TGA that declares no alpha and pads with zeros would bake fully transparent: it is made
-// opaque. One whose extension area says premultiplied is made straight, as every texture is
-// baked. Returns a warning for what changed or was lost, or "".
+// A TGA's descriptor gives its alpha bits per texel (bits 0-3 of byte 17), and a TGA 2.0
+// extension area what they hold. stb_image reads a 32-bit texel's fourth byte as alpha whatever
+// they say, and drops a 16-bit texel's alpha bit. Fourth bytes the extension area says are not
+// alpha are made opaque; so are zeros the descriptor declares no alpha for (they would bake fully
+// transparent). Undeclared fourth bytes that vary are kept as alpha, said so; premultiplied alpha
+// is made straight, as every texture is baked. Returns a warning for what changed, or "".
 std::string settle_tga_alpha(std::span<const std::byte> source, DecodedImage& image) {
   const ByteView b(source);
   if (!decoded_as_tga(b) || image.bytes_per_channel != 1) return {};
@@ -176,18 +213,37 @@ std::string settle_tga_alpha(std::span<const std::byte> source, DecodedImage& im
   if (type != 2 && type != 10) return {};  // true-colour, plain or RLE
   if (depth == 16 && alpha_bits == 1)
     return "the alpha bit of a 16-bit TGA is not baked (opaque); save it as 32-bit";
-  if (depth == 32 && alpha_bits == 8 && tga_premultiplied(b)) {
+  if (depth != 32) return {};
+  const TgaAttributes attributes = tga_attributes(b);
+  if (alpha_bits == 8 && attributes == TgaAttributes::Premultiplied) {
     unpremultiply(image);
     return "a TGA of premultiplied alpha (its extension area says so): baked as straight alpha";
   }
-  if (depth != 32 || alpha_bits != 0) return {};
-  auto* texel = static_cast<uint8_t*>(image.pixels.get());
-  const size_t count = size_t(image.width) * image.height;
-  for (size_t i = 0; i < count; ++i) {
-    if (texel[4 * i + 3] != 0) return {};  // alpha with meaning, undeclared: kept as stb reads it
+  const FourthBytes fourth = fourth_bytes(image);
+  if (fourth.all_opaque) return {};
+  if (attributes == TgaAttributes::NotAlpha) {
+    make_opaque(image);
+    return "a 32-bit TGA whose extension area says its fourth bytes are not alpha: baked opaque";
   }
-  for (size_t i = 0; i < count; ++i) texel[4 * i + 3] = 255;
-  return "a 32-bit TGA that declares no alpha and whose fourth bytes are all 0: baked opaque";
+  if (alpha_bits != 0) return {};
+  if (fourth.all_zero) {
+    make_opaque(image);
+    return "a 32-bit TGA that declares no alpha and whose fourth bytes are all 0: baked opaque";
+  }
+  return "a 32-bit TGA that declares no alpha bits but whose fourth bytes vary: read as alpha";
+}
+
+// A 32-bit BMP without bit fields (BI_RGB) leaves each pixel's fourth byte unused. stb_image reads
+// it as alpha unless all are 0 (then opaque); fourth bytes that vary are kept as alpha, said so.
+std::string settle_bmp_alpha(std::span<const std::byte> source, const DecodedImage& image) {
+  const ByteView b(source);
+  constexpr uint32_t kBiRgb = 0;
+  if (!b.has(0, "BM") || b.le32(14) < 40 || b.le16(28) != 32 || b.le32(30) != kBiRgb ||
+      image.bytes_per_channel != 1 || fourth_bytes(image).all_opaque) {
+    return {};
+  }
+  return "a 32-bit BMP without an alpha mask (BI_RGB, whose fourth bytes the format leaves "
+         "unused) whose fourth bytes vary: read as alpha";
 }
 
 std::string frames_warning(std::span<const std::byte> source, const std::string& name) {
@@ -269,6 +325,8 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
     stretch_pnm_samples(out, maxval);
   if (std::string tga = settle_tga_alpha(source, out); !tga.empty())
     out.warnings.push_back(name + ": " + tga);
+  if (std::string bmp = settle_bmp_alpha(source, out); !bmp.empty())
+    out.warnings.push_back(name + ": " + bmp);
   bool from_exif = false;
   Orientation turn = source_orientation(source, &from_exif);
   if (!apply_orientation(out, turn))

@@ -69,7 +69,9 @@ namespace baker {
 //      was clamp for all); OBJ: a line ending in '\' joins the next, a '#' after a face's corners
 //      is a comment (both were errors); new warning (coordinates with more after their number)
 //  16  glTF: morph targets are applied at the mesh's default weights, with a warning (were
-//      refused)
+//      refused); textures: 16-bit normal maps renormalised in every level (and a level 0 scaled by
+//      max_size), normals that cancel out flat; TGA fourth bytes an extension area says are not
+//      alpha baked opaque; new warnings (undeclared TGA and BMP fourth bytes read as alpha)
 inline constexpr uint32_t kBakerVersion = 16;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace baker {
 namespace {
@@ -61,16 +62,27 @@ void resize_level(TextureFormat format, MipEdges edges, const std::byte* src, ui
                space, nullptr);
 }
 
-// Filtering shortens normals; give every texel of a downsampled normal map unit length again.
+// Filtering shortens normals; give every texel of a filtered normal map unit length again. An
+// average no longer than two steps of the channel (normals that cancel out: +X beside -X) has no
+// direction left to scale up (it would come out as a diagonal no source texel has): it is flat, +Z.
+template <typename Channel>
 void renormalize(std::byte* texels, uint64_t count) {
-  auto p = reinterpret_cast<uint8_t*>(texels);
+  constexpr float half = float(std::numeric_limits<Channel>::max()) / 2.0f;
+  constexpr float no_direction = 2.0f / half;
+  auto p = reinterpret_cast<Channel*>(texels);
   for (uint64_t i = 0; i < count; ++i, p += 4) {
     float v[3];
-    for (int k = 0; k < 3; ++k) v[k] = float(p[k]) / 127.5f - 1.0f;
+    for (int k = 0; k < 3; ++k) v[k] = float(p[k]) / half - 1.0f;
     float len = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    if (len < 1e-6f) continue;
-    for (int k = 0; k < 3; ++k) p[k] = uint8_t(std::lround((v[k] / len + 1.0f) * 127.5f));
+    if (len < no_direction) v[0] = 0, v[1] = 0, v[2] = 1, len = 1;
+    for (int k = 0; k < 3; ++k) p[k] = Channel(std::lround((v[k] / len + 1.0f) * half));
   }
+}
+
+// A normal map is stored as 8-bit or, from a 16-bit source, 16-bit unsigned normalized channels.
+void renormalize_level(TextureFormat format, std::byte* texels, uint64_t count) {
+  if (format == TextureFormat::RGBA8_UNORM) renormalize<uint8_t>(texels, count);
+  if (format == TextureFormat::RGBA16_UNORM) renormalize<uint16_t>(texels, count);
 }
 
 // Float pixels are resized as float, then stored as half floats. The source was clamped to the
@@ -112,6 +124,8 @@ std::vector<std::byte> build_mip_chain(DecodedImage& image, const TextureInfo& i
     convert_level0(image, format, full.data());
     resize_level(work_format, edges, full.data(), image.width, image.height, chain.data(), width,
                  height);
+    if (role == TextureRole::Normal)
+      renormalize_level(format, chain.data(), uint64_t(width) * height);
   }
   image.pixels.reset();
   for (size_t i = 1; i < info.mips.size(); ++i) {
@@ -119,9 +133,8 @@ std::vector<std::byte> build_mip_chain(DecodedImage& image, const TextureInfo& i
     const auto& mip = info.mips[i];
     resize_level(work_format, edges, chain.data() + offsets[i - 1], prev.width, prev.height,
                  chain.data() + offsets[i], mip.width, mip.height);
-    if (role == TextureRole::Normal && format == TextureFormat::RGBA8_UNORM) {
-      renormalize(chain.data() + offsets[i], uint64_t(mip.width) * mip.height);
-    }
+    if (role == TextureRole::Normal)
+      renormalize_level(format, chain.data() + offsets[i], uint64_t(mip.width) * mip.height);
   }
   if (format == TextureFormat::RGBA16_SFLOAT) {
     std::vector<std::byte> halves;
