@@ -109,6 +109,22 @@ TEST_CASE("morphed normals and tangents are renormalised and other deltas are wa
   }
 }
 
+TEST_CASE("a NORMAL of no length, in the file or cancelled by a target, gets its face's normal") {
+  MorphedTriangle cancelled;
+  cancelled.target("NORMAL", {0, 0, -1, 0, 0, -1, 0, 0, 0});  // vertex 2 keeps its normal
+  cancelled.weights({1.0});
+  MorphedTriangle zero;
+  const float normals[] = {0, 0, 0, 0, 0, 0, 0, 0, 1};
+  zero.primitive()["attributes"]["NORMAL"] = zero.g.add(normals, sizeof normals, 5126, "VEC3", 3);
+  for (const MorphedTriangle* m : {&cancelled, &zero}) {
+    test::BakedScene baked = m->bake();
+    INFO(baked.status.message());
+    REQUIRE(baked.status.ok());
+    CHECK(baked.warned("2 vertex NORMAL(s) of no length"));
+    for (const Vertex_PNCVT_F32& vertex : vertices_of(baked)) CHECK(vertex.normal[2] == 1.0f);
+  }
+}
+
 TEST_CASE("a sparse morph target moves only the vertices it lists") {
   MorphedTriangle m;
   // A target of zeros but for vertex 2, up by 3: sparse, without a bufferView of its own.
@@ -176,6 +192,14 @@ TEST_CASE("broken morph targets are refused, naming where") {
     m.target("POSITION", {0, 0, 1, 0, 0, 1}, 0);
     m.weights({1.0});
     refused(m.bake(), "primitives[0].targets[0].POSITION: has 2 elements, POSITION 3");
+  }
+  SECTION("a weighted NORMAL target on a NORMAL of more elements than POSITION") {
+    // The counts are checked before any delta is added (read past the deltas otherwise).
+    const float normals[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+    m.primitive()["attributes"]["NORMAL"] = m.g.add(normals, sizeof normals, 5126, "VEC3", 5);
+    m.target("NORMAL", {0, 1, 0, 0, 1, 0, 0, 1, 0}, 0);
+    m.weights({1.0});
+    refused(m.bake(), "attributes.NORMAL: has 5 elements, POSITION 3");
   }
   SECTION("a target accessor that does not exist, even at weight 0") {
     m.primitive()["targets"][0]["POSITION"] = 99;

@@ -326,11 +326,26 @@ TEST_CASE("an animated PNG or GIF bakes its first image with a warning naming th
     Bytes actl;
     hostile::put_be32(actl, 3);  // frames
     hostile::put_be32(actl, 0);  // loop for ever
-    Bytes png = with_chunk(png_of(picture({"AB"})), "acTL", actl);
+    Bytes fctl;                  // frame 0: the whole 2 x 1 image, the default one
+    for (uint32_t v : {0u, 2u, 1u, 0u, 0u}) hostile::put_be32(fctl, v);
+    fctl.insert(fctl.end(), {0, 1, 0, 10, 0, 0});  // 1/10 s, no disposal, source blend
+    Bytes png = with_chunk(with_chunk(png_of(picture({"AB"})), "acTL", actl), "fcTL", fctl);
     Baked b = bake(png, "spinner.png");
     REQUIRE(b.status.ok());
     require_picture(b.picture, picture({"AB"}));
     CHECK(mentions(b.warnings, "spinner.png: animated image of 3 frames"));
+  }
+  SECTION("APNG whose default image is not a frame (no fcTL before IDAT), even of 1 frame") {
+    for (uint32_t frames : {1u, 3u}) {
+      Bytes actl;
+      hostile::put_be32(actl, frames);
+      hostile::put_be32(actl, 0);
+      Baked b = bake(with_chunk(png_of(picture({"AB"})), "acTL", actl), "hidden.png");
+      REQUIRE(b.status.ok());
+      require_picture(b.picture, picture({"AB"}));
+      CHECK(mentions(b.warnings, "hidden.png: an APNG whose default image is none of its " +
+                                     std::to_string(frames) + " animation frame(s)"));
+    }
   }
   SECTION("GIF") {
     // Two 1x1 frames of colour 0 (LZW minimum code size 2: data 0x44 0x01), a red/blue palette.

@@ -59,6 +59,11 @@ void warn_mesh_notes(const GltfMeshNotes& notes, const std::string& source,
     warnings.push_back(source + ": " + std::to_string(notes.clamped_colors) +
                        " COLOR_0 component(s) outside 0..1 clamped");
   }
+  if (notes.zero_normals > 0) {
+    warnings.push_back(source + ": " + std::to_string(notes.zero_normals) +
+                       " vertex NORMAL(s) of no length (zero, or cancelled by morph targets) "
+                       "given the normal of a face using them");
+  }
   if (!notes.morphed.empty()) {
     std::string list;
     for (uint32_t m : notes.morphed) list += (list.empty() ? "" : ", ") + std::to_string(m);

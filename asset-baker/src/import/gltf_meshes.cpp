@@ -89,10 +89,6 @@ PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& p
     if (name == "COLOR_0") check_color(values, path_of, notes);
     out.attributes[name] = std::move(values);
   }
-  if (const auto position = out.attributes.find("POSITION"); position != out.attributes.end()) {
-    apply_morph_targets(data, p, path, morph_weights, !draco.empty(), position->second.count,
-                        out.attributes, notes.unapplied_morph_attributes);
-  }
   // glTF 2.0, 3.7.2.1: without normals (flat ones are made), the tangents MUST be ignored.
   if (!out.attributes.count("NORMAL")) out.attributes.erase("TANGENT");
   auto position = out.attributes.find("POSITION");
@@ -105,6 +101,9 @@ PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& p
                                                std::to_string(out.vertex_count));
     }
   }
+  // After the counts are checked: a target's deltas are one per vertex of every attribute.
+  apply_morph_targets(data, p, path, morph_weights, !draco.empty(), out.vertex_count,
+                      out.attributes, notes.unapplied_morph_attributes);
   for (uint32_t v = 0; v < out.vertex_count; ++v) {
     if (!reasonable_position(position->second.element(v)))
       throw GltfError(json_path(ap, "POSITION"),
@@ -179,6 +178,23 @@ struct VertexStreams {
   }
 };
 
+// Whether vertex `v` has a NORMAL with a direction (finite: checked when read).
+bool has_normal(const VertexStreams& s, uint32_t v) {
+  if (!s.normal) return false;
+  const Vec3 n = to_vec3(s.normal->element(v));
+  return dot(n, n) > 0;
+}
+
+// The unit normal of triangle `t` of `corners`, or +Z when it has no area.
+Vec3 face_normal(const VertexStreams& s, const std::vector<uint32_t>& corners, size_t t) {
+  Vec3 a = to_vec3(s.position->element(corners[t]));
+  Vec3 b = to_vec3(s.position->element(corners[t + 1]));
+  Vec3 c = to_vec3(s.position->element(corners[t + 2]));
+  return normalized_or(cross(b - a, c - a), {0, 0, 1});
+}
+
+// The vertex `v` of `s`; `flat_normal` stands in for a NORMAL the primitive lacks or that has no
+// length.
 MeshVertex make_vertex(const VertexStreams& s, uint32_t v, const Vec3& flat_normal,
                        const std::vector<QuantizedInfluences>& skin) {
   MeshVertex out{};
@@ -191,7 +207,7 @@ MeshVertex make_vertex(const VertexStreams& s, uint32_t v, const Vec3& flat_norm
   auto copy = [&](const AccessorValues* stream, float* dst, uint32_t n) {
     if (stream) std::copy_n(stream->element(v), std::min(n, stream->components), dst);
   };
-  const Vec3 normal = s.normal ? unit_normal(to_vec3(s.normal->element(v))) : flat_normal;
+  const Vec3 normal = has_normal(s, v) ? unit_normal(to_vec3(s.normal->element(v))) : flat_normal;
   std::copy(normal.begin(), normal.end(), out.normal);
   copy(s.tangent, out.tangent, 4);
   if (s.tangent) out.tangent[3] = out.tangent[3] < 0 ? -1.0f : 1.0f;  // w: handedness, +1 or -1
@@ -203,16 +219,23 @@ MeshVertex make_vertex(const VertexStreams& s, uint32_t v, const Vec3& flat_norm
 
 // Appends a primitive's triangles to `out`: each vertex its corners use once (primitives often
 // share one large vertex accessor, and a hostile one may be huge), its corners into them; or,
-// without normals, a vertex per corner with its face's flat normal (glTF 2.0, 3.7.2.1).
+// without normals, a vertex per corner with its face's flat normal (glTF 2.0, 3.7.2.1). A NORMAL
+// of no length (zero in the file, or cancelled by a morph target) gets the normal of the first
+// face using the vertex, counted in `zero_normals`.
 void append_primitive(const PrimitiveData& p, const std::vector<uint32_t>& corners,
-                      const std::vector<QuantizedInfluences>& skin, ImportedMesh& out) {
+                      const std::vector<QuantizedInfluences>& skin, ImportedMesh& out,
+                      uint64_t& zero_normals) {
   const VertexStreams streams(p);
   if (streams.normal) {
     std::vector<uint32_t> appended(p.vertex_count, ~0u);  // source vertex -> index in out.soup
-    for (uint32_t c : corners) {
+    for (size_t i = 0; i < corners.size(); ++i) {
+      const uint32_t c = corners[i];
       if (appended[c] == ~0u) {
         appended[c] = uint32_t(out.soup.size());
-        out.soup.push_back(make_vertex(streams, c, {}, skin));
+        Vec3 fallback{};
+        if (!has_normal(streams, c))
+          fallback = face_normal(streams, corners, i - i % 3), ++zero_normals;
+        out.soup.push_back(make_vertex(streams, c, fallback, skin));
         out.authored_tangents.push_back(streams.tangent != nullptr);
       }
       out.corners.push_back(appended[c]);
@@ -220,10 +243,7 @@ void append_primitive(const PrimitiveData& p, const std::vector<uint32_t>& corne
     return;
   }
   for (size_t t = 0; t < corners.size(); t += 3) {
-    Vec3 a = to_vec3(streams.position->element(corners[t]));
-    Vec3 b = to_vec3(streams.position->element(corners[t + 1]));
-    Vec3 c = to_vec3(streams.position->element(corners[t + 2]));
-    Vec3 flat = normalized_or(cross(b - a, c - a), {0, 0, 1});
+    const Vec3 flat = face_normal(streams, corners, t);
     for (size_t k = 0; k < 3; ++k) {
       out.corners.push_back(uint32_t(out.soup.size()));
       out.soup.push_back(make_vertex(streams, corners[t + k], flat, skin));
@@ -356,7 +376,8 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
   out.authored_tangents.reserve(vertex_bound);
   for (const auto& [material, members] : by_material) {
     const uint32_t first = uint32_t(out.corners.size());
-    for (size_t r : members) append_primitive(read[r].data, read[r].corners, read[r].skin, out);
+    for (size_t r : members)
+      append_primitive(read[r].data, read[r].corners, read[r].skin, out, notes.zero_normals);
     if (out.corners.size() == first) continue;
     out.submeshes.push_back(
         {first, uint32_t(out.corners.size() - first), uint32_t(out.materials.size())});

@@ -21,7 +21,8 @@ struct GltfMeshNotes {
   std::vector<uint32_t> dropped_alpha;       // meshes whose COLOR_0 alpha is not 1
   std::vector<uint32_t> unskinned;           // meshes with JOINTS_0 that no node skins
   uint64_t clamped_colors = 0;               // COLOR_0 components outside 0..1, clamped
-  std::vector<uint32_t> morphed;             // meshes with morph targets (baked at their weights)
+  uint64_t zero_normals = 0;      // vertices whose NORMAL has no length, given a face's normal
+  std::vector<uint32_t> morphed;  // meshes with morph targets (baked at their weights)
   std::set<std::string> unapplied_morph_attributes;  // weighted target deltas of TEXCOORD_n...
 };
 

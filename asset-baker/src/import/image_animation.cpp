@@ -8,13 +8,18 @@
 namespace baker {
 namespace {
 
-// An APNG announces its frames in an acTL chunk before the first IDAT.
-uint32_t png_frames(const ByteView& s) {
+// An APNG announces its frames in an acTL chunk before the first IDAT; the IDAT image is the
+// first frame when an fcTL comes before it.
+ImageAnimation png_animation(const ByteView& s) {
+  ImageAnimation out;
+  bool frame_control = false;
   PngChunks chunks(s);
   for (PngChunk chunk; chunks.next_before_image_data(chunk);) {
-    if (chunk.is("acTL")) return std::max(s.be32(chunk.data()), 1u);
+    if (chunk.is("acTL")) out.animated = true, out.frames = std::max(s.be32(chunk.data()), 1u);
+    frame_control = frame_control || chunk.is("fcTL");
   }
-  return 1;
+  out.decoded_is_frame = !out.animated || frame_control;
+  return out;
 }
 
 // Skips a GIF sub-block chain at `at`; returns the position after its terminator (or past the
@@ -47,11 +52,12 @@ uint32_t gif_frames(const ByteView& s) {
 
 }  // namespace
 
-uint32_t animation_frames(std::span<const std::byte> source) {
+ImageAnimation image_animation(std::span<const std::byte> source) {
   ByteView s(source);
-  if (s.has(0, kPngSignature)) return png_frames(s);
-  if (s.has(0, "GIF8")) return gif_frames(s);
-  return 1;
+  if (s.has(0, kPngSignature)) return png_animation(s);
+  ImageAnimation out;
+  if (s.has(0, "GIF8")) out.frames = gif_frames(s), out.animated = out.frames > 1;
+  return out;
 }
 
 }  // namespace baker

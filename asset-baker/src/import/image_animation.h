@@ -9,8 +9,17 @@
 
 namespace baker {
 
-// The number of frames `source` animates through: the acTL chunk of an APNG, the image
-// descriptors of a GIF; 1 for a still image or any other format. Walks only what the file holds.
-uint32_t animation_frames(std::span<const std::byte> source);
+struct ImageAnimation {
+  uint32_t frames = 1;  // what the file animates through; 1 for a still image
+  // Whether the picture stb_image decodes (an APNG's IDAT image, a GIF's first frame) is one of
+  // the frames: an APNG whose first fcTL comes after its IDAT shows it only to viewers that do not
+  // animate.
+  bool decoded_is_frame = true;
+  bool animated = false;  // an APNG (acTL, even of 1 frame) or a GIF of several frames
+};
+
+// How `source` animates: the acTL and fcTL chunks of an APNG, the image descriptors of a GIF; a
+// still image for any other format. Walks only what the file holds.
+ImageAnimation image_animation(std::span<const std::byte> source);
 
 }  // namespace baker

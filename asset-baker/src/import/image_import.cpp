@@ -247,9 +247,14 @@ std::string settle_bmp_alpha(std::span<const std::byte> source, const DecodedIma
 }
 
 std::string frames_warning(std::span<const std::byte> source, const std::string& name) {
-  uint32_t frames = animation_frames(source);
-  if (frames <= 1) return {};
-  return name + ": animated image of " + std::to_string(frames) +
+  const ImageAnimation animation = image_animation(source);
+  if (!animation.decoded_is_frame) {
+    return name + ": an APNG whose default image is none of its " +
+           std::to_string(animation.frames) +
+           " animation frame(s): the default image is baked, which APNG viewers do not show";
+  }
+  if (animation.frames <= 1) return {};
+  return name + ": animated image of " + std::to_string(animation.frames) +
          " frames; only its first (default) image is baked";
 }
 
