@@ -704,3 +704,18 @@ TEST_CASE("flat normals of -0 and +0 merge, and a TANGENT w of 0 is made +1") {
   for (const Vertex_PNCVT_F32& vertex : vertices_of(tangent, "q.gltf#mesh/0"))
     CHECK(vertex.tangent[3] == 1.0f);
 }
+
+TEST_CASE("primitives sharing one large vertex accessor decode it once, as valid files do") {
+  // A 256 x 256 grid of positions (786 KB) that 200 primitives use (obj2gltf writes one vertex
+  // accessor for all the materials of a mesh). Decoded per primitive, the 64x budget refused it.
+  std::vector<float> positions;
+  for (int i = 0; i < 65536; ++i)
+    positions.insert(positions.end(), {float(i % 256), float(i / 256), 0});
+  test::GeneratedGltf g = test::one_primitive(positions, {0, 1, 256}, 4);
+  const json primitive = g.doc["meshes"][0]["primitives"][0];
+  for (int i = 0; i < 199; ++i) g.doc["meshes"][0]["primitives"].push_back(primitive);
+  test::BakedScene baked = test::bake_gltf_bytes(g.bytes(), "shared.gltf");
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  CHECK(baked.mesh("shared.gltf#mesh/0").index_count == 200 * 3);
+}

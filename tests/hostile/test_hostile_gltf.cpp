@@ -279,6 +279,16 @@ TEST_CASE("accessors and node trees that would expand far beyond the file are re
   g.doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = g.doc["accessors"].size() - 1;
   g.doc["meshes"][0]["primitives"][0].erase("indices");
   expect_refused(g.bytes(), "decodes to more data than a file of this size can hold");
+  CHECK(test::bake_gltf_bytes(g.bytes(), "x.gltf").status.code == baker::BakeError::LimitExceeded);
+  // 100000 primitives sharing one accessor of 2^20 zero positions: decoded once, but each
+  // primitive still scans and maps every vertex, 10^11 steps; its share of the budget refuses it.
+  test::GeneratedGltf shared = triangle();
+  shared.doc["accessors"].push_back(
+      {{"componentType", 5126}, {"type", "VEC3"}, {"count", 1u << 20}});
+  json& primitives = shared.doc["meshes"][0]["primitives"];
+  primitives[0]["attributes"]["POSITION"] = shared.doc["accessors"].size() - 1;
+  for (int i = 0; i < 100000; ++i) primitives.push_back(primitives[0]);
+  expect_refused(shared.bytes(), "attributes: decodes to more data than a file of this size");
   // 2^22 zero byte indices as a strip (4 MiB, within the budget), without normals: 12 million
   // corners of a flat-normal vertex each, 0.9 GB, refused before any corner is made.
   test::GeneratedGltf strip = triangle();

@@ -100,8 +100,10 @@ GltfData::GltfData(const GltfDocument& doc, uint64_t file_bytes) : doc_(doc) {
 
 void GltfData::spend(uint64_t bytes, const std::string& path) {
   if (bytes > budget_) {
-    throw GltfError(path, "decodes to more data than a file of this size can hold (" +
-                              std::to_string(kMaxExpansion) + "x its bytes)");
+    throw GltfError(path,
+                    "decodes to more data than a file of this size can hold (" +
+                        std::to_string(kMaxExpansion) + "x its bytes, plus 64 MiB)",
+                    BakeError::LimitExceeded);
   }
   budget_ -= bytes;
 }
@@ -187,9 +189,21 @@ uint32_t GltfData::count(uint32_t index, const std::string& path) const {
     throw GltfError(path, "accessor " + std::to_string(index) + " does not exist");
   std::string where = json_path("accessors", index);
   uint64_t n = uint_or(accessors[index], where, "count", 0);
-  if (n == 0 || n > (uint64_t(1) << 28))
-    throw GltfError(json_path(where, "count"), "must be within 1..2^28");
+  if (n == 0) throw GltfError(json_path(where, "count"), "must be within 1..2^28");
+  if (n > (uint64_t(1) << 28))
+    throw GltfError(json_path(where, "count"), "must be within 1..2^28", BakeError::LimitExceeded);
   return uint32_t(n);
+}
+
+std::string GltfData::checked_type(uint32_t index, const std::string& path,
+                                   std::initializer_list<const char*> allowed) const {
+  const std::string where = json_path("accessors", index);
+  std::string type = string_or(doc_.json["accessors"][index], where, "type", "");
+  if (std::none_of(allowed.begin(), allowed.end(), [&](const char* t) { return type == t; })) {
+    throw GltfError(path,
+                    "accessor " + std::to_string(index) + " of type '" + type + "' cannot hold it");
+  }
+  return type;
 }
 
 AccessorValues GltfData::raw(uint32_t index, const std::string& path,
@@ -199,11 +213,7 @@ AccessorValues GltfData::raw(uint32_t index, const std::string& path,
   out.count = count(index, path);
   std::string where = json_path("accessors", index);
   const Json& a = doc_.json["accessors"][index];
-  std::string type = string_or(a, where, "type", "");
-  if (std::none_of(allowed.begin(), allowed.end(), [&](const char* t) { return type == t; })) {
-    throw GltfError(path,
-                    "accessor " + std::to_string(index) + " of type '" + type + "' cannot hold it");
-  }
+  const std::string type = checked_type(index, path, allowed);
   // A 4x4 matrix needs no column padding whatever its component size (glTF 2.0, 3.6.2.4).
   out.components = type == "MAT4" ? 16 : type_components(type);
   out.component_type = uint32_t(uint_or(a, where, "componentType", 0));
@@ -274,6 +284,28 @@ AccessorValues GltfData::floats(uint32_t index, const std::string& path,
   for (size_t i = 0; i < out.values.size(); ++i)
     out.values[i] = component(&packed[i * size], out.component_type, out.normalized);
   return out;
+}
+
+AccessorValues& copy_to_change(GltfData& data, std::shared_ptr<const AccessorValues>& values,
+                               const std::string& path) {
+  data.spend(uint64_t(values->values.size()) * sizeof(float), path);
+  auto copy = std::make_shared<AccessorValues>(*values);
+  AccessorValues& changed = *copy;
+  values = std::move(copy);
+  return changed;
+}
+
+std::shared_ptr<const AccessorValues> GltfData::shared_floats(
+    uint32_t index, const std::string& path, std::initializer_list<const char*> allowed) {
+  auto it = shared_.find(index);
+  if (it == shared_.end()) {
+    it =
+        shared_.emplace(index, std::make_shared<const AccessorValues>(floats(index, path, allowed)))
+            .first;
+  } else {
+    checked_type(index, path, allowed);  // this use may allow other types than the first
+  }
+  return it->second;
 }
 
 std::vector<uint32_t> GltfData::indices(uint32_t index, const std::string& path) {

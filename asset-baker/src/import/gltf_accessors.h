@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +26,17 @@ struct AccessorValues {
   bool normalized = false;
   const float* element(uint32_t i) const { return values.data() + size_t(i) * components; }
 };
+
+// A primitive's vertex attributes by glTF name ("POSITION"), each decoded once per file and shared
+// by the primitives that use it (GltfData::shared_floats); changed only through a copy.
+using VertexAttributes = std::map<std::string, std::shared_ptr<const AccessorValues>>;
+
+class GltfData;
+
+// A copy of `*values` for the caller to change, put in `values`' place and counted against `data`'s
+// budget at `path`: a shared accessor is never changed in place.
+AccessorValues& copy_to_change(GltfData& data, std::shared_ptr<const AccessorValues>& values,
+                               const std::string& path);
 
 // Floats, or normalized unsigned bytes or shorts: what glTF allows for weights and colours.
 inline bool float_or_normalized_unsigned(const AccessorValues& values) {
@@ -52,6 +64,11 @@ class GltfData {
   // of the matrices, only "MAT4": 16 components).
   AccessorValues floats(uint32_t index, const std::string& path,
                         std::initializer_list<const char*> allowed);
+  // The same, decoded on the first call for `index` and shared after it: primitives often share
+  // one vertex accessor (obj2gltf writes one per mesh for all its materials), and each decoding
+  // counted against the budget would refuse a valid file of many primitives.
+  std::shared_ptr<const AccessorValues> shared_floats(uint32_t index, const std::string& path,
+                                                      std::initializer_list<const char*> allowed);
   // accessors[index] as vertex indices (SCALAR, unsigned byte, short or int, not normalized).
   std::vector<uint32_t> indices(uint32_t index, const std::string& path);
   // The element count of accessors[index] (checked: an unsigned integer >= 1).
@@ -68,10 +85,14 @@ class GltfData {
   // has no values yet.
   AccessorValues raw(uint32_t index, const std::string& path,
                      std::initializer_list<const char*> allowed, std::vector<uint8_t>& packed);
+  // The accessor's "type", checked against `allowed` (GltfError naming `path` otherwise).
+  std::string checked_type(uint32_t index, const std::string& path,
+                           std::initializer_list<const char*> allowed) const;
   std::span<const uint8_t> decode_meshopt(uint32_t index, const Json& ext, const std::string& path);
 
   const GltfDocument& doc_;
   std::map<uint32_t, std::vector<uint8_t>> decoded_;  // meshopt-decoded views by index
+  std::map<uint32_t, std::shared_ptr<const AccessorValues>> shared_;  // by accessor index
   uint64_t budget_;
 };
 

@@ -222,8 +222,7 @@ BakeStatus import_gltf(std::span<const std::byte> bytes, const std::string& sour
     GltfData data(doc, bytes.size());
     import_document(data, inputs, out, warnings);
   } catch (const GltfError& e) {
-    return BakeStatus::failure(
-        e.unsupported ? BakeError::UnsupportedFeature : BakeError::InvalidSource, source, e.what());
+    return BakeStatus::failure(e.code, source, e.what());
   }
   return {};
 }

@@ -7,6 +7,8 @@
 // eagerly. Each of those would be a wrong asset with exit 0; here each is an error naming the path.
 #pragma once
 
+#include "common/bake_status.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -21,9 +23,13 @@ using Json = nlohmann::json;
 // A problem in the file: what is wrong, at which JSON path. Thrown by the readers below and
 // caught once, at the importer's entry, where it becomes the source's BakeStatus.
 struct GltfError : std::runtime_error {
+  GltfError(const std::string& path, const std::string& what, BakeError error)
+      : std::runtime_error(path.empty() ? what : path + ": " + what), code(error) {}
+  // `not_supported`: a valid file using something the baker does not bake.
   GltfError(const std::string& path, const std::string& what, bool not_supported = false)
-      : std::runtime_error(path.empty() ? what : path + ": " + what), unsupported(not_supported) {}
-  bool unsupported;  // a valid file using something the baker does not bake
+      : GltfError(path, what,
+                  not_supported ? BakeError::UnsupportedFeature : BakeError::InvalidSource) {}
+  BakeError code;  // InvalidSource, UnsupportedFeature or LimitExceeded
 };
 
 // "meshes[2]" from ("meshes", 2); "meshes[2].primitives" from ("meshes[2]", "primitives").

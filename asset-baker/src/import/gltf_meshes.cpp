@@ -20,7 +20,7 @@ const char* const kReadAttributes[] = {"POSITION",   "NORMAL",     "TANGENT",
 // The vertex attributes of one primitive, as floats.
 struct PrimitiveData {
   uint32_t vertex_count = 0;
-  std::map<std::string, AccessorValues> attributes;
+  VertexAttributes attributes;
   std::vector<uint32_t> indices;  // as stored, before the mode is applied
   bool skin_attributes = false;   // JOINTS_n / WEIGHTS_n, read or not
 };
@@ -38,16 +38,19 @@ bool allows_components(const std::string& name, uint32_t components) {
 // COLOR_0 holds floats, or normalized unsigned bytes or shorts (glTF 2.0, 3.7.2.1): plain integers
 // (0..255 read as colours up to 255) are refused. Floats outside 0..1 are clamped, as every vertex
 // format stores them, counted for one warning.
-void check_color(AccessorValues& values, const std::string& path, GltfMeshNotes& notes) {
-  if (!float_or_normalized_unsigned(values)) {
+void check_color(GltfData& data, std::shared_ptr<const AccessorValues>& values,
+                 const std::string& path, GltfMeshNotes& notes) {
+  if (!float_or_normalized_unsigned(*values)) {
     throw GltfError(path,
                     "COLOR_0 must be floats or normalized unsigned bytes or shorts, not "
                     "componentType " +
-                        std::to_string(values.component_type) +
-                        (values.normalized ? " (normalized)" : ""));
+                        std::to_string(values->component_type) +
+                        (values->normalized ? " (normalized)" : ""));
   }
-  for (float& f : values.values) {
-    if (f >= 0.0f && f <= 1.0f) continue;
+  auto in_range = [](float f) { return f >= 0.0f && f <= 1.0f; };
+  if (std::all_of(values->values.begin(), values->values.end(), in_range)) return;
+  for (float& f : copy_to_change(data, values, path).values) {
+    if (in_range(f)) continue;
     f = std::clamp(f, 0.0f, 1.0f);
     ++notes.clamped_colors;
   }
@@ -76,46 +79,50 @@ PrimitiveData read_primitive(GltfData& data, const Json& p, const std::string& p
     std::string path_of = json_path(ap, name);
     uint32_t accessor = index_value(it.value(), path_of, array_size(doc, "accessors"), "accessor");
     auto from_draco = decoded.attributes.find(name);
-    AccessorValues values = from_draco != decoded.attributes.end()
-                                ? std::move(from_draco->second)
-                                : data.floats(accessor, path_of, {"VEC2", "VEC3", "VEC4"});
-    if (!allows_components(name, values.components)) {
+    std::shared_ptr<const AccessorValues> values =
+        from_draco != decoded.attributes.end()
+            ? std::make_shared<const AccessorValues>(std::move(from_draco->second))
+            : data.shared_floats(accessor, path_of, {"VEC2", "VEC3", "VEC4"});
+    if (!allows_components(name, values->components)) {
       std::string where = json_path("accessors", accessor);
       throw GltfError(path_of, "accessor " + std::to_string(accessor) + " of type '" +
                                    string_or(doc["accessors"][accessor], where, "type", "") +
                                    "' cannot hold it");
     }
-    if (skin_attribute) check_skin_component_type(name, values, path_of);
-    if (name == "COLOR_0") check_color(values, path_of, notes);
+    if (skin_attribute) check_skin_component_type(name, *values, path_of);
+    if (name == "COLOR_0") check_color(data, values, path_of, notes);
     out.attributes[name] = std::move(values);
   }
   // glTF 2.0, 3.7.2.1: without normals (flat ones are made), the tangents MUST be ignored.
   if (!out.attributes.count("NORMAL")) out.attributes.erase("TANGENT");
   auto position = out.attributes.find("POSITION");
   if (position == out.attributes.end()) throw GltfError(ap, "has no POSITION");
-  out.vertex_count = position->second.count;
+  out.vertex_count = position->second->count;
   for (const auto& [name, values] : out.attributes) {
-    if (values.count != out.vertex_count) {
-      throw GltfError(json_path(ap, name), "has " + std::to_string(values.count) +
+    if (values->count != out.vertex_count) {
+      throw GltfError(json_path(ap, name), "has " + std::to_string(values->count) +
                                                " elements, POSITION " +
                                                std::to_string(out.vertex_count));
     }
   }
+  // The scans below and append_primitive's map of its vertices: O(vertices) per primitive, also
+  // when primitives share one decoded accessor (a hostile file of many primitives would not).
+  data.spend(uint64_t(out.vertex_count) * sizeof(uint32_t), ap);
   // After the counts are checked: a target's deltas are one per vertex of every attribute.
   apply_morph_targets(data, p, path, morph_weights, !draco.empty(), out.vertex_count,
                       out.attributes, notes.unapplied_morph_attributes);
   for (uint32_t v = 0; v < out.vertex_count; ++v) {
-    if (!reasonable_position(position->second.element(v)))
+    if (!reasonable_position(position->second->element(v)))
       throw GltfError(json_path(ap, "POSITION"),
                       "position " + std::to_string(v) + " is not finite or lies beyond +-1e18");
   }
   // A NaN or infinite normal, UV, colour, tangent or weight reaches the renderer as black or
   // missing pixels, and equals nothing when vertices are merged: refused as positions are.
   for (const auto& [name, values] : out.attributes) {
-    auto bad = std::find_if(values.values.begin(), values.values.end(),
+    auto bad = std::find_if(values->values.begin(), values->values.end(),
                             [](float f) { return !std::isfinite(f); });
-    if (bad != values.values.end()) {
-      size_t vertex = size_t(bad - values.values.begin()) / values.components;
+    if (bad != values->values.end()) {
+      size_t vertex = size_t(bad - values->values.begin()) / values->components;
       throw GltfError(json_path(ap, name), "vertex " + std::to_string(vertex) + " is not finite");
     }
   }
@@ -166,7 +173,7 @@ struct VertexStreams {
   const AccessorValues* position;
   const AccessorValues *normal, *tangent, *uv0, *uv1, *color;
   explicit VertexStreams(const PrimitiveData& p)
-      : position(&p.attributes.at("POSITION")),
+      : position(p.attributes.at("POSITION").get()),
         normal(find(p, "NORMAL")),
         tangent(find(p, "TANGENT")),
         uv0(find(p, "TEXCOORD_0")),
@@ -174,7 +181,7 @@ struct VertexStreams {
         color(find(p, "COLOR_0")) {}
   static const AccessorValues* find(const PrimitiveData& p, const char* name) {
     auto it = p.attributes.find(name);
-    return it == p.attributes.end() ? nullptr : &it->second;
+    return it == p.attributes.end() ? nullptr : it->second.get();
   }
 };
 
@@ -350,9 +357,9 @@ std::optional<ImportedMesh> import_gltf_mesh(GltfData& data, uint32_t index,
     any_uvs = any_uvs || attributes.count("TEXCOORD_0");
     any_uv1 = any_uv1 || attributes.count("TEXCOORD_1");
     auto color = attributes.find("COLOR_0");
-    if (color != attributes.end() && color->second.components == 4) {
-      for (uint32_t v = 0; v < color->second.count && !dropped_alpha; ++v)
-        dropped_alpha = color->second.element(v)[3] < 1.0f;
+    if (color != attributes.end() && color->second->components == 4) {
+      for (uint32_t v = 0; v < color->second->count && !dropped_alpha; ++v)
+        dropped_alpha = color->second->element(v)[3] < 1.0f;
     }
     by_material[material].push_back(read.size() - 1);
   }

@@ -67,11 +67,10 @@ bool node_has_other_weights(const Json& root, const Json& node, const std::strin
 
 void apply_morph_targets(GltfData& data, const Json& p, const std::string& path,
                          const std::vector<float>& weights, bool draco, uint32_t vertex_count,
-                         std::map<std::string, AccessorValues>& attributes,
-                         std::set<std::string>& unapplied) {
+                         VertexAttributes& attributes, std::set<std::string>& unapplied) {
   const Json& targets = array_or_empty(p, path, "targets");
   const size_t accessors = array_size(data.document().json, "accessors");
-  bool tangents_moved = false;
+  std::map<std::string, AccessorValues*> changed;  // the copies made, by attribute
   for (size_t t = 0; t < targets.size(); ++t) {
     const std::string tp = json_path(json_path(path, "targets"), t);
     const Json& target = targets[t];
@@ -97,11 +96,12 @@ void apply_morph_targets(GltfData& data, const Json& p, const std::string& path,
         throw GltfError(ap, "has " + std::to_string(deltas.count) + " elements, POSITION " +
                                 std::to_string(vertex_count));
       }
-      add_deltas(deltas, weights[t], base->second);
-      tangents_moved = tangents_moved || it.key() == "TANGENT";
+      AccessorValues*& values = changed[it.key()];
+      if (!values) values = &copy_to_change(data, base->second, ap);
+      add_deltas(deltas, weights[t], *values);
     }
   }
-  if (tangents_moved) renormalise_tangents(attributes.at("TANGENT"));
+  if (changed.count("TANGENT")) renormalise_tangents(*changed["TANGENT"]);
 }
 
 }  // namespace baker

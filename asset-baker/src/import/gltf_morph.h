@@ -25,14 +25,14 @@ bool node_has_other_weights(const Json& root, const Json& node, const std::strin
 
 // Adds the deltas of the targets of primitive `p` (at `path`) with a weight other than 0 to the
 // POSITION, NORMAL and TANGENT (xyz, renormalised) in `attributes`, which hold `vertex_count`
-// vertices; an attribute the primitive does not have is not made. Every target's accessor indices
+// vertices (each changed in a copy: copy_to_change); an attribute the primitive does not have is
+// not made. Every target's accessor indices
 // are checked; a target read must hold VEC3 elements, `vertex_count` of them. The deltas of other
 // attributes (TEXCOORD_n, COLOR_n) are not applied: their names go to `unapplied`. Throws
 // GltfError; a Draco-compressed primitive with a weighted target is unsupported (Draco may
 // reorder the vertices the targets refer to).
 void apply_morph_targets(GltfData& data, const Json& p, const std::string& path,
                          const std::vector<float>& weights, bool draco, uint32_t vertex_count,
-                         std::map<std::string, AccessorValues>& attributes,
-                         std::set<std::string>& unapplied);
+                         VertexAttributes& attributes, std::set<std::string>& unapplied);
 
 }  // namespace baker

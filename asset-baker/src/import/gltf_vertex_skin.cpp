@@ -13,7 +13,7 @@ struct InfluenceSet {
   std::string joints_path, weights_path;
 };
 
-std::vector<InfluenceSet> influence_sets(const std::map<std::string, AccessorValues>& attributes,
+std::vector<InfluenceSet> influence_sets(const VertexAttributes& attributes,
                                          const std::string& path) {
   std::vector<InfluenceSet> sets;
   std::string ap = json_path(path, "attributes");
@@ -24,7 +24,7 @@ std::vector<InfluenceSet> influence_sets(const std::map<std::string, AccessorVal
     auto w = attributes.find(weights);
     if (w == attributes.end())
       throw GltfError(json_path(ap, name), "has no " + weights + " beside it");
-    sets.push_back({&values, &w->second, json_path(ap, name), json_path(ap, weights)});
+    sets.push_back({values.get(), w->second.get(), json_path(ap, name), json_path(ap, weights)});
   }
   for (const auto& [name, values] : attributes) {
     int n = skin_set(name, "WEIGHTS_");
@@ -64,9 +64,9 @@ void check_skin_component_type(const std::string& name, const AccessorValues& va
   }
 }
 
-std::vector<QuantizedInfluences> vertex_skins(
-    const std::map<std::string, AccessorValues>& attributes, uint32_t vertex_count,
-    const GltfMeshSkin& skin, const std::string& path, SkinCounts& counts) {
+std::vector<QuantizedInfluences> vertex_skins(const VertexAttributes& attributes,
+                                              uint32_t vertex_count, const GltfMeshSkin& skin,
+                                              const std::string& path, SkinCounts& counts) {
   std::vector<InfluenceSet> sets = influence_sets(attributes, path);
   const uint32_t one = skin.format == assetlib::SkinFormat::J8W8 ? 255 : 65535;
   std::vector<QuantizedInfluences> out(vertex_count);

@@ -44,9 +44,9 @@ struct SkinCounts {
 // in skeleton joints, quantised for the skin's format. Every JOINTS_n needs its WEIGHTS_n and the
 // other way round; a primitive without any binds every vertex to joint 0 (counted as without
 // weight). Throws GltfError naming the attribute and the vertex (see import_gltf_mesh).
-std::vector<QuantizedInfluences> vertex_skins(
-    const std::map<std::string, AccessorValues>& attributes, uint32_t vertex_count,
-    const GltfMeshSkin& skin, const std::string& path, SkinCounts& counts);
+std::vector<QuantizedInfluences> vertex_skins(const VertexAttributes& attributes,
+                                              uint32_t vertex_count, const GltfMeshSkin& skin,
+                                              const std::string& path, SkinCounts& counts);
 
 // The warnings of a mesh's repairs, about `what` ("c.gltf: meshes[0]").
 void warn_skin_counts(const SkinCounts& counts, const std::string& what,
