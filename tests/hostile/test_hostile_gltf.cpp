@@ -333,7 +333,20 @@ TEST_CASE("compressed data that does not decode is refused") {
   d.doc["extensionsUsed"] = json::array({"KHR_draco_mesh_compression"});
   d.doc["meshes"][0]["primitives"][0]["extensions"] = {
       {"KHR_draco_mesh_compression", {{"bufferView", 0}, {"attributes", {{"POSITION", 0}}}}}};
-  expect_refused(d.bytes(), "Draco data does not decode");
+  expect_refused(d.bytes(), "Draco data that is not a triangle mesh of bitstream 2.0 to 2.2");
+  // A Draco header announcing 2^28 faces and points in a few bytes (a stream of a regular grid
+  // compresses about that well): refused for the sizes it announces, before Draco allocates them.
+  test::GeneratedGltf bomb = triangle();
+  const uint8_t header[] = {'D',  'R',  'A',  'C',  'O',  2,
+                            2,    1,    0,    0,    0,         // 2.2, mesh, sequential
+                            0x80, 0x80, 0x80, 0x80, 0x01,      // faces: 2^28
+                            0x80, 0x80, 0x80, 0x80, 0x01, 0};  // points: 2^28
+  const size_t view = bomb.doc["accessors"][bomb.add(header, sizeof header, 5121, "SCALAR",
+                                                     sizeof header)]["bufferView"];
+  bomb.doc["extensionsUsed"] = json::array({"KHR_draco_mesh_compression"});
+  bomb.doc["meshes"][0]["primitives"][0]["extensions"] = {
+      {"KHR_draco_mesh_compression", {{"bufferView", view}, {"attributes", {{"POSITION", 0}}}}}};
+  expect_refused(bomb.bytes(), "KHR_draco_mesh_compression: decodes to more data than a file");
 }
 
 TEST_CASE("an embedded image that is not an image fails the file, naming the image") {
