@@ -520,6 +520,13 @@ TEST_CASE("a 16-bit RLE PSD and HDR layouts other than -Y +X are refused, naming
     CHECK(h.status.message().find(std::string("a Radiance HDR laid out '") +
                                   std::string(layout).substr(0, 5)) != std::string::npos);
   }
+  Bytes formatless;
+  hostile::append(formatless, std::string("#?RADIANCE\nEXPOSURE=1\n\n-Y 1 +X 1\n"));
+  formatless.insert(formatless.end(), {128, 64, 32, 128});
+  Baked f = bake(formatless, "plain.hdr");
+  REQUIRE_FALSE(f.status.ok());
+  CHECK(f.status.message().find("plain.hdr: a Radiance HDR without a FORMAT line") !=
+        std::string::npos);
 }
 
 TEST_CASE("a forged size padded with comments is judged by the compressed pixel data alone") {
@@ -839,6 +846,16 @@ TEST_CASE("a PSD's fourth channel is transparency only when its layer count says
     REQUIRE(t.status.ok());
     CHECK(t.alpha == std::vector<uint8_t>{0, 128});
     CHECK(t.warnings.empty());
+  }
+}
+
+TEST_CASE("an RGB PSD of fewer than 3 channels is refused, not baked with zeros for the others") {
+  for (uint8_t channels : {uint8_t(1), uint8_t(2)}) {
+    Baked b = bake(psd_extra_channels(false, std::nullopt, channels), "thin.psd");
+    REQUIRE_FALSE(b.status.ok());
+    CHECK(b.status.code == baker::BakeError::InvalidSource);
+    CHECK(b.status.message().find("thin.psd: the RGB PSD has " + std::to_string(channels) +
+                                  " channel(s), fewer than 3") != std::string::npos);
   }
 }
 

@@ -579,6 +579,16 @@ TEST_CASE("a damaged PNG is refused with what is wrong in it, not 'unknown image
   dropped.erase(dropped.begin() + 4);  // CR LF became LF
   CHECK_THAT(message_of(dropped), Contains("its 8-byte signature is damaged"));
 
+  // A palette image needs its one palette before the image data.
+  hostile::PngSpec no_palette;
+  no_palette.color_type = 3;
+  CHECK_THAT(message_of(hostile::png(no_palette)),
+             Contains("the palette PNG has no PLTE chunk before its image data"));
+  Bytes two_palettes(good.begin(), good.begin() + 33);
+  hostile::png_chunk(two_palettes, "PLTE", {0, 0, 255});
+  two_palettes.insert(two_palettes.end(), good.begin() + 33, good.end());
+  CHECK_THAT(message_of(two_palettes), Contains("the PNG has 2 PLTE chunks (one at most)"));
+
   // MNG and JNG share most of the signature: they are other formats, named as such.
   Bytes mng = good;
   mng[0] = 0x8a;

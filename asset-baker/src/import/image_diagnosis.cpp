@@ -142,9 +142,16 @@ std::string psd_feature(const ByteView& h) {
 }
 
 std::string hdr_feature(const ByteView& h) {
+  bool format_line = false;
   for (uint64_t at = 0; at + 6 < h.size() && at < 4096; ++at) {
     if (h.has(at, "FORMAT=32-bit_rle_xyze")) return not_supported("a Radiance HDR in XYZE");
+    format_line = format_line || h.has(at, "\nFORMAT=");
     if (!h.has(at, "\n\n")) continue;
+    // Radiance takes a header without one as RGBE; stb_image refuses it.
+    if (!format_line) {
+      return not_supported(
+          "a Radiance HDR without a FORMAT line (add 'FORMAT=32-bit_rle_rgbe' to its header)");
+    }
     // The header ends at an empty line; the resolution line follows. stb_image reads only
     // "-Y h +X w" (rows top to bottom, left to right); the other seven layouts are valid files.
     const uint64_t line = at + 2;

@@ -54,8 +54,8 @@ BakeStatus refuse(const std::string& name, const std::string& why,
 }
 
 BakeStatus truncated(const std::string& name, const char* what, uint64_t needed, uint64_t held) {
-  return refuse(name, std::string("truncated: ") + what + " needs " + std::to_string(needed) +
-                          " bytes, the file holds " + std::to_string(held));
+  return refuse(name, "truncated: " + std::to_string(needed) + " bytes needed for " + what +
+                          ", the file holds " + std::to_string(held));
 }
 
 bool starts_with(std::span<const std::byte> source, std::string_view magic) {
@@ -120,6 +120,8 @@ std::string walk_png(std::span<const std::byte> source, uint64_t& idat) {
   const ByteView b(source);
   PngChunks chunks(b);
   idat = 0;
+  uint32_t colour_type = 0, palettes = 0;
+  bool palette_first = false;  // a PLTE before the first IDAT
   for (PngChunk chunk; chunks.next(chunk);) {
     const uint64_t after_type = source.size() - chunk.data();
     if (chunk.length > 0x7fffffffu || uint64_t(chunk.length) + 4 > after_type) {
@@ -137,11 +139,18 @@ std::string walk_png(std::span<const std::byte> source, uint64_t& idat) {
     // Read with its CRC checked first: bytes a writer really wrote, not a flipped bit.
     if (chunk.is("IHDR")) {
       if (std::string why = ihdr_problem(b, chunk); !why.empty()) return why;
+      colour_type = b.u8(chunk.data() + 9);
     }
+    if (chunk.is("PLTE")) palette_first = palette_first || idat == 0, ++palettes;
     if (chunk.is("IDAT")) idat += chunk.length;
     if (chunk.is("IEND")) break;
   }
   if (idat == 0) return "the PNG has no image data (no IDAT chunk before the end)";
+  // stb_image takes the last of several palettes, libpng refuses the file: which was meant?
+  if (palettes > 1) return "the PNG has " + std::to_string(palettes) + " PLTE chunks (one at most)";
+  constexpr uint32_t kPaletteColour = 3;
+  if (colour_type == kPaletteColour && !palette_first)
+    return "the palette PNG has no PLTE chunk before its image data";
   return {};
 }
 
@@ -311,13 +320,18 @@ BakeStatus check_tga(std::span<const std::byte> source, const std::string& name,
 }
 
 // stb_image reads at most 4 channels; RLE data is preceded by a table of every row's byte count.
+// An RGB image (the only mode read) has at least its 3 colour channels: stb_image fills missing
+// ones with 0, a wrong colour.
 BakeStatus check_psd(std::span<const std::byte> source, const std::string& name, uint64_t pixels) {
   Reader r(source, 12);
   uint64_t channels = r.be16();
   uint64_t height = r.be32();
   r.skip(4);
   uint64_t depth_bytes = r.be16() / 8;
-  r.skip(2);
+  constexpr uint32_t kRgb = 3;
+  if (r.be16() == kRgb && channels < 3)
+    return refuse(name,
+                  "the RGB PSD has " + std::to_string(channels) + " channel(s), fewer than 3");
   for (int section = 0; section < 3; ++section) r.skip(r.be32());  // colour mode, resources, layers
   uint32_t compression = r.be16();
   uint64_t read_channels = std::min<uint64_t>(channels, 4);

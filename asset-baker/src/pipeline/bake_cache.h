@@ -71,7 +71,9 @@ namespace baker {
 //  16  glTF: morph targets are applied at the mesh's default weights, with a warning (were
 //      refused); textures: 16-bit normal maps renormalised in every level (and a level 0 scaled by
 //      max_size), normals that cancel out flat; TGA fourth bytes an extension area says are not
-//      alpha baked opaque; new warnings (undeclared TGA and BMP fourth bytes read as alpha)
+//      alpha baked opaque; glTF: a NORMAL of no length gets a face's normal, vertex accessors
+//      shared by many primitives bake (were over the budget); new warnings (undeclared TGA and BMP
+//      fourth bytes read as alpha, an APNG whose default image is no frame)
 inline constexpr uint32_t kBakerVersion = 16;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
