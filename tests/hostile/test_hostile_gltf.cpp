@@ -297,6 +297,19 @@ TEST_CASE("accessors and node trees that would expand far beyond the file are re
   strip.doc["meshes"][0]["primitives"][0]["indices"] = strip.doc["accessors"].size() - 1;
   strip.doc["meshes"][0]["primitives"][0]["mode"] = 5;
   expect_refused(strip.bytes(), "meshes[0].primitives[0]: decodes to more data");
+  // The same beside a points primitive naming a 4 MiB view as Draco data: only a view decoded as
+  // a Draco mesh counts as one in the budget, not one a skipped primitive names.
+  test::GeneratedGltf credited = strip;
+  const std::vector<uint8_t> padding(4u << 20, 0);
+  const size_t padding_view = credited.doc["accessors"][credited.add(
+      padding.data(), padding.size(), 5121, "SCALAR", padding.size())]["bufferView"];
+  json points = credited.doc["meshes"][0]["primitives"][0];
+  points["mode"] = 0;
+  points.erase("indices");
+  points["extensions"] = {{"KHR_draco_mesh_compression",
+                           {{"bufferView", padding_view}, {"attributes", {{"POSITION", 0}}}}}};
+  credited.doc["meshes"][0]["primitives"].push_back(points);
+  expect_refused(credited.bytes(), "meshes[0].primitives[0]: decodes to more data");
   // 40 nodes, each with the next as both children: 2^40 paths.
   test::GeneratedGltf tree = triangle();
   tree.doc["nodes"] = json::array();
@@ -333,7 +346,7 @@ TEST_CASE("compressed data that does not decode is refused") {
   d.doc["extensionsUsed"] = json::array({"KHR_draco_mesh_compression"});
   d.doc["meshes"][0]["primitives"][0]["extensions"] = {
       {"KHR_draco_mesh_compression", {{"bufferView", 0}, {"attributes", {{"POSITION", 0}}}}}};
-  expect_refused(d.bytes(), "Draco data that is not a triangle mesh of bitstream 2.0 to 2.2");
+  expect_refused(d.bytes(), "buffer view 0 is not Draco data (no DRACO header)");
   // A Draco header announcing 2^28 faces and points in a few bytes (a stream of a regular grid
   // compresses about that well): refused for the sizes it announces, before Draco allocates them.
   test::GeneratedGltf bomb = triangle();
@@ -347,6 +360,23 @@ TEST_CASE("compressed data that does not decode is refused") {
   bomb.doc["meshes"][0]["primitives"][0]["extensions"] = {
       {"KHR_draco_mesh_compression", {{"bufferView", view}, {"attributes", {{"POSITION", 0}}}}}};
   expect_refused(bomb.bytes(), "KHR_draco_mesh_compression: decodes to more data than a file");
+  // The same behind file metadata whose value is 200 bytes long (a varint of length: a reader
+  // taking one byte of length would land inside the value and read other sizes there).
+  test::GeneratedGltf hidden = triangle();
+  std::vector<uint8_t> stream = {
+      'D', 'R', 'A', 'C',  'O', 2, 2, 1, 0, 0, 0x80,  // metadata flag
+      0,                                              // attribute metadata
+      1,   1,   'k', 0xc8, 0x01};                     // 1 entry: name "k", value of 200 bytes
+  stream.insert(stream.end(), 200, 0);  // the value: zeros, which would read as 0 faces, 0 points
+  stream.push_back(0);                  // no sub-metadata
+  stream.insert(stream.end(), {0x80, 0x80, 0x80, 0x80, 0x01, 0x80, 0x80, 0x80, 0x80, 0x01, 0});
+  const size_t hidden_view = hidden.doc["accessors"][hidden.add(
+      stream.data(), stream.size(), 5121, "SCALAR", stream.size())]["bufferView"];
+  hidden.doc["extensionsUsed"] = json::array({"KHR_draco_mesh_compression"});
+  hidden.doc["meshes"][0]["primitives"][0]["extensions"] = {
+      {"KHR_draco_mesh_compression",
+       {{"bufferView", hidden_view}, {"attributes", {{"POSITION", 0}}}}}};
+  expect_refused(hidden.bytes(), "KHR_draco_mesh_compression: decodes to more data than a file");
 }
 
 TEST_CASE("an embedded image that is not an image fails the file, naming the image") {

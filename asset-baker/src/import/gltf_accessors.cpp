@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
-#include <set>
 
 namespace baker {
 namespace {
@@ -94,49 +93,14 @@ uint32_t type_components(const std::string& type) {
   return 0;  // matrices are never vertex data the baker reads
 }
 
-namespace {
-
-// The bytes of the buffer views that primitives name as Draco data, each view once, at most
-// `buffer_bytes` in all. Only sizes are read here (the views are checked when decoded); anything
-// malformed counts nothing.
-uint64_t draco_view_bytes(const Json& doc, uint64_t buffer_bytes) {
-  auto member = [](const Json& j, const char* key) -> const Json* {
-    if (!j.is_object()) return nullptr;
-    auto it = j.find(key);
-    return it == j.end() ? nullptr : &*it;
-  };
-  auto count = [&](const Json& j, const char* key) -> std::optional<uint64_t> {
-    const Json* v = member(j, key);
-    return v && v->is_number_unsigned() ? std::optional(v->get<uint64_t>()) : std::nullopt;
-  };
-  std::set<uint64_t> views;
-  const Json* meshes = member(doc, "meshes");
-  for (size_t m = 0; meshes && meshes->is_array() && m < meshes->size(); ++m) {
-    const Json* primitives = member((*meshes)[m], "primitives");
-    for (size_t p = 0; primitives && primitives->is_array() && p < primitives->size(); ++p) {
-      const Json* extensions = member((*primitives)[p], "extensions");
-      const Json* draco = extensions ? member(*extensions, "KHR_draco_mesh_compression") : nullptr;
-      if (std::optional<uint64_t> view = draco ? count(*draco, "bufferView") : std::nullopt)
-        views.insert(*view);
-    }
-  }
-  const Json* all = member(doc, "bufferViews");
-  uint64_t total = 0;
-  for (uint64_t v : views) {
-    if (!all || !all->is_array() || v >= all->size()) continue;
-    total += std::min(count((*all)[v], "byteLength").value_or(0), buffer_bytes);
-  }
-  return std::min(total, buffer_bytes);
+GltfData::GltfData(const GltfDocument& doc, uint64_t file_bytes) : doc_(doc) {
+  uint64_t input = file_bytes;
+  for (const std::string& b : doc.buffers) input += b.size();
+  budget_ = kMaxExpansion * input + (uint64_t(64) << 20);
 }
 
-}  // namespace
-
-GltfData::GltfData(const GltfDocument& doc, uint64_t file_bytes) : doc_(doc) {
-  uint64_t buffers = 0;
-  for (const std::string& b : doc.buffers) buffers += b.size();
-  const uint64_t input =
-      file_bytes + buffers + (kDracoWeight - 1) * draco_view_bytes(doc.json, buffers);
-  budget_ = kMaxExpansion * input + (uint64_t(64) << 20);
+void GltfData::credit_draco_view(uint32_t index, uint64_t bytes) {
+  if (draco_views_.insert(index).second) budget_ += kDracoCredit * bytes;
 }
 
 void GltfData::spend(uint64_t bytes, const std::string& path) {

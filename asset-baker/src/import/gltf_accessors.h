@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -52,12 +53,12 @@ class GltfData {
  public:
   // Everything read is bounded by what the file justifies: decoded views and accessors together
   // at most kMaxExpansion times the bytes of the file and its buffers (plus 64 MiB), so a small
-  // file cannot make the baker allocate gigabytes. Bytes of Draco-compressed views count
-  // kDracoWeight times (at most all the buffers' bytes so counted): Draco stores a mesh about 30
-  // times smaller than accessors do (the Stanford bunny at 11 bits: 43 KB for 1.25 MB of floats
-  // and indices), and its decode is charged for the sizes its header announces.
+  // file cannot make the baker allocate gigabytes. A view decoded as a Draco mesh counts
+  // kDracoWeight times (credit_draco_view): Draco stores a mesh about 30 times smaller than
+  // accessors do (the Stanford bunny at 11 bits: 43 KB for 1.25 MB of floats and indices).
   static constexpr uint64_t kMaxExpansion = 64;
   static constexpr uint64_t kDracoWeight = 32;
+  static constexpr uint64_t kDracoCredit = (kDracoWeight - 1) * kMaxExpansion;  // per byte
 
   GltfData(const GltfDocument& doc, uint64_t file_bytes);
 
@@ -83,6 +84,9 @@ class GltfData {
   // Counts `bytes` of memory derived from the file at `path` against the budget above (the
   // importer's own copies: triangle corners and their vertices). Throws GltfError past it.
   void spend(uint64_t bytes, const std::string& path);
+  // Adds kDracoCredit per byte of bufferViews[index], `bytes` long, to the budget the first time
+  // the view is decoded as Draco data (the decoder spends back what its stream leaves unread).
+  void credit_draco_view(uint32_t index, uint64_t bytes);
 
  private:
   // The accessor's elements packed one after another, sparse values applied; the returned layout
@@ -97,6 +101,7 @@ class GltfData {
   const GltfDocument& doc_;
   std::map<uint32_t, std::vector<uint8_t>> decoded_;  // meshopt-decoded views by index
   std::map<uint32_t, std::shared_ptr<const AccessorValues>> shared_;  // by accessor index
+  std::set<uint32_t> draco_views_;                                    // credited
   uint64_t budget_;
 };
 

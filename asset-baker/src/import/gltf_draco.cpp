@@ -21,40 +21,56 @@ float normalized(float value, draco::DataType type) {
 }
 
 // The sizes a Draco mesh announces before its data (the Draco bitstream specification, 2.2, and
-// Draco's decoder for 2.0 and 2.1): read so that the decode, which allocates for them before
-// looking further, is charged against the budget first. Other bitstreams (1.x, point clouds) and
-// anything the reader below cannot follow give no sizes: the caller refuses them.
+// Draco's decoder for 2.0 and 2.1, whose metadata it also follows): read so that the decode, which
+// allocates for them before looking further, is charged against the budget first. A stream it
+// cannot follow gives no sizes and says why: damaged, or another kind (1.x, a point cloud).
 struct DracoSizes {
   uint64_t faces = 0, points = 0;
+};
+
+struct DracoRefusal {
+  std::string why;
+  bool unsupported = false;  // a sound stream of another kind, not damage
 };
 
 class DracoHeader {
  public:
   explicit DracoHeader(std::span<const uint8_t> bytes) : bytes_(bytes) {}
 
-  std::optional<DracoSizes> sizes() {
+  std::optional<DracoSizes> sizes(DracoRefusal& refusal) {
     constexpr uint16_t kMetadata = 0x8000;
     constexpr uint8_t kMesh = 1, kSequential = 0, kEdgebreaker = 1;
-    if (bytes_.size() < 11 || std::memcmp(bytes_.data(), "DRACO", 5) != 0) return std::nullopt;
+    auto refuse = [&](const char* why, bool unsupported) {
+      refusal = {why, unsupported};
+      return std::nullopt;
+    };
+    if (bytes_.size() < 11 || std::memcmp(bytes_.data(), "DRACO", 5) != 0)
+      return refuse("is not Draco data (no DRACO header)", false);
     const uint32_t version = uint32_t(bytes_[5]) << 8 | bytes_[6];
-    if (version < 0x200 || version > 0x202 || bytes_[7] != kMesh) return std::nullopt;
+    if (version < 0x200 || version > 0x202 || bytes_[7] != kMesh ||
+        (bytes_[8] != kSequential && bytes_[8] != kEdgebreaker)) {
+      return refuse(
+          "is Draco data other than a triangle mesh of bitstream 2.0 to 2.2 (what glTF "
+          "encoders write)",
+          true);
+    }
     const uint8_t method = bytes_[8];
     const uint16_t flags = uint16_t(bytes_[9] | bytes_[10] << 8);
     at_ = 11;
-    if ((flags & kMetadata) && !skip_metadata()) return std::nullopt;
+    constexpr const char* kDamaged = "is damaged Draco data (its header ends early)";
+    if ((flags & kMetadata) && !skip_metadata()) return refuse(kDamaged, false);
     if (method == kSequential) {
       // Fixed 32-bit counts before bitstream 2.2, varints since.
       const std::optional<uint32_t> faces = version < 0x202 ? fixed32() : varint();
       const std::optional<uint32_t> points = version < 0x202 ? fixed32() : varint();
-      if (!faces || !points) return std::nullopt;
+      if (!faces || !points) return refuse(kDamaged, false);
       return DracoSizes{*faces, *points};
     }
-    if (method != kEdgebreaker) return std::nullopt;
-    ++at_;                                                  // the traversal decoder's type
-    if (version < 0x202 && !varint()) return std::nullopt;  // new vertices, before 2.2
-    const std::optional<uint32_t> vertices = varint();      // attribute seams add a few points
+    ++at_;  // the traversal decoder's type
+    if (version < 0x202 && !varint()) return refuse(kDamaged, false);  // new vertices, before 2.2
+    const std::optional<uint32_t> vertices = varint();  // attribute seams add a few points
     const std::optional<uint32_t> faces = varint();
-    if (!vertices || !faces) return std::nullopt;
+    if (!vertices || !faces) return refuse(kDamaged, false);
     return DracoSizes{*faces, *vertices};
   }
 
@@ -81,20 +97,23 @@ class DracoHeader {
     at_ += n;
     return true;
   }
-  // A metadata element: entries of a key and a value, each a byte of length and its bytes, then
-  // named sub-elements (bounded in depth: a hostile chain would recurse without end).
+  // A name: a byte of length, then its bytes.
+  bool skip_name() { return at_ < bytes_.size() && skip(1 + uint64_t(bytes_[at_])); }
+  // A metadata element as Draco's MetadataDecoder reads it: entries of a name and a value (a
+  // varint of length, not 0, then its bytes), then named sub-elements (bounded in depth: a
+  // hostile chain would recurse without end).
   bool skip_element(int depth) {
     std::optional<uint32_t> entries = varint();
     if (!entries || depth > 32) return false;
     for (uint32_t i = 0; i < *entries; ++i) {
-      if (at_ >= bytes_.size() || !skip(1 + uint64_t(bytes_[at_]))) return false;
-      if (at_ >= bytes_.size() || !skip(1 + uint64_t(bytes_[at_]))) return false;
+      if (!skip_name()) return false;
+      const std::optional<uint32_t> value = varint();
+      if (!value || *value == 0 || !skip(*value)) return false;
     }
     std::optional<uint32_t> children = varint();
     if (!children) return false;
     for (uint32_t i = 0; i < *children; ++i) {
-      if (at_ >= bytes_.size() || !skip(1 + uint64_t(bytes_[at_])) || !skip_element(depth + 1))
-        return false;
+      if (!skip_name() || !skip_element(depth + 1)) return false;
     }
     return true;
   }
@@ -125,13 +144,12 @@ DracoPrimitive decode_draco(GltfData& data, const Json& primitive, const Json& e
   uint32_t view_index =
       index_of(ext, where, "bufferView", array_size(doc, "bufferViews"), "buffer view");
   std::span<const uint8_t> bytes = data.view(view_index, where);
-  const std::optional<DracoSizes> sizes = DracoHeader(bytes).sizes();
-  if (!sizes) {
-    throw GltfError(where,
-                    "Draco data that is not a triangle mesh of bitstream 2.0 to 2.2 (what glTF "
-                    "encoders write) is not read",
-                    true);
-  }
+  DracoRefusal refusal;
+  const std::optional<DracoSizes> sizes = DracoHeader(bytes).sizes(refusal);
+  if (!sizes)
+    throw GltfError(where, "buffer view " + std::to_string(view_index) + " " + refusal.why,
+                    refusal.unsupported);
+  data.credit_draco_view(view_index, bytes.size());
   data.spend(sizes->faces * kDracoBytesPerFace + sizes->points * kDracoBytesPerPoint, where);
   draco::DecoderBuffer buffer;
   buffer.Init(reinterpret_cast<const char*>(bytes.data()), bytes.size());
@@ -140,6 +158,9 @@ DracoPrimitive decode_draco(GltfData& data, const Json& primitive, const Json& e
   if (!decoded.ok())
     throw GltfError(where, "Draco data does not decode: " + decoded.status().error_msg_string());
   std::unique_ptr<draco::Mesh> mesh = std::move(decoded).value();
+  // Bytes after the stream were credited as Draco data: they are not.
+  data.spend(GltfData::kDracoCredit * uint64_t(std::max<int64_t>(buffer.remaining_size(), 0)),
+             where);
 
   DracoPrimitive out;
   out.indices.reserve(size_t(mesh->num_faces()) * 3);

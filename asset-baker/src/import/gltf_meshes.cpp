@@ -188,8 +188,8 @@ struct VertexStreams {
 // Whether vertex `v` has a NORMAL with a direction (finite: checked when read).
 bool has_normal(const VertexStreams& s, uint32_t v) {
   if (!s.normal) return false;
-  const Vec3 n = to_vec3(s.normal->element(v));
-  return dot(n, n) > 0;
+  const float* n = s.normal->element(v);
+  return std::max({std::fabs(n[0]), std::fabs(n[1]), std::fabs(n[2])}) > 0;  // dot() underflows
 }
 
 // The unit normal of triangle `t` of `corners`, or +Z when it has no area.
@@ -260,20 +260,10 @@ void append_primitive(const PrimitiveData& p, const std::vector<uint32_t>& corne
 }
 
 // The default weights of the mesh's morph targets (empty without targets), noting the mesh as
-// morphed. glTF 2.0, 3.7.2.2: every primitive has the same number of targets.
+// morphed.
 std::vector<float> mesh_morph_weights(const Json& mesh, uint32_t index, const std::string& path,
                                       GltfMeshNotes& notes) {
-  const std::string pp = json_path(path, "primitives");
-  const Json& primitives = array_or_empty(mesh, path, "primitives");
-  const size_t targets = array_or_empty(primitives[0], json_path(pp, 0), "targets").size();
-  for (size_t i = 1; i < primitives.size(); ++i) {
-    const std::string where = json_path(json_path(pp, i), "targets");
-    const size_t count = array_or_empty(primitives[i], json_path(pp, i), "targets").size();
-    if (count != targets) {
-      throw GltfError(where, "has " + std::to_string(count) + " morph targets, primitives[0] " +
-                                 std::to_string(targets) + " (they must have as many)");
-    }
-  }
+  const size_t targets = morph_target_count(mesh, path);
   if (targets == 0) return {};  // `weights` without targets (invalid glTF) weigh nothing
   notes.morphed.push_back(index);
   return morph_weights(mesh, path, targets);

@@ -46,14 +46,27 @@ std::vector<float> morph_weights(const Json& obj, const std::string& path, size_
   return weights;
 }
 
+size_t morph_target_count(const Json& mesh, const std::string& path) {
+  const std::string pp = json_path(path, "primitives");
+  const Json& primitives = array_or_empty(mesh, path, "primitives");
+  if (primitives.empty()) return 0;
+  const size_t targets = array_or_empty(primitives[0], json_path(pp, 0), "targets").size();
+  for (size_t i = 1; i < primitives.size(); ++i) {
+    const size_t count = array_or_empty(primitives[i], json_path(pp, i), "targets").size();
+    if (count != targets) {
+      throw GltfError(json_path(json_path(pp, i), "targets"),
+                      "has " + std::to_string(count) + " morph targets, primitives[0] " +
+                          std::to_string(targets) + " (they must have as many)");
+    }
+  }
+  return targets;
+}
+
 bool node_has_other_weights(const Json& root, const Json& node, const std::string& path,
                             uint32_t mesh) {
   if (!node.contains("weights")) return false;
   const std::string mp = json_path("meshes", mesh);
-  const Json& primitives = array_or_empty(root["meshes"][mesh], mp, "primitives");
-  if (primitives.empty()) return false;
-  const size_t targets =
-      array_or_empty(primitives[0], json_path(json_path(mp, "primitives"), 0), "targets").size();
+  const size_t targets = morph_target_count(root["meshes"][mesh], mp);
   if (targets == 0) return false;
   // The node's first: a malformed list is refused at its own length, before the mesh's is read.
   std::vector<float> own;
@@ -91,14 +104,16 @@ void apply_morph_targets(GltfData& data, const Json& p, const std::string& path,
                         "decoded vertices need not be in the order the targets use)",
                         true);
       }
-      const AccessorValues deltas = data.floats(accessor, ap, {"VEC3"});
-      if (deltas.count != vertex_count) {
-        throw GltfError(ap, "has " + std::to_string(deltas.count) + " elements, POSITION " +
+      // Decoded once, as primitives sharing their vertices share their targets.
+      const std::shared_ptr<const AccessorValues> deltas =
+          data.shared_floats(accessor, ap, {"VEC3"});
+      if (deltas->count != vertex_count) {
+        throw GltfError(ap, "has " + std::to_string(deltas->count) + " elements, POSITION " +
                                 std::to_string(vertex_count));
       }
       AccessorValues*& values = changed[it.key()];
       if (!values) values = &copy_to_change(data, base->second, ap);
-      add_deltas(deltas, weights[t], *values);
+      add_deltas(*deltas, weights[t], *values);
     }
   }
   if (changed.count("TANGENT")) renormalise_tangents(*changed["TANGENT"]);

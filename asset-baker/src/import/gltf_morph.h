@@ -13,6 +13,10 @@
 
 namespace baker {
 
+// The number of morph targets of `mesh` (at `path`): glTF 2.0, 3.7.2.2, every primitive has as
+// many (GltfError otherwise).
+size_t morph_target_count(const Json& mesh, const std::string& path);
+
 // The morph weights `obj` (a mesh or a node, at `path`) lists in "weights" for `targets` morph
 // targets: zeros when absent. Throws GltfError when it is not an array of that many finite numbers.
 std::vector<float> morph_weights(const Json& obj, const std::string& path, size_t targets);

@@ -121,7 +121,7 @@ std::string walk_png(std::span<const std::byte> source, uint64_t& idat) {
   PngChunks chunks(b);
   idat = 0;
   uint32_t colour_type = 0, palettes = 0;
-  bool palette_first = false;  // a PLTE before the first IDAT
+  bool image_data = false, palette_first = false;  // an IDAT seen; a PLTE before the first
   for (PngChunk chunk; chunks.next(chunk);) {
     const uint64_t after_type = source.size() - chunk.data();
     if (chunk.length > 0x7fffffffu || uint64_t(chunk.length) + 4 > after_type) {
@@ -141,8 +141,8 @@ std::string walk_png(std::span<const std::byte> source, uint64_t& idat) {
       if (std::string why = ihdr_problem(b, chunk); !why.empty()) return why;
       colour_type = b.u8(chunk.data() + 9);
     }
-    if (chunk.is("PLTE")) palette_first = palette_first || idat == 0, ++palettes;
-    if (chunk.is("IDAT")) idat += chunk.length;
+    if (chunk.is("PLTE")) palette_first = palette_first || !image_data, ++palettes;
+    if (chunk.is("IDAT")) idat += chunk.length, image_data = true;
     if (chunk.is("IEND")) break;
   }
   if (idat == 0) return "the PNG has no image data (no IDAT chunk before the end)";

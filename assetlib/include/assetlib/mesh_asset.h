@@ -351,12 +351,12 @@ Status pack_mesh(const MeshInfo& info, const void* vertices, size_t vertices_siz
 // (TruncatedHeader when a chunk lies outside it); corrupt data is CorruptBlob / SizeMismatch.
 // Writes only vertex_dst[0, vertex_buffer_size) and index_dst[0, index_buffer_size); both
 // destinations are checked (DestinationTooSmall) before either is written. A chunk straddling the
-// two buffers (never written by pack_mesh) is InvalidValue. No alignment needed. On success both buffers were written completely; on error they may hold partial data.
-// The values are not checked: indices may be >= vertex_count in a hostile file.
-// Allocates nothing but error messages, except for a LegacyLZ4 mesh (a legacy vkguide file): its
-// one LZ4 block holds both buffers and cannot be split, so it is decoded into a temporary buffer of
-// mesh_unpacked_size(info) bytes (at most 1 GiB; OutOfMemory when that fails), both destinations
-// checked before.
+// two buffers (never written by pack_mesh) is InvalidValue. No alignment needed. On success both
+// buffers were written completely; on error they may hold partial data. The values are not checked:
+// indices may be >= vertex_count in a hostile file. Allocates nothing but error messages, except
+// for a LegacyLZ4 mesh (a legacy vkguide file): its one LZ4 block holds both buffers and cannot be
+// split, so it is decoded into a temporary buffer of mesh_unpacked_size(info) bytes (at most 1 GiB;
+// OutOfMemory when that fails), both destinations checked before.
 Status unpack_mesh(const MeshInfo& info, const void* src, size_t src_size, void* vertex_dst,
                    size_t vertex_dst_size, void* index_dst, size_t index_dst_size);
 
