@@ -264,18 +264,7 @@ TEST_CASE("a top-down BMP (negative height) bakes upright") {
       pixels.insert(pixels.end(), {shown.at(x, y)[2], shown.at(x, y)[1], shown.at(x, y)[0]});
     pixels.resize((pixels.size() + 3) & ~size_t(3), 0);
   }
-  Bytes b = {'B', 'M'};
-  hostile::put_le32(b, uint32_t(54 + pixels.size()));
-  hostile::put_le32(b, 0);
-  hostile::put_le32(b, 54);
-  hostile::put_le32(b, 40);
-  hostile::put_le32(b, 3);
-  hostile::put_le32(b, uint32_t(-2));
-  hostile::put_le16(b, 1);
-  hostile::put_le16(b, 24);
-  for (int i = 0; i < 6; ++i) hostile::put_le32(b, 0);
-  hostile::append(b, pixels);
-  Baked baked = bake(b, "top_down.bmp");
+  Baked baked = bake(hostile::bmp(3, -2, 24, pixels), "top_down.bmp");
   INFO(baked.status.message());
   REQUIRE(baked.status.ok());
   require_picture(baked.picture, shown);
@@ -656,12 +645,21 @@ TEST_CASE("a grey image used as a normal map is baked with a warning: a height m
   CHECK(mentions(sixteen.warnings, "height.png: a grey image used as a normal map"));
 }
 
+namespace {
+
+// A 32-bit TGA of two texels, red and green, top-left origin, fourth bytes `a0` and `a1`;
+// `descriptor` bits 0-3 are the alpha bits.
+Bytes two_texel_tga(uint8_t descriptor, uint8_t a0, uint8_t a1) {
+  Bytes b = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 32, descriptor};
+  b.insert(b.end(), {0, 0, 255, a0, 0, 255, 0, a1});  // BGRA
+  return b;
+}
+
+}  // namespace
+
 TEST_CASE("TGA alpha follows the alpha bits its descriptor declares") {
-  // Two texels, red and green, top-left origin; `descriptor` bits 0-3 are the alpha bits.
   auto tga32 = [](uint8_t descriptor, uint8_t alpha) {
-    Bytes b = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 32, descriptor};
-    b.insert(b.end(), {0, 0, 255, alpha, 0, 255, 0, alpha});  // BGRA
-    return b;
+    return two_texel_tga(descriptor, alpha, alpha);
   };
   // No alpha declared and fourth bytes of 0 (padding): opaque, said so.
   Baked padded = bake(tga32(0x20, 0), "padded.tga");
@@ -720,27 +718,14 @@ TEST_CASE("TGA alpha follows the alpha bits its descriptor declares") {
 
 TEST_CASE(
     "undeclared fourth bytes of a TGA or a 32-bit BI_RGB BMP read as alpha only with a warning") {
-  // Two texels, red and green, top-left origin, no alpha bits declared, fourth bytes 128 and 64.
-  Bytes tga = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 32, 0x20};
-  tga.insert(tga.end(), {0, 0, 255, 128, 0, 255, 0, 64});
-  Baked from_tga = bake(tga, "undeclared.tga");
+  // No alpha bits declared, fourth bytes 128 and 64.
+  Baked from_tga = bake(two_texel_tga(0x20, 128, 64), "undeclared.tga");
   REQUIRE(from_tga.status.ok());
   CHECK(from_tga.alpha == std::vector<uint8_t>{128, 64});
   CHECK(mentions(from_tga.warnings, "undeclared.tga: a 32-bit TGA that declares no alpha bits"));
   // The same two texels as a bottom-up BMP of one row, BITMAPINFOHEADER, BI_RGB.
   auto bmp = [](uint8_t a0, uint8_t a1) {
-    Bytes b = {'B', 'M'};
-    hostile::put_le32(b, 54 + 8);
-    hostile::put_le32(b, 0);
-    hostile::put_le32(b, 54);
-    hostile::put_le32(b, 40);
-    hostile::put_le32(b, 2);
-    hostile::put_le32(b, 1);
-    hostile::put_le16(b, 1);
-    hostile::put_le16(b, 32);
-    for (int i = 0; i < 6; ++i) hostile::put_le32(b, 0);  // BI_RGB, sizes, resolution, palette
-    b.insert(b.end(), {0, 0, 255, a0, 0, 255, 0, a1});    // BGRX
-    return b;
+    return hostile::bmp(2, 1, 32, {0, 0, 255, a0, 0, 255, 0, a1});  // BGRX
   };
   Baked varying = bake(bmp(128, 64), "varying.bmp");
   REQUIRE(varying.status.ok());

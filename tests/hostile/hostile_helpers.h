@@ -135,19 +135,25 @@ inline Bytes png(const PngSpec& s) {
 
 // Headers of the other stb_image formats, for `width` x `height`, followed by `pixels` bytes
 // (possibly fewer than the header promises: a truncated file).
-inline Bytes bmp24(uint32_t width, uint32_t height, const Bytes& pixels) {
+// A BMP of a BITMAPINFOHEADER, `bits` per pixel, BI_RGB, no palette (a negative height: top
+// down).
+inline Bytes bmp(uint32_t width, int32_t height, uint16_t bits, const Bytes& pixels) {
   Bytes b = {'B', 'M'};
   put_le32(b, uint32_t(54 + pixels.size()));
   put_le32(b, 0);
   put_le32(b, 54);
   put_le32(b, 40);
   put_le32(b, width);
-  put_le32(b, height);
+  put_le32(b, uint32_t(height));
   put_le16(b, 1);
-  put_le16(b, 24);
-  for (int i = 0; i < 6; ++i) put_le32(b, 0);
+  put_le16(b, bits);
+  for (int i = 0; i < 6; ++i) put_le32(b, 0);  // BI_RGB, sizes, resolution, palette
   append(b, pixels);
   return b;
+}
+
+inline Bytes bmp24(uint32_t width, uint32_t height, const Bytes& pixels) {
+  return bmp(width, int32_t(height), 24, pixels);
 }
 
 inline Bytes tga24(uint32_t width, uint32_t height, const Bytes& pixels, bool rle = false) {

@@ -10,6 +10,7 @@
 #include "import/gltf_transforms.h"
 
 #include <map>
+#include <type_traits>
 
 namespace baker {
 namespace {
@@ -43,6 +44,21 @@ std::string embedded_bytes(GltfData& data, uint32_t index) {
   return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
+// "0, 3, 7" or "NORMAL, TEXCOORD_0": the items of a warning's list.
+template <typename Items>
+std::string listed(const Items& items) {
+  std::string list;
+  for (const auto& item : items) {
+    if (!list.empty()) list += ", ";
+    if constexpr (std::is_arithmetic_v<std::decay_t<decltype(item)>>) {
+      list += std::to_string(item);
+    } else {
+      list += item;
+    }
+  }
+  return list;
+}
+
 void warn_mesh_notes(const GltfMeshNotes& notes, const std::string& source,
                      std::vector<std::string>& warnings) {
   for (uint32_t m : notes.unskinned) {
@@ -50,9 +66,7 @@ void warn_mesh_notes(const GltfMeshNotes& notes, const std::string& source,
                        "] has JOINTS_0 and WEIGHTS_0 but no node gives it a skin; baked rigid");
   }
   if (!notes.dropped_alpha.empty()) {
-    std::string list;
-    for (uint32_t m : notes.dropped_alpha) list += (list.empty() ? "" : ", ") + std::to_string(m);
-    warnings.push_back(source + ": COLOR_0 alpha of meshes " + list +
+    warnings.push_back(source + ": COLOR_0 alpha of meshes " + listed(notes.dropped_alpha) +
                        " not baked (vertex colours are RGB)");
   }
   if (notes.clamped_colors > 0) {
@@ -65,22 +79,17 @@ void warn_mesh_notes(const GltfMeshNotes& notes, const std::string& source,
                        "given the normal of a face using them");
   }
   if (!notes.morphed.empty()) {
-    std::string list;
-    for (uint32_t m : notes.morphed) list += (list.empty() ? "" : ", ") + std::to_string(m);
-    warnings.push_back(source + ": morph targets of meshes " + list +
+    warnings.push_back(source + ": morph targets of meshes " + listed(notes.morphed) +
                        " baked at the mesh's default weights; the shapes do not animate");
   }
   if (!notes.unapplied_morph_attributes.empty()) {
-    std::string list;
-    for (const std::string& a : notes.unapplied_morph_attributes)
-      list += (list.empty() ? "" : ", ") + a;
-    warnings.push_back(source + ": morph target deltas of " + list +
+    warnings.push_back(source + ": morph target deltas of " +
+                       listed(notes.unapplied_morph_attributes) +
                        " not applied (only POSITION, NORMAL and TANGENT are)");
   }
   if (!notes.ignored_attributes.empty()) {
-    std::string list;
-    for (const std::string& a : notes.ignored_attributes) list += (list.empty() ? "" : ", ") + a;
-    warnings.push_back(source + ": vertex attributes " + list + " not baked");
+    warnings.push_back(source + ": vertex attributes " + listed(notes.ignored_attributes) +
+                       " not baked");
   }
 }
 
