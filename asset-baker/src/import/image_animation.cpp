@@ -12,13 +12,13 @@ namespace {
 // first frame when an fcTL comes before it.
 ImageAnimation png_animation(const ByteView& s) {
   ImageAnimation out;
-  bool frame_control = false;
+  bool animation_control = false, frame_control = false;
   PngChunks chunks(s);
   for (PngChunk chunk; chunks.next_before_image_data(chunk);) {
-    if (chunk.is("acTL")) out.animated = true, out.frames = std::max(s.be32(chunk.data()), 1u);
+    if (chunk.is("acTL")) animation_control = true, out.frames = std::max(s.be32(chunk.data()), 1u);
     frame_control = frame_control || chunk.is("fcTL");
   }
-  out.decoded_is_frame = !out.animated || frame_control;
+  out.decoded_is_frame = !animation_control || frame_control;
   return out;
 }
 
@@ -56,7 +56,7 @@ ImageAnimation image_animation(std::span<const std::byte> source) {
   ByteView s(source);
   if (s.has(0, kPngSignature)) return png_animation(s);
   ImageAnimation out;
-  if (s.has(0, "GIF8")) out.frames = gif_frames(s), out.animated = out.frames > 1;
+  if (s.has(0, "GIF8")) out.frames = gif_frames(s);
   return out;
 }
 

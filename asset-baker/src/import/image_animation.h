@@ -15,7 +15,6 @@ struct ImageAnimation {
   // the frames: an APNG whose first fcTL comes after its IDAT shows it only to viewers that do not
   // animate.
   bool decoded_is_frame = true;
-  bool animated = false;  // an APNG (acTL, even of 1 frame) or a GIF of several frames
 };
 
 // How `source` animates: the acTL and fcTL chunks of an APNG, the image descriptors of a GIF; a
