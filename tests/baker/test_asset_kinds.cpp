@@ -77,3 +77,15 @@ TEST_CASE("kinds: only the lower-case baked extensions are output extensions", "
   CHECK_FALSE(baker::is_output_extension(".json"));
   CHECK_FALSE(baker::is_output_extension(""));
 }
+
+TEST_CASE("kinds: image and model formats the baker does not read are named with what to do",
+          "[kinds]") {
+  using baker::unread_asset_format;
+  CHECK(unread_asset_format("textures/Wall.WEBP") ==
+        "a WebP image, which the baker does not read; convert it to PNG or JPEG (HDR for HDR)");
+  CHECK(unread_asset_format("a/b.ktx2")->starts_with("a KTX2 image"));
+  CHECK(unread_asset_format("models/hero.fbx") ==
+        "an FBX model, which the baker does not read; export it as glTF 2.0 or OBJ");
+  for (const char* other : {"README.md", "notes.txt", "a.png", "b.obj", "c", ".gitignore"})
+    CHECK_FALSE(unread_asset_format(other));
+}

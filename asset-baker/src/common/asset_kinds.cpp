@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 
 namespace baker {
 namespace {
@@ -25,6 +26,39 @@ constexpr std::array kSourceExtensions = {
     KindExtension{".glb", AssetKind::Scene},
 };
 
+enum class Unread { Image, Model };
+
+struct UnreadFormat {
+  std::string_view extension, what;
+  Unread kind;
+};
+
+// Image and model formats an asset folder often holds that neither stb_image nor the baker reads.
+constexpr std::array kUnreadFormats = {
+    UnreadFormat{".webp", "a WebP", Unread::Image},
+    UnreadFormat{".avif", "an AVIF", Unread::Image},
+    UnreadFormat{".tif", "a TIFF", Unread::Image},
+    UnreadFormat{".tiff", "a TIFF", Unread::Image},
+    UnreadFormat{".exr", "an OpenEXR", Unread::Image},
+    UnreadFormat{".dds", "a DDS", Unread::Image},
+    UnreadFormat{".ktx", "a KTX", Unread::Image},
+    UnreadFormat{".ktx2", "a KTX2", Unread::Image},
+    UnreadFormat{".basis", "a Basis Universal", Unread::Image},
+    UnreadFormat{".jxl", "a JPEG XL", Unread::Image},
+    UnreadFormat{".heic", "a HEIF", Unread::Image},
+    UnreadFormat{".fbx", "an FBX", Unread::Model},
+    UnreadFormat{".dae", "a COLLADA", Unread::Model},
+    UnreadFormat{".3ds", "a 3ds Max", Unread::Model},
+    UnreadFormat{".blend", "a Blender", Unread::Model},
+    UnreadFormat{".usd", "a USD", Unread::Model},
+    UnreadFormat{".usda", "a USD", Unread::Model},
+    UnreadFormat{".usdc", "a USD", Unread::Model},
+    UnreadFormat{".usdz", "a USD", Unread::Model},
+    UnreadFormat{".stl", "an STL", Unread::Model},
+    UnreadFormat{".ply", "a PLY", Unread::Model},
+    UnreadFormat{".abc", "an Alembic", Unread::Model},
+};
+
 constexpr std::array<std::string_view, 6> kOutputExtensions = {".tx",     ".mesh", ".mat",
                                                                ".prefab", ".skel", ".clip"};
 
@@ -36,6 +70,17 @@ std::optional<AssetKind> source_kind(std::string_view relative_path) {
                          [&](const KindExtension& k) { return k.extension == ext; });
   if (it == kSourceExtensions.end()) return std::nullopt;
   return it->kind;
+}
+
+std::optional<std::string> unread_asset_format(std::string_view relative_path) {
+  std::string ext = lower_extension(relative_path);
+  auto it = std::find_if(kUnreadFormats.begin(), kUnreadFormats.end(),
+                         [&](const UnreadFormat& f) { return f.extension == ext; });
+  if (it == kUnreadFormats.end()) return std::nullopt;
+  return std::string(it->what) +
+         (it->kind == Unread::Image
+              ? " image, which the baker does not read; convert it to PNG or JPEG (HDR for HDR)"
+              : " model, which the baker does not read; export it as glTF 2.0 or OBJ");
 }
 
 const char* kind_name(AssetKind kind) {

@@ -19,6 +19,12 @@ enum class AssetKind {
 // baker does not read.
 std::optional<AssetKind> source_kind(std::string_view relative_path);
 
+// For an asset format the baker does not read but a user may expect it to (a WebP or DDS image,
+// an FBX model), what the format is and what to do instead ("a WebP image, which the baker does
+// not read; convert it to PNG or JPEG (HDR for HDR)"); nullopt for every other file. A walk names
+// these files even when not verbose, so a texture missing from the game is not a mystery.
+std::optional<std::string> unread_asset_format(std::string_view relative_path);
+
 // The name of a kind in the cache and reports: "texture", "mesh" or "scene".
 const char* kind_name(AssetKind kind);
 

@@ -66,7 +66,10 @@ std::vector<Source> scan_sources(const fs::path& root, const fs::path& exclude,
     std::optional<AssetKind> kind = source_kind(relative);
     if (!kind) {
       ++unsupported;
-      report.verbose("skipped " + relative + " (not a supported source)");
+      if (std::optional<std::string> format = unread_asset_format(relative))
+        report.info("skipped " + relative + ": " + *format);
+      else
+        report.verbose("skipped " + relative + " (not a supported source)");
       continue;
     }
     uintmax_t size = entry.file_size(entry_ec);
