@@ -147,6 +147,26 @@ TEST_CASE(
   CHECK(ok.status.ok());
 }
 
+TEST_CASE("data URIs read in any case, and a long URI is quoted cut in its error") {
+  test::GeneratedGltf g = triangle();
+  std::vector<std::byte> bytes = g.bytes();
+  std::string text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  const std::string lower = "data:application/octet-stream;base64,";
+  REQUIRE(text.find(lower) != std::string::npos);
+  text.replace(text.find(lower), lower.size(), "DATA:application/octet-stream;BASE64,");
+  test::BakedScene upper = test::bake_gltf_bytes(text_bytes(text), "scenes/x.gltf");
+  INFO(upper.status.message());
+  CHECK(upper.status.ok());
+
+  json d = triangle().doc;
+  d["buffers"] = {{{"byteLength", 12}, {"uri", "http://example.com/" + std::string(100000, 'a')}}};
+  test::BakedScene refused = test::bake_gltf_bytes(text_bytes(d.dump()), "scenes/x.gltf");
+  CHECK_FALSE(refused.status.ok());
+  CHECK(refused.status.message().find("has a scheme") != std::string::npos);
+  CHECK(refused.status.message().find("(100019 bytes)") != std::string::npos);
+  CHECK(refused.status.message().size() < 400);
+}
+
 TEST_CASE(
     "image URIs that leave the root, percent-encoded or not, leave the slot untextured, saying "
     "why") {

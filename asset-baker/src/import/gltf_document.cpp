@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstring>
 #include <set>
 
@@ -240,31 +241,56 @@ void load_gltf_document(std::span<const std::byte> bytes, const std::string& sou
   }
 }
 
+namespace {
+
+// A URI as a message quotes it: whole up to 200 bytes; a longer one (a foreign scheme's payload, a
+// data URI the caller did not take for one) cut, with its length, so one line stays one line.
+std::string quoted_uri(const std::string& uri) {
+  constexpr size_t kShown = 200;
+  if (uri.size() <= kShown) return "URI '" + uri + "'";
+  return "URI '" + uri.substr(0, kShown) + "...' (" + std::to_string(uri.size()) + " bytes)";
+}
+
+// `text` starts with `prefix`, ignoring ASCII case.
+bool starts_with_nocase(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() &&
+         std::equal(prefix.begin(), prefix.end(), text.begin(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) ==
+                  std::tolower(static_cast<unsigned char>(b));
+         });
+}
+
+}  // namespace
+
 std::optional<std::string> resolve_gltf_uri(const std::string& gltf_path, const std::string& uri,
                                             std::string& why) {
   std::optional<std::string> decoded = percent_decoded(uri);
   if (!decoded) {
-    why = "URI '" + uri + "' has a bad percent-escape";
+    why = quoted_uri(uri) + " has a bad percent-escape";
     return std::nullopt;
   }
   size_t colon = decoded->find(':');
   if (colon != std::string::npos && colon > 1 && decoded->find('/') > colon) {
-    why = "URI '" + uri + "' has a scheme; only relative file names are read";
+    why = quoted_uri(uri) + " has a scheme; only relative file names are read";
     return std::nullopt;
   }
   std::optional<std::string> path = resolve_reference(parent_of(gltf_path), *decoded, &why);
   if (path && !is_utf8(*path)) {
-    why = "URI '" + uri + "' is not valid UTF-8";
+    why = quoted_uri(uri) + " is not valid UTF-8";
     return std::nullopt;
   }
   return path;
 }
 
-bool is_data_uri(const std::string& uri) { return uri.rfind("data:", 0) == 0; }
+// URI schemes are case-insensitive (RFC 3986), and so are media type parameters (RFC 2045).
+bool is_data_uri(const std::string& uri) { return starts_with_nocase(uri, "data:"); }
 
 std::string decode_data_uri(const std::string& uri, const std::string& path) {
   size_t comma = uri.find(',');
-  if (comma == std::string::npos || uri.substr(0, comma).find(";base64") == std::string::npos) {
+  std::string header = uri.substr(0, std::min(comma, uri.size()));
+  std::transform(header.begin(), header.end(), header.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
+  if (comma == std::string::npos || header.find(";base64") == std::string::npos) {
     throw GltfError(path, "a data URI that is not base64");
   }
   static const std::array<int8_t, 256> table = [] {

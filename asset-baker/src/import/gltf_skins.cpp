@@ -158,8 +158,9 @@ assetlib::NodePose rest_pose(const Json& root, uint32_t node) {
   std::string why;
   std::optional<assetlib::NodePose> pose = decompose_trs(local_matrix(transform), why);
   if (!pose) {
-    throw GltfError(json_path(path, "matrix"),
-                    "a joint's matrix must be a translation, rotation and scale; it has " + why);
+    throw GltfError(
+        json_path(path, "matrix"),
+        "a skeleton node's matrix must be a translation, rotation and scale; it has " + why);
   }
   return *pose;
 }

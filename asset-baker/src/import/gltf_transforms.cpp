@@ -15,12 +15,6 @@ double column_length(const Mat4& m, int c) {
                    double(m[4 * c + 2]) * m[4 * c + 2]);
 }
 
-double determinant3(const Mat4& m) {
-  return double(m[0]) * (double(m[5]) * m[10] - double(m[9]) * m[6]) -
-         double(m[4]) * (double(m[1]) * m[10] - double(m[9]) * m[2]) +
-         double(m[8]) * (double(m[1]) * m[6] - double(m[5]) * m[2]);
-}
-
 // The 3x3 minor of `m` without row `r` and column `c`.
 double minor3(const Mat4& m, int r, int c) {
   double a[9];
@@ -39,6 +33,46 @@ double determinant4(const Mat4& m) {
   double det = 0;
   for (int c = 0; c < 4; ++c) det += (c % 2 ? -1.0 : 1.0) * m[4 * c] * minor3(m, 0, c);
   return det;
+}
+
+void cross(const double a[3], const double b[3], double out[3]) {
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+double rotation_determinant(const double r[3][3]) {
+  double c[3];
+  cross(r[1], r[2], c);
+  return r[0][0] * c[0] + r[0][1] * c[1] + r[0][2] * c[2];
+}
+
+// Fills the columns of `r` whose axis the matrix scales to zero (they have no direction of their
+// own) so that the three are a right-handed orthonormal basis. The other columns are unit and
+// perpendicular.
+void complete_rotation(double r[3][3], const bool zero[3]) {
+  const int zeros = zero[0] + zero[1] + zero[2];
+  if (zeros == 3) {
+    for (int c = 0; c < 3; ++c)
+      for (int k = 0; k < 3; ++k) r[c][k] = c == k ? 1 : 0;
+    return;
+  }
+  bool missing[3] = {zero[0], zero[1], zero[2]};
+  if (zeros == 2) {  // one axis a: the next one perpendicular to it, across the least aligned axis
+    const int a = !zero[0] ? 0 : !zero[1] ? 1 : 2, next = (a + 1) % 3;
+    int least = 0;
+    for (int k = 1; k < 3; ++k) least = std::fabs(r[a][k]) < std::fabs(r[a][least]) ? k : least;
+    double axis[3] = {};
+    axis[least] = 1;
+    cross(r[a], axis, r[next]);
+    const double length =
+        std::sqrt(r[next][0] * r[next][0] + r[next][1] * r[next][1] + r[next][2] * r[next][2]);
+    for (double& v : r[next]) v /= length;
+    missing[next] = false;
+  }
+  for (int c = 0; c < 3; ++c) {  // the one left: x = y × z, y = z × x, z = x × y
+    if (missing[c]) cross(r[(c + 1) % 3], r[(c + 2) % 3], r[c]);
+  }
 }
 
 // The unit quaternion (x, y, z, w) of a rotation matrix given by its orthonormal columns.
@@ -133,19 +167,12 @@ Mat4 local_matrix(const assetlib::PrefabNode& node) {
 }
 
 std::optional<assetlib::NodePose> decompose_trs(const Mat4& m, std::string& why) {
-  double scale[3];
-  for (int c = 0; c < 3; ++c) scale[c] = column_length(m, c);
-  if (!(scale[0] > 0 && scale[1] > 0 && scale[2] > 0)) {
-    why = "a zero scale";
-    return std::nullopt;
-  }
-  if (determinant3(m) < 0) {
-    why = "a mirror (negative determinant)";
-    return std::nullopt;
-  }
-  double r[3][3];
+  double scale[3], r[3][3];
+  bool zero[3];
   for (int c = 0; c < 3; ++c) {
-    for (int k = 0; k < 3; ++k) r[c][k] = m[4 * c + k] / scale[c];
+    scale[c] = column_length(m, c);
+    zero[c] = !(scale[c] > 0);
+    for (int k = 0; k < 3; ++k) r[c][k] = zero[c] ? 0 : m[4 * c + k] / scale[c];
   }
   for (int a = 0; a < 3; ++a) {
     for (int b = a + 1; b < 3; ++b) {
@@ -156,10 +183,19 @@ std::optional<assetlib::NodePose> decompose_trs(const Mat4& m, std::string& why)
       }
     }
   }
+  complete_rotation(r, zero);
+  // A mirror is a negative scale: on the axis the matrix turns furthest from itself, so that
+  // diag(1, -1, 1) comes apart as scale (1, -1, 1) and no rotation.
+  if (rotation_determinant(r) < 0) {
+    int flip = 0;
+    for (int c = 1; c < 3; ++c) flip = r[c][c] < r[flip][flip] ? c : flip;
+    scale[flip] = -scale[flip];
+    for (double& v : r[flip]) v = -v;
+  }
   assetlib::NodePose pose;
   for (int k = 0; k < 3; ++k) {
     pose.translation[k] = m[12 + k];
-    pose.scale[k] = float(scale[k]);
+    pose.scale[k] = zero[k] ? 0.0f : float(scale[k]);
   }
   quaternion_of(r, pose.rotation);
   return pose;

@@ -44,9 +44,10 @@ bool make_unit_rotation(float (&q)[4]);
 // The node's local transform as a matrix.
 Mat4 local_matrix(const assetlib::PrefabNode& node);
 
-// `m` (affine) as translation * rotation * scale, or nullopt with `why` when it has none: a shear,
-// a mirror (negative determinant) or a zero scale. Exact to float precision for a matrix built
-// from a TRS.
+// `m` (affine) as translation * rotation * scale, or nullopt with `why` when it has a shear (its
+// axes not perpendicular), which no TRS holds. A mirror (negative determinant) becomes a negative
+// scale on one axis, a zero-length axis a zero scale (its rotation completed right-handed), as
+// glTF's TRS allows both. Exact to float precision for a matrix built from a TRS.
 std::optional<assetlib::NodePose> decompose_trs(const Mat4& m, std::string& why);
 
 // True when `m` is invertible with margin: |det| of its 4x4 at least 1e-6 of the product of its
