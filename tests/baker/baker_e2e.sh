@@ -264,6 +264,49 @@ unreadable_inputs)
     { cat "$work/diff"; fail "outputs changed although their inputs could not be read"; }
   "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check after unreadable inputs"; }
   ;;
+unreadable_folders)
+  # A folder the walk cannot list (permissions, a lost mount) fails the run, naming it, and the
+  # outputs of its sources stay: nothing says those sources are gone. The root too.
+  fresh_assets
+  as_user=()
+  if [ "$(id -u)" = 0 ]; then  # root lists every folder: bake as nobody
+    chmod 755 "$work" && mkdir "$work/out" && chown -R 65534:65534 "$work/src" "$work/out"
+    as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  fi
+  run_as() { set +e; "${as_user[@]}" "$baker" "$work/src" -o "$work/out" "$@" >"$work/log" 2>&1; rc=$?; set -e; }
+  run_as
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "the first bake exited $rc"; }
+  cp -r "$work/out" "$work/before"
+  for folder in "$work/src/textures" "$work/src"; do
+    chmod 000 "$folder"
+    run_as
+    chmod 755 "$folder"
+    [ "$rc" = 1 ] || { cat "$work/log"; fail "an unreadable folder must exit 1, got $rc"; }
+    expect_line "$work/log" "cannot list the folder \\(Permission denied\\): nothing is baked \\(what it holds may change other assets\\), every previous output is kept"
+    if grep -q "^removed" "$work/log"; then cat "$work/log"; fail "outputs removed behind an unreadable folder"; fi
+    diff -r -x .assetlib-cache.json "$work/before" "$work/out" >"$work/diff" ||
+      { cat "$work/diff"; fail "outputs changed behind an unreadable folder"; }
+    "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check after an unreadable folder"; }
+  done
+  expect_line "$work/log" "error: $work/src: cannot list the folder"
+  # Readable again, the next bake has everything up to date: the entries were carried.
+  run_as
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "the bake after the folders came back exited $rc"; }
+  expect_line "$work/log" "^baked 0, "
+  # A FIFO with a source's name is named and fails the run, without blocking on it.
+  mkfifo "$work/src/textures/pipe.png"
+  set +e; timeout 60 "$baker" "$work/src" -o "$work/out" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "a FIFO source must exit 1, got $rc"; }
+  expect_line "$work/log" "textures/pipe.png: not a regular file \\(a FIFO, socket or device\\); not read"
+  ;;
+output_inside_input)
+  # An output folder inside the input is left out of the walk; sources in it are named, not lost
+  # without a word.
+  fresh_assets
+  set +e; "$baker" "$work/src" -o "$work/src/textures" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "baking into a folder of the input exited $rc"; }
+  expect_line "$work/log" "warning: 7 source file\\(s\\) inside the output folder textures are not baked \\(first: textures/"
+  ;;
 json_report)
   # The report has exactly the fields docs/baker.md lists, with the types it gives.
   fresh_assets

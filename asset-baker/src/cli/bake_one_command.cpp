@@ -39,8 +39,7 @@ int usage_error(const BakeStatus& s) {
 BakeStatus plan_from_tree(const fs::path& root, const fs::path& output, const BakeConfig& config,
                           const std::string& relative, TexturePlan& plan, std::string& refused) {
   ProgressReport quiet(0, true, false);
-  size_t unsupported = 0;
-  std::vector<Source> sources = scan_sources(root, output, quiet, unsupported);
+  std::vector<Source> sources = scan_sources(root, output, quiet).sources;
   plan = plan_textures(root, config, sources);
   for (Source& s : sources) plan_outputs(plan, s);
   std::vector<std::string> taken = taken_outputs(sources);

@@ -76,8 +76,8 @@ int run_collect(const CollectOptions& options) {
   }
   output.sweep_temporaries();
   ProgressReport progress(0, options.quiet, false);
-  size_t unsupported = 0;
-  std::vector<Source> sources = scan_sources(root, out, progress, unsupported);
+  SourceWalk walk = scan_sources(root, out, progress);
+  const std::vector<Source>& sources = walk.sources;
   BakeCache previous = load_cache(output);
   BakeCache next;
   // Every stamp was taken by an earlier run (bake-one's, or the one that wrote `previous`): the
@@ -119,6 +119,10 @@ int run_collect(const CollectOptions& options) {
     }
     next.entries[s.relative] = std::move(*entry);
   }
+  // Sources an unreadable folder hides keep their entries: nothing says they are gone.
+  for (const auto& [source, entry] : previous.entries) {
+    if (walk.unknown(source)) next.entries.emplace(source, entry);
+  }
   size_t removed = 0;
   if (BakeStatus s = write_index(output, previous, next, removed); !s) {
     print_message("error", s.message());
@@ -136,7 +140,7 @@ int run_collect(const CollectOptions& options) {
   }
   if (never_baked > 1)
     progress.warning(std::to_string(never_baked) + " sources in all were never baked here");
-  return left_out || never_baked ? 1 : 0;
+  return left_out || never_baked || !walk.unreadable.empty() ? 1 : 0;
 }
 
 }  // namespace baker

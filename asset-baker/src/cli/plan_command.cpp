@@ -26,8 +26,10 @@ int run_plan(const PlanOptions& options) {
     return 2;
   }
   ProgressReport progress(0, options.quiet, false);
-  size_t unsupported = 0;
-  std::vector<Source> sources = scan_sources(root, exclude, progress, unsupported);
+  SourceWalk walk = scan_sources(root, exclude, progress);
+  std::vector<Source>& sources = walk.sources;
+  // Plans of the sources an unreadable folder hides would be missing: no stamp for that.
+  if (!walk.unreadable.empty()) return 1;
   TexturePlan plan = plan_textures(root, config, sources);
   for (Source& s : sources) plan_outputs(plan, s);
   PlanWrite written;

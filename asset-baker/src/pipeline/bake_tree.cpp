@@ -37,51 +37,106 @@ using nlohmann::json;
 
 }  // namespace
 
-std::vector<Source> scan_sources(const fs::path& root, const fs::path& exclude,
-                                 ProgressReport& report, size_t& unsupported) {
-  std::vector<Source> sources;
+namespace {
+
+// Names what a walk skips: sources inside an output folder that lies in the input (they are not
+// baked: that folder is the bake's), counted once per run.
+void warn_sources_in_output(const fs::path& output, const fs::path& root, ProgressReport& report) {
   std::error_code ec;
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+  size_t count = 0;
+  std::string first;
+  fs::recursive_directory_iterator it(output, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
-    const fs::directory_entry& entry = *it;
-    // Error-code overloads throughout: a symlink loop or a vanished file is a warning, not a throw.
     std::error_code entry_ec;
-    bool directory = entry.is_directory(entry_ec);
-    if (directory && fs::equivalent(entry.path(), exclude, entry_ec)) {
-      it.disable_recursion_pending();
-      continue;
+    if (!it->is_regular_file(entry_ec) || !source_kind(it->path().filename().string())) continue;
+    if (count++ == 0) first = it->path().lexically_relative(root).generic_string();
+  }
+  if (count > 0) {
+    report.warning(std::to_string(count) + " source file(s) inside the output folder " +
+                   output.lexically_relative(root).generic_string() + " are not baked (first: " +
+                   first + "): the output folder is left out of the walk");
+  }
+}
+
+// One entry of the walk: a source, a file of another kind, or something to say.
+void take_entry(const fs::path& root, const fs::directory_entry& entry, SourceWalk& walk,
+                ProgressReport& report) {
+  std::error_code ec;
+  std::string relative = entry.path().lexically_relative(root).generic_string();
+  if (entry.is_symlink(ec)) {
+    bool resolves = fs::exists(entry.path(), ec);
+    if (!resolves || !inside_root(root, relative)) {
+      report.warning(relative + (resolves ? ": symlink leads outside the input folder; not followed"
+                                          : ": symlink is broken or loops; not followed"));
+      return;
     }
-    std::string relative = entry.path().lexically_relative(root).generic_string();
-    if (entry.is_symlink(entry_ec)) {
-      bool resolves = fs::exists(entry.path(), entry_ec);
-      if (!resolves || !inside_root(root, relative)) {
-        report.warning(relative + (resolves
-                                       ? ": symlink leads outside the input folder; not followed"
-                                       : ": symlink is broken or loops; not followed"));
-        if (directory) it.disable_recursion_pending();
+  }
+  std::optional<AssetKind> kind = source_kind(relative);
+  if (!entry.is_regular_file(ec)) {
+    // A FIFO, socket or device with a source's name: reading it could block or never end.
+    if (kind && !entry.is_directory(ec)) {
+      report.error(BakeStatus::failure(BakeError::UnreadableSource, relative,
+                                       "not a regular file (a FIFO, socket or device); not read"));
+    }
+    return;
+  }
+  if (!kind) {
+    ++walk.unsupported;
+    if (std::optional<std::string> format = unread_asset_format(relative))
+      report.info("skipped " + relative + ": " + *format);
+    else
+      report.verbose("skipped " + relative + " (not a supported source)");
+    return;
+  }
+  uintmax_t size = entry.file_size(ec);
+  walk.sources.push_back({relative, *kind, {}, {}, ec ? 0 : uint64_t(size)});
+}
+
+}  // namespace
+
+bool SourceWalk::unknown(const std::string& relative) const {
+  return std::any_of(unreadable.begin(), unreadable.end(), [&](const std::string& folder) {
+    return folder == "." || (relative.size() > folder.size() && relative.starts_with(folder) &&
+                             relative[folder.size()] == '/');
+  });
+}
+
+SourceWalk scan_sources(const fs::path& root, const fs::path& exclude, ProgressReport& report) {
+  SourceWalk walk;
+  // Folder by folder rather than recursive_directory_iterator, whose skip_permission_denied drops
+  // an unreadable folder without a word: its sources would be taken for deleted.
+  std::vector<fs::path> pending = {root};
+  while (!pending.empty()) {
+    const fs::path folder = std::move(pending.back());
+    pending.pop_back();
+    std::error_code ec;
+    fs::directory_iterator it(folder, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      const fs::directory_entry& entry = *it;
+      std::error_code entry_ec;
+      // Symlinked folders are not followed: a loop, or the same files twice.
+      if (entry.is_directory(entry_ec) && !entry.is_symlink(entry_ec)) {
+        if (!exclude.empty() && fs::equivalent(entry.path(), exclude, entry_ec))
+          warn_sources_in_output(entry.path(), root, report);
+        else
+          pending.push_back(entry.path());
         continue;
       }
+      take_entry(root, entry, walk, report);
     }
-    if (!entry.is_regular_file(entry_ec)) continue;
-    std::optional<AssetKind> kind = source_kind(relative);
-    if (!kind) {
-      ++unsupported;
-      if (std::optional<std::string> format = unread_asset_format(relative))
-        report.info("skipped " + relative + ": " + *format);
-      else
-        report.verbose("skipped " + relative + " (not a supported source)");
-      continue;
+    if (ec) {
+      std::string relative = folder.lexically_relative(root).generic_string();
+      walk.unreadable.push_back(relative);
+      report.error(BakeStatus::failure(
+          BakeError::UnreadableSource, relative == "." ? root.string() : relative,
+          "cannot list the folder (" + ec.message() +
+              "): nothing is baked (what it holds may change other assets), every previous "
+              "output is kept"));
     }
-    uintmax_t size = entry.file_size(entry_ec);
-    sources.push_back({relative, *kind, {}, {}, entry_ec ? 0 : uint64_t(size)});
   }
-  if (ec) {
-    report.error(BakeStatus::failure(BakeError::UnreadableSource, root.string(),
-                                     "walking the folder failed: " + ec.message()));
-  }
-  std::sort(sources.begin(), sources.end(),
+  std::sort(walk.sources.begin(), walk.sources.end(),
             [](const Source& a, const Source& b) { return a.relative < b.relative; });
-  return sources;
+  return walk;
 }
 
 namespace {
@@ -473,10 +528,12 @@ void remove_left_over(const OutputTree& output, const OutputJournal& journal,
 // removed. Both files are written atomically, the manifest last.
 //
 // A single-file bake (`partial`) carries every other source's entry over as it was, unchecked (they
-// are not this run's business), and removes only what the baked file no longer makes.
-void finish_outputs(const OutputTree& output, const std::vector<Source>& sources,
+// are not this run's business), and removes only what the baked file no longer makes. So do the
+// entries of sources in folders the walk could not list.
+void finish_outputs(const OutputTree& output, const SourceWalk& walk,
                     const std::vector<JobResult>& results, const BakeCache& old_cache, bool partial,
                     JobContext& context, Totals& totals, ProgressReport& progress) {
+  const std::vector<Source>& sources = walk.sources;
   NewState state;
   state.cache.run_started_ns = state.cache.indexed_ns = context.started_ns;
   state.cache.shard = context.shard;
@@ -484,8 +541,9 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
   BakeCache own;  // the previous entries of this run's sources
   for (const auto& [old_source, entry] : old_cache.entries) {
     const std::string& source = old_source;  // clang 14 cannot capture a structured binding
-    bool ours = !partial || std::any_of(sources.begin(), sources.end(),
-                                        [&](const Source& s) { return s.relative == source; });
+    bool ours = !walk.unknown(source) &&
+                (!partial || std::any_of(sources.begin(), sources.end(),
+                                         [&](const Source& s) { return s.relative == source; }));
     if (ours)
       own.entries.emplace(source, entry);
     else
@@ -521,7 +579,7 @@ void finish_outputs(const OutputTree& output, const std::vector<Source>& sources
   remove_orphans(output, sources, own, state.live, context.shard, totals, progress);
   // A single-file bake does not know what the other sources make: what killed runs left waits
   // for a whole bake.
-  if (!partial && context.journal)
+  if (!partial && walk.unreadable.empty() && context.journal)
     remove_left_over(output, *context.journal, state.live, totals, progress);
   for (auto& [path, stamp] : context.take_stamps()) state.cache.stamps[path] = stamp;
   // Without the cache the next run rebakes everything, but loses nothing: still a failure to
@@ -577,8 +635,9 @@ int run_bake(const BakeOptions& options) {
   progress.info(config_line(setup.config));
   for (const std::string& w : setup.config.warnings) progress.warning(w);
   Totals totals;
-  std::vector<Source> sources =
-      scan_sources(setup.input, setup.output, progress, totals.unsupported);
+  SourceWalk walk = scan_sources(setup.input, setup.output, progress);
+  totals.unsupported = walk.unsupported;
+  std::vector<Source>& sources = walk.sources;
   output.sweep_temporaries();  // under the lock: no other run's temporaries are in flight
   BakeCache old_cache = load_cache(output);
   OutputJournal journal;
@@ -613,6 +672,9 @@ int run_bake(const BakeOptions& options) {
   progress.set_total(sources.size(), total_bytes);
   std::vector<JobResult> results(sources.size());
   std::vector<size_t> to_run = claim_outputs(sources, taken, results, progress);
+  // Behind an unreadable folder may be the textures a material names, or models that give an
+  // image its role: a bake now could make wrong assets. Nothing runs; everything is kept.
+  if (!walk.unreadable.empty()) to_run.clear();
   warn_case_collisions(sources, to_run, progress);
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   unsigned jobs = options.jobs ? options.jobs : cores;
@@ -623,8 +685,7 @@ int run_bake(const BakeOptions& options) {
   bool abandoned =
       run_jobs(context, sources, to_run, {jobs, options.time_limit}, results, progress);
 
-  finish_outputs(output, sources, results, old_cache, !setup.only.empty(), context, totals,
-                 progress);
+  finish_outputs(output, walk, results, old_cache, !setup.only.empty(), context, totals, progress);
   if (shared_cache && shared_cache->counts().stored > 0) shared_cache->trim();
   progress.finish();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -664,7 +725,9 @@ int run_bake(const BakeOptions& options) {
     std::fflush(nullptr);
     std::_Exit(1);
   }
-  return totals.failed || strict_failure ? 1 : 0;
+  // Errors outside any source's bake (a folder the walk could not list, a report not written)
+  // fail the run too.
+  return totals.failed || !progress.failures().empty() || strict_failure ? 1 : 0;
 }
 
 }  // namespace baker

@@ -68,12 +68,25 @@ int run_bake(const BakeOptions& options);
 // bake itself then says why).
 std::optional<std::filesystem::path> output_folder(const BakeOptions& options);
 
-// Every bakeable file under `root`, sorted, skipping `exclude` (an output folder inside the input)
-// and symlinks that lead outside the root (each a warning on `report`). `unsupported` counts the
-// other files.
-std::vector<Source> scan_sources(const std::filesystem::path& root,
-                                 const std::filesystem::path& exclude, ProgressReport& report,
-                                 size_t& unsupported);
+// What a walk of the input folder found.
+struct SourceWalk {
+  std::vector<Source> sources;  // every bakeable file, sorted by path
+  size_t unsupported = 0;       // files of other kinds
+  // Folders that could not be listed (root-relative, "." for the root), each reported as an
+  // error: which sources they hold is unknown, so none of their previous outputs may be taken
+  // for a deleted source's.
+  std::vector<std::string> unreadable;
+
+  // Whether `relative` lies in an unreadable folder.
+  bool unknown(const std::string& relative) const;
+};
+
+// Every bakeable file under `root`, skipping `exclude` (an output folder inside the input: a
+// warning names sources in it) and symlinks that lead outside the root or to folders (a warning
+// each on `report`). A folder that cannot be listed, and a FIFO, socket or device with a source's
+// name, are errors on `report`.
+SourceWalk scan_sources(const std::filesystem::path& root, const std::filesystem::path& exclude,
+                        ProgressReport& report);
 
 // For each of `sources` (in path order, outputs planned), the output an earlier source already
 // claims (a.png and a.jpg both make a.tx; "" when none), or the baker's own file it would
