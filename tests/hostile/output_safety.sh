@@ -24,6 +24,9 @@
 #                     pack -o through a symlinked folder planted in the output folder refused; export
 #                     -o other than a .png refused; control characters in the names pack, check and
 #                     export print are escaped
+#   side_files        --json, bake-one --stamp/--depfile and plan --stamp/--plan-dir never replace a
+#                     source, a user's file in the input folder or the output folder's own files,
+#                     nor write through a symlinked folder planted in either folder
 #   check_symlinks    check and info on a baked folder with a symlinked asset, folder and manifest:
 #                     each reported, none followed; info --sources not through a symlink out
 #   baker_names       source folders named manifest.json, .assetlib-cache.json, .assetlib-records:
@@ -367,6 +370,57 @@ PY
     ! grep -q $'\033' "$work/log" || fail "a raw escape reached the terminal: $args"
     grep -q '\\x1b' "$work/log" || { cat "$work/log"; fail "no escaped name printed: $args"; }
   done
+  ;;
+side_files)
+  make_pngs "$work/src" 2 16
+  printf 'o m\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' >"$work/src/m.obj"
+  echo '{"level": 1}' >"$work/src/levels.json"
+  mkdir -p "$work/victim"
+  echo precious >"$work/victim/report.json"
+  run "$work/src" -o "$work/out"
+  expect_rc 0
+  ln -s ../victim "$work/out/evil"
+  ln -s ../victim "$work/src/evil"
+  before_src=$(tree_hash "$work/src") before_out=$(tree_hash "$work/out")
+  # --json: through a planted symlink, or over a user's file in the input folder.
+  for target in "$work/out/evil/report.json" "$work/src/evil/report.json"; do
+    run "$work/src" -o "$work/out" --json "$target"
+    expect_rc 2
+    expect_line "$work/log" "--json leads through a symlink in the (output|input) folder to .*/victim/report.json; not followed"
+  done
+  run "$work/src" -o "$work/out" --json "$work/src/levels.json"
+  expect_rc 2
+  expect_line "$work/log" "--json would replace 'levels.json' in the input folder, which is not a bake report"
+  # A report of its own in the input folder is written, and replaced by the next bake's.
+  run "$work/src" -o "$work/out" --json "$work/src/report.json"
+  expect_rc 0
+  run "$work/src" -o "$work/out" --json "$work/src/report.json"
+  expect_rc 0
+  rm "$work/src/report.json"
+  # A build edge's stamp and depfile, and the plan folder: never in the input folder, never over
+  # what the bake writes.
+  for args in "--stamp $work/src/noise001.png" "--depfile $work/src/m.obj" \
+    "--stamp $work/out/manifest.json" "--depfile $work/out/.assetlib-cache.json" \
+    "--stamp $work/out/noise001.tx" "--stamp $work/out/evil/stamp"; do
+    run bake-one "$work/src/noise000.png" --root "$work/src" -o "$work/out" $args
+    expect_rc 2
+    expect_line "$work/log" "(in the input folder, which a bake never modifies|which the bake writes|leads through a symlink)"
+  done
+  for args in "--stamp $work/src/m.obj" "--depfile $work/src/levels.json"; do
+    run plan "$work/src" --plan-dir "$work/plans" $args
+    expect_rc 2
+    expect_line "$work/log" "in the input folder, which a bake never modifies"
+  done
+  run plan "$work/src" --plan-dir "$work/src/plans"
+  expect_rc 2
+  expect_line "$work/log" "--plan-dir names 'plans' in the input folder"
+  [ "$before_src" = "$(tree_hash "$work/src")" ] || fail "a side file was written into the input folder"
+  [ "$before_out" = "$(tree_hash "$work/out")" ] || fail "a side file replaced a file of the output folder"
+  [ "$(cat "$work/victim/report.json")" = precious ] || fail "a side file was written through a symlink"
+  # Where they belong, they are written.
+  run bake-one "$work/src/noise000.png" --root "$work/src" -o "$work/out" --stamp "$work/build/a.stamp" --depfile "$work/build/a.d"
+  expect_rc 0
+  [ -e "$work/build/a.stamp" ] && [ -e "$work/build/a.d" ] || fail "the stamp and depfile were not written"
   ;;
 check_symlinks)
   # check and info read a baked folder without following symlinks: a symlinked folder of assets,

@@ -10,6 +10,7 @@
 #include "pipeline/memory_budget.h"
 #include "pipeline/output_lock.h"
 #include "pipeline/plan_textures.h"
+#include "pipeline/side_files.h"
 #include "pipeline/source_plan.h"
 #include "pipeline/source_record.h"
 
@@ -129,6 +130,8 @@ int run_bake_one(const BakeOneOptions& options) {
   if (BakeStatus s = load_bake_config(root, options.config, options.preset, config); !s)
     return usage_error(s);
   if (BakeStatus s = resolve_output(root, options.output, out); !s) return usage_error(s);
+  if (BakeStatus s = check_build_files(options.stamp, options.depfile, root, out); !s)
+    return usage_error(s);
   OutputTree output;
   OutputLock lock;
   if (BakeStatus s = OutputTree::open(out, output); !s) return usage_error(s);

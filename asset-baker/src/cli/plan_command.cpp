@@ -5,6 +5,7 @@
 #include "pipeline/bake_tree.h"
 #include "pipeline/depfile.h"
 #include "pipeline/plan_textures.h"
+#include "pipeline/side_files.h"
 #include "pipeline/source_plan.h"
 
 #include <assetlib/asset_file.h>
@@ -21,6 +22,10 @@ int run_plan(const PlanOptions& options) {
   BakeStatus ready = resolve_root(options.root, root);
   if (ready) ready = load_bake_config(root, options.config, options.preset, config);
   fs::path exclude = options.output ? resolved(*options.output) : fs::path();
+  if (ready) ready = check_build_files(options.stamp, options.depfile, root, exclude);
+  if (ready) {
+    ready = check_side_file(options.plan_dir, SideFile::PlanFolder, "--plan-dir", root, exclude);
+  }
   if (!ready) {
     print_message("error", ready.message());
     return 2;

@@ -16,6 +16,7 @@
 #include "pipeline/output_tree.h"
 #include "pipeline/plan_textures.h"
 #include "pipeline/progress_report.h"
+#include "pipeline/side_files.h"
 
 #include <assetlib/manifest.h>
 
@@ -234,32 +235,6 @@ BakeStatus resolve_input(const BakeOptions& options, Setup& setup) {
 // The output folder's own files: the manifest and every `.assetlib-` name (cache, lock, bake-one
 // records). No source's output may be one or lie below one: a source folder named manifest.json
 // would otherwise make the manifest unwritable for good.
-bool is_baker_file(const std::string& output) {
-  const std::string first = output.substr(0, output.find('/'));
-  return first == "manifest.json" || first.rfind(".assetlib-", 0) == 0;
-}
-
-// --json inside the input or output folder must name a .json file of its own, never a source,
-// baker.json, the manifest, the cache or an asset, which a report written over would destroy.
-// Outside both folders it is the user's to choose.
-BakeStatus check_report_path(const fs::path& report, const Setup& setup) {
-  std::error_code ec;
-  const fs::path target = fs::weakly_canonical(report, ec);
-  if (ec) return {};  // not resolvable: writing it will say why
-  const bool in_output = folder_within(target, setup.output);
-  const fs::path& folder = in_output ? setup.output : setup.input;
-  if (!in_output && !folder_within(target, setup.input)) return {};
-  const std::string relative = target.lexically_relative(folder).generic_string();
-  const bool own_file = in_output ? is_baker_file(relative) : target.filename() == "baker.json";
-  if (target == folder || own_file || target.extension() != ".json") {
-    return BakeStatus::failure(BakeError::Config, report.string(),
-                               "--json in the " + std::string(in_output ? "output" : "input") +
-                                   " folder must name a .json file of its own, not '" + relative +
-                                   "'");
-  }
-  return {};
-}
-
 // --pack is written after the bake, by the caller; it must not land in the input folder (the
 // source tree is never modified), unless in an output folder lying there.
 BakeStatus check_pack_path(const fs::path& pack, const Setup& setup) {
@@ -301,7 +276,10 @@ BakeStatus resolve_setup(const BakeOptions& options, Setup& setup) {
                                          setup.input.string() + "; choose another output folder");
   }
   if (options.json_report) {
-    if (BakeStatus s = check_report_path(*options.json_report, setup); !s) return s;
+    if (BakeStatus s = check_side_file(*options.json_report, SideFile::Report, "--json",
+                                       setup.input, setup.output);
+        !s)
+      return s;
   }
   if (options.pack) return check_pack_path(*options.pack, setup);
   return {};
