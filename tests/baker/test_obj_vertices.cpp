@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <cmath>
 #include <chrono>
 #include <map>
 #include <random>
@@ -68,6 +69,23 @@ TEST_CASE("OBJ corners share one vertex per position, UV and normal") {
       CHECK(n[1] == Approx(1));
       CHECK(n[2] == Approx(0).margin(1e-6));
     }
+  }
+  SECTION("s off on every face is flat, a file that never says s is smooth") {
+    const std::string cube =
+        "v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\nv -1 -1 1\nv 1 -1 1\nv 1 1 1\n"
+        "v -1 1 1\nf 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
+    for (const char* statement : {"s off\n", "s 0\n"}) {
+      Imported flat = import(statement + cube);
+      REQUIRE(flat.status.ok());
+      CHECK(flat.mesh.soup.size() >= 24);  // per face; the mesh stages merge equal corners
+      for (size_t k = 0; k < flat.mesh.corners.size(); ++k) {
+        auto n = normal_of(flat, k);
+        CHECK(std::fabs(n[0]) + std::fabs(n[1]) + std::fabs(n[2]) == Approx(1));
+      }
+    }
+    Imported smooth = import(cube);
+    REQUIRE(smooth.status.ok());
+    CHECK(smooth.mesh.soup.size() == 8);
   }
   SECTION("the file's own normals are kept per corner") {
     Imported i = import(

@@ -182,8 +182,7 @@ struct GeneratedNormals {
 GeneratedNormals generate_normals(const ObjGeometry& g, const std::vector<Triangle>& tris) {
   GeneratedNormals out;
   if (std::none_of(tris.begin(), tris.end(), lacks_normal)) return out;
-  const bool one_group = std::all_of(tris.begin(), tris.end(),
-                                     [](const Triangle& t) { return t.smoothing_group == 0; });
+  const bool one_group = !g.smoothing_stated;
   PositionTable sums(g.positions.size() / 3);
   out.corner_sum.assign(tris.size() * 3, GeneratedNormals::kFace);
   out.face.resize(tris.size());

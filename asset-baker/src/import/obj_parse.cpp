@@ -574,6 +574,7 @@ class ObjParser {
     r.skip_blanks();
     if (r.done()) return {};
     std::string_view rest = r.line.substr(r.at);
+    out_.smoothing_stated = true;
     if (rest.substr(0, 3) == "off") {
       smoothing_group_ = 0;
       return {};
