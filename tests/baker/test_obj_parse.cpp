@@ -129,8 +129,6 @@ TEST_CASE("parse_obj reads numbers to the same bits as tinyobjloader") {
                            "0.1234567890123456789",
                            "123456789012345678901234567890",
                            "1e-320",
-                           "1e400",
-                           "-1e400",
                            "1e",
                            "1e+",
                            "1.5e0005",
@@ -138,7 +136,6 @@ TEST_CASE("parse_obj reads numbers to the same bits as tinyobjloader") {
                            "abc",
                            "nan",
                            "inf",
-                           "1e2147483647",
                            "1e2147483648",
                            "1e99999999999",
                            "0.000000001",
@@ -152,6 +149,22 @@ TEST_CASE("parse_obj reads numbers to the same bits as tinyobjloader") {
   }
   text += "f 1 2 3\n";
   REQUIRE(check_same_as_tinyobjloader(text).ok());
+}
+
+TEST_CASE("coordinates beyond the float range are refused naming the line") {
+  // tinyobjloader read them as infinities, which no vertex format holds (a UV of inf baked).
+  for (const char* line : {"v 1e400 0 0", "vt 0 -1e400", "vn 1e2147483647 0 0", "vt 1e39 0"}) {
+    INFO(line);
+    std::vector<std::string> warnings;
+    baker::MtlLibraries reader("x.obj", inputs_in("."), warnings);
+    std::vector<tinyobj::material_t> materials;
+    baker::ObjGeometry g;
+    std::string text = std::string("v 0 0 0\nv 1 0 0\n") + line + "\nf 1 2 3\n";
+    baker::BakeStatus s = baker::parse_obj(text, "x.obj", reader, materials, g);
+    CHECK(s.code == baker::BakeError::InvalidSource);
+    CHECK(s.message().find("line 3: coordinate '") != std::string::npos);
+    CHECK(s.message().find("is beyond the float range") != std::string::npos);
+  }
 }
 
 TEST_CASE("parse_obj reads quirky lines as tinyobjloader does") {

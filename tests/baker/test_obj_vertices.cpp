@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <array>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>

@@ -329,6 +329,7 @@ class ObjParser {
   // "v x y z [r g b]": the colour is kept only when every `v` line has one.
   BakeStatus vertex(LineReader& r) {
     for (int k = 0; k < 3; ++k) out_.positions.push_back(coordinate(r));
+    if (BakeStatus s = in_float_range(); !s) return s;
     float rgb[3];
     bool color = r.real(rgb[0]) && r.real(rgb[1]) && r.real(rgb[2]);
     all_colors_ = all_colors_ && color;
@@ -338,11 +339,17 @@ class ObjParser {
   }
   BakeStatus triple(LineReader& r, std::vector<float>& to) {
     for (int k = 0; k < 3; ++k) to.push_back(coordinate(r));
-    return {};
+    return in_float_range();
   }
   BakeStatus uv(LineReader& r) {
     for (int k = 0; k < 2; ++k) out_.uvs.push_back(coordinate(r));
-    return {};
+    return in_float_range();
+  }
+  // A number beyond the float range would be baked as an infinity: no vertex format holds it.
+  BakeStatus in_float_range() {
+    if (beyond_float_.empty()) return {};
+    return fail(BakeError::InvalidSource,
+                "coordinate '" + beyond_float_ + "' is beyond the float range (3.4e38)");
   }
   // One number of a `v`, `vn` or `vt` line; one that is there but not a number ("nan", "inf",
   // text) reads as 0, as LoadObj read it, and is counted for a warning. A missing one is 0. A
@@ -358,6 +365,7 @@ class ObjParser {
       return 0.0f;
     }
     if (end < word.size() && out_.cut_numbers++ == 0) out_.first_cut_number = shown_word(word);
+    if (!std::isfinite(float(value))) beyond_float_ = shown_word(word);
     return float(value);
   }
 
@@ -602,6 +610,7 @@ class ObjParser {
   std::map<std::string, int> late_names_;
   std::vector<const std::string*> late_order_;
   uint32_t smoothing_group_ = 0;
+  std::string beyond_float_;  // a coordinate of the current line that no float holds
   std::string group_name_;
   bool group_named_ = false;
   uint32_t faces_in_group_ = 0;
