@@ -54,7 +54,9 @@ TEST_CASE(
 
 TEST_CASE("normal and UV indices that point nowhere are dropped with one warning") {
   for (const char* face :
-       {"f 1/5/5 2/5/5 3/5/5", "f 1//-9 2//-9 3//-9", "f 1/2147483647 2/1 3/1"}) {
+       {"f 1/5/5 2/5/5 3/5/5", "f 1//-9 2//-9 3//-9", "f 1/2147483647 2/1 3/1",
+        // One UV: -2 reaches one before it (a 0-based -1, once taken for "no UV").
+        "f 1/-2 2/-2 3/-2", "f 1/-2/ 2/1 3/1"}) {
     hostile::BakedMesh b =
         hostile::bake_obj(kTriangle + "vt 0 0\n" + face + "\n", "models/attr.obj");
     INFO(face << " -> " << b.status.message());

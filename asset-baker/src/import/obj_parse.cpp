@@ -145,7 +145,7 @@ struct LineReader {
     int value = c_atoi(line.substr(at));
     skip_index();
     if (value == 0) return false;
-    out = value > 0 ? value - 1 : count + value;
+    out = value > 0 ? value - 1 : count + value < 0 ? kBeforeFirst : count + value;
     return true;
   }
 };
@@ -160,7 +160,7 @@ bool plain_index(std::string_view s, size_t& at, int count, int& out) {
   for (; at < s.size() && at - start < 9 && is_digit(s[at]); ++at)
     value = value * 10 + (s[at] - '0');
   if (at == start || value == 0 || (at < s.size() && is_digit(s[at]))) return false;
-  out = negative ? count - value : value - 1;
+  out = !negative ? value - 1 : count - value < 0 ? kBeforeFirst : count - value;
   return true;
 }
 

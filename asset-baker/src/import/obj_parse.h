@@ -23,6 +23,10 @@ class MtlLibraries;
 // One corner of a face: 0-based indices into the position, UV and normal arrays as the file gives
 // them (relative indices resolved; not checked against the arrays: the importer does that). -1 for
 // no UV / no normal.
+// A relative index that reaches before the first element (-2 with one normal) reads as
+// kBeforeFirst: out of range like it, never taken for "none".
+inline constexpr int kBeforeFirst = -2;
+
 struct ObjCorner {
   int position = -1;
   int uv = -1;
