@@ -310,6 +310,14 @@ TEST_CASE("mtllib takes the rest of the line as one name, and still reads lists 
     CHECK(i.warnings.empty());
     REQUIRE(i.materials.size() == 1);
   }
+  SECTION("a space escaped as tinyobjloader reads it") {
+    Imported i = import("mtllib My\\ Model.mtl\n" + faces, {{"models/My Model.mtl", red}});
+    INFO(i.status.message());
+    REQUIRE(i.status.ok());
+    CHECK(i.warnings.empty());
+    REQUIRE(i.materials.size() == 1);
+    CHECK(i.materials[0].name == "Red");
+  }
   SECTION("a name with spaces that does not exist warns once, naming the whole line") {
     Imported i = import("mtllib My Model Materials.mtl\n" + faces);
     REQUIRE(i.status.ok());
@@ -334,6 +342,26 @@ TEST_CASE("usemtl takes the rest of the line as the material's name, as newmtl d
   REQUIRE(i.mesh.submeshes.size() == 2);
   CHECK(i.materials[i.mesh.submeshes[1].material].name == "wood dark");
   CHECK(i.materials[i.mesh.submeshes[1].material].base_color_factor[2] == 1.0f);
+}
+
+TEST_CASE("newmtl names are read without the blanks around them, as usemtl names are") {
+  // tinyobjloader's LoadMtl took "newmtl  red" (two blanks) as " red", which no usemtl named.
+  const std::map<std::string, std::string> library = {
+      {"models/c.mtl", "newmtl  red\nKd 1 0 0\nnewmtl\tblue \t\nKd 0 0 1\n"}};
+  Imported i = import(
+      "mtllib c.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\n"
+      "usemtl red\nf 1 2 3\nusemtl blue\nf 2 4 3\n",
+      library);
+  INFO(i.status.message());
+  REQUIRE(i.status.ok());
+  CHECK(i.warnings.empty());
+  REQUIRE(i.mesh.submeshes.size() == 2);
+  const auto& red = i.materials[i.mesh.submeshes[0].material];
+  const auto& blue = i.materials[i.mesh.submeshes[1].material];
+  CHECK(red.name == "red");
+  CHECK(red.base_color_factor[0] == 1.0f);
+  CHECK(blue.name == "blue");
+  CHECK(blue.base_color_factor[2] == 1.0f);
 }
 
 TEST_CASE("line continuations and comments after indices read as the format means") {

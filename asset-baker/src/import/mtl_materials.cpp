@@ -87,7 +87,8 @@ std::map<size_t, MtlStated> stated_by_material(const std::string& text,
     words >> key;
     if (key == "newmtl") {
       std::getline(words >> std::ws, current);
-      while (!current.empty() && current.back() == ' ') current.pop_back();
+      while (!current.empty() && (current.back() == ' ' || current.back() == '\t'))
+        current.pop_back();
       continue;
     }
     if (key.empty() || key[0] == '#') continue;
@@ -364,14 +365,44 @@ bool MtlLibraries::operator()(const std::string& name, std::vector<tinyobj::mate
   return load_line(name, materials, material_map);
 }
 
+std::vector<std::string> split_library_names(std::string_view text) {
+  std::vector<std::string> names;
+  std::string name;
+  bool escaping = false;
+  for (char c : text) {
+    if (escaping) {
+      escaping = false;
+    } else if (c == '\\') {
+      escaping = true;
+      continue;
+    } else if (c == ' ') {
+      if (!name.empty()) names.push_back(name);
+      name.clear();
+      continue;
+    }
+    name += c;
+  }
+  names.push_back(name);
+  return names;
+}
+
 bool MtlLibraries::load_line(const std::string& names, std::vector<tinyobj::material_t>* materials,
                              std::map<std::string, int>* material_map) {
   bool one_name = names.find_first_of(" \t") == std::string::npos;
   if (load(names, materials, material_map, one_name)) return true;
   if (one_name) return false;
-  std::istringstream words(names);
+  // "my\ lib.mtl" escapes its space as tinyobjloader reads it; without such an escape, a
+  // backslash is a Windows path's ("..\mats\a.mtl b.mtl") and the words split at blanks.
+  std::vector<std::string> words;
+  if (names.find("\\ ") != std::string::npos) {
+    words = split_library_names(names);
+  } else {
+    std::istringstream blank_separated(names);
+    for (std::string word; blank_separated >> word;) words.push_back(word);
+  }
   bool any = false;
-  for (std::string word; words >> word;) any = load(word, materials, material_map, false) || any;
+  for (const std::string& word : words)
+    any = (!word.empty() && load(word, materials, material_map, false)) || any;
   if (!any) {
     warnings_.push_back(obj_path_ + ": material library '" + names +
                         "' not found (nor a library for each of its words); default material used");
@@ -403,6 +434,26 @@ void MtlLibraries::warn_redefined_materials(const std::string& path,
                       " newmtl statement(s) define a name again (first: '" + *example +
                       "'); usemtl uses the first definition of a name");
 }
+
+namespace {
+
+// tinyobjloader takes a material's name from the 8th character of its newmtl line on, so
+// "newmtl  red" (two blanks) defines " red", which no usemtl names: usemtl and
+// stated_by_material read names without the blanks around them. So are the names made here; the
+// map keeps each name's first definition, as tinyobjloader's does.
+void trim_material_names(std::vector<tinyobj::material_t>& library,
+                         std::map<std::string, int>& library_map) {
+  library_map.clear();
+  for (size_t i = 0; i < library.size(); ++i) {
+    std::string& name = library[i].name;
+    const size_t begin = name.find_first_not_of(" \t");
+    const size_t end = name.find_last_not_of(" \t");
+    name = begin == std::string::npos ? "" : name.substr(begin, end - begin + 1);
+    library_map.try_emplace(name, int(i));
+  }
+}
+
+}  // namespace
 
 bool MtlLibraries::load(const std::string& name, std::vector<tinyobj::material_t>* materials,
                         std::map<std::string, int>* material_map, bool report) {
@@ -437,6 +488,7 @@ bool MtlLibraries::load(const std::string& name, std::vector<tinyobj::material_t
   }
   std::string warn, err;
   tinyobj::LoadMtl(&library_map, &library, &stream, &warn, &err);
+  trim_material_names(library, library_map);
   // Appended after the materials of earlier libraries, as tinyobjloader numbers them.
   size_t first = materials->size();
   std::vector<std::string> notes;

@@ -83,6 +83,10 @@ class MtlLibraries : public tinyobj::MaterialReader {
 // parse_obj does; the text itself, not copied, when no name needs it.
 std::string escape_mtllib_lines(std::string obj_text);
 
+// tinyobjloader's split of an `mtllib` line at spaces ('\' escaping the next character); the
+// last piece is kept even when empty.
+std::vector<std::string> split_library_names(std::string_view text);
+
 // The images the materials of `obj_text` (the OBJ at `obj_path`) use, each with the role its slot
 // gives it (map_Kd and map_Ke colour, norm / map_Bump / bump normal) and its edges (`-clamp on`).
 // Reads only the `mtllib` lines and the libraries they name; references that are unsafe or not

@@ -202,29 +202,6 @@ IndexLineScan scan_index_line(std::string_view text) {
   return scan;
 }
 
-// tinyobjloader's split of an `mtllib` line at spaces ('\' escaping the next character); the
-// last piece is kept even when empty.
-std::vector<std::string> split_library_names(std::string_view text) {
-  std::vector<std::string> names;
-  std::string name;
-  bool escaping = false;
-  for (char c : text) {
-    if (escaping) {
-      escaping = false;
-    } else if (c == '\\') {
-      escaping = true;
-      continue;
-    } else if (c == ' ') {
-      if (!name.empty()) names.push_back(name);
-      name.clear();
-      continue;
-    }
-    name += c;
-  }
-  names.push_back(name);
-  return names;
-}
-
 // `word` as a warning quotes it: at most 32 bytes, cut where a UTF-8 character starts.
 std::string shown_word(std::string_view word) {
   constexpr size_t kShown = 32;
