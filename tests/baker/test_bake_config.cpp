@@ -200,11 +200,17 @@ TEST_CASE("config: an unknown preset is a Config error listing the known ones", 
   CHECK(contains(none.status.reason, "known: none"));
 }
 
-TEST_CASE("config: a preset output that is not a string is refused", "[config]") {
+TEST_CASE("config: a preset output that is not a folder name is refused", "[config]") {
   test::TempDir dir;
-  Loaded l = load(dir, R"({"presets": {"release": {"output": 3}}})", "release");
-  CHECK(l.status.code == BakeError::Config);
-  CHECK(l.status.file == l.path);
+  // A NUL cut the path short: "a\u0000b" baked into "a".
+  for (const char* output : {"3", R"("")", R"("a\u0000b")"}) {
+    INFO(output);
+    Loaded l = load(dir, std::string(R"({"presets": {"release": {"output": )") + output + "}}}",
+                    "release");
+    CHECK(l.status.code == BakeError::Config);
+    CHECK(l.status.file == l.path);
+    CHECK(l.status.message().find("'output' must be a folder name") != std::string::npos);
+  }
 }
 
 TEST_CASE("config: unknown keys are warned about, naming the file and the key, and ignored",

@@ -284,8 +284,12 @@ BakeStatus load_config(const std::filesystem::path& path, const std::string& pre
     warn_unknown_keys(p, kPresetKeys, in_preset, "key", config.warnings);
     if (BakeStatus s = read_layer(p, in_preset, config); !s) return s;
     if (p.contains("output")) {
-      if (!p["output"].is_string()) {
-        return config_error(where, "preset '" + preset + "': 'output' must be a string");
+      // A NUL would cut the path short at the file system: another folder than the one written.
+      if (!p["output"].is_string() || p["output"].get_ref<const std::string&>().empty() ||
+          p["output"].get_ref<const std::string&>().find('\0') != std::string::npos) {
+        return config_error(where, "preset '" + preset +
+                                       "': 'output' must be a folder name (a non-empty string "
+                                       "without NUL characters)");
       }
       config.output = (path.parent_path() / p["output"].get<std::string>()).string();
     }
