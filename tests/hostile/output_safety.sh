@@ -27,6 +27,8 @@
 #   side_files        --json, bake-one --stamp/--depfile and plan --stamp/--plan-dir never replace a
 #                     source, a user's file in the input folder or the output folder's own files,
 #                     nor write through a symlinked folder planted in either folder
+#   foreign_files     an output folder no bake wrote: another program's manifest.json refuses the
+#                     bake (exit 2); a user's file where an output goes fails that source only
 #   check_symlinks    check and info on a baked folder with a symlinked asset, folder and manifest:
 #                     each reported, none followed; info --sources not through a symlink out
 #   baker_names       source folders named manifest.json, .assetlib-cache.json, .assetlib-records:
@@ -421,6 +423,27 @@ side_files)
   run bake-one "$work/src/noise000.png" --root "$work/src" -o "$work/out" --stamp "$work/build/a.stamp" --depfile "$work/build/a.d"
   expect_rc 0
   [ -e "$work/build/a.stamp" ] && [ -e "$work/build/a.d" ] || fail "the stamp and depfile were not written"
+  ;;
+foreign_files)
+  make_pngs "$work/src" 3 16
+  mkdir -p "$work/out"
+  echo '{"name": "my web app", "start_url": "/"}' >"$work/out/manifest.json"
+  echo 'USER DATA' >"$work/out/noise001.tx"
+  run "$work/src" -o "$work/out"
+  expect_rc 2
+  expect_line "$work/log" "out/manifest.json: is not an assetlib manifest, and no bake wrote this folder: not replaced"
+  grep -q 'my web app' "$work/out/manifest.json" || fail "a foreign manifest.json was replaced"
+  rm "$work/out/manifest.json"
+  run "$work/src" -o "$work/out"
+  expect_rc 1
+  expect_line "$work/log" "noise001.tx: would replace a file that is not a baked asset \\(the baker did not write it\\)"
+  [ "$(cat "$work/out/noise001.tx")" = 'USER DATA' ] || fail "a user's file was replaced by a bake"
+  [ -e "$work/out/noise000.tx" ] && [ -e "$work/out/noise002.tx" ] || fail "the other sources did not bake"
+  # Moved away, the source bakes; a rebake replaces the baker's own files as ever.
+  rm "$work/out/noise001.tx"
+  run "$work/src" -o "$work/out" --force
+  expect_rc 0
+  check_output "$work/out"
   ;;
 check_symlinks)
   # check and info read a baked folder without following symlinks: a symlinked folder of assets,

@@ -70,6 +70,7 @@ int run_collect(const CollectOptions& options) {
   if (ready) ready = resolve_output(root, options.output, out);
   if (ready) ready = OutputTree::open(out, output);
   if (ready) ready = lock.acquire(output);
+  if (ready) ready = check_manifest_replaceable(output);
   if (!ready) {
     print_message("error", ready.message());
     return 2;

@@ -237,6 +237,7 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
     }
     ready = lock.acquire(output);
   }
+  if (ready) ready = check_manifest_replaceable(output);
   if (!ready) {
     print_message("error", ready.message());
     return 2;

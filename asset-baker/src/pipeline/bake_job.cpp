@@ -283,6 +283,9 @@ BakeStatus JobContext::publish(std::vector<StagedFile>& staged,
     return BakeStatus::failure(BakeError::IoError, records.empty() ? "" : records.front().path,
                                "not written: the bake stopped before this output");
   }
+  for (const StagedFile& file : staged) {
+    if (BakeStatus s = output.replaceable(file); !s) return s;
+  }
   if (journal) {
     std::vector<std::pair<std::string, std::string>> noted;
     for (const OutputRecord& r : records) noted.emplace_back(r.path, r.hash);

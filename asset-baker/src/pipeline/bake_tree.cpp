@@ -12,6 +12,7 @@
 #include "pipeline/interrupt.h"
 #include "pipeline/job_runner.h"
 #include "pipeline/memory_budget.h"
+#include "pipeline/output_index.h"
 #include "pipeline/output_lock.h"
 #include "pipeline/output_tree.h"
 #include "pipeline/plan_textures.h"
@@ -603,6 +604,7 @@ int run_bake(const BakeOptions& options) {
   } else if (ready) {
     ready = lock.acquire(output);
   }
+  if (ready) ready = check_manifest_replaceable(output);
   if (!ready && interrupt_signal()) return 128 + interrupt_signal();  // Ctrl-C while waiting
   if (!ready) {
     print_message("error", ready.message());

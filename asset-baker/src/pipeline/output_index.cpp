@@ -1,10 +1,21 @@
 #include "pipeline/output_index.h"
 
+#include <assetlib/limits.h>
 #include <assetlib/manifest.h>
 
 #include <set>
 
 namespace baker {
+
+BakeStatus check_manifest_replaceable(const OutputTree& output) {
+  if (!output.file_stat("manifest.json") || output.file_stat(kCacheFileName)) return {};
+  std::optional<std::string> text = output.read_file("manifest.json", assetlib::kMaxManifestSize);
+  assetlib::Manifest manifest;
+  if (text && assetlib::read_manifest(*text, manifest)) return {};
+  return BakeStatus::failure(BakeError::Config, (output.root() / "manifest.json").string(),
+                             "is not an assetlib manifest, and no bake wrote this folder: not "
+                             "replaced; bake into another folder, or move the file away");
+}
 
 bool outputs_hold(const OutputTree& output, const BakeCache& previous, CacheEntry& entry) {
   for (OutputRecord& record : entry.outputs) {

@@ -18,6 +18,11 @@ namespace baker {
 // records then take the times seen now. What an up-to-date check does for a whole bake.
 bool outputs_hold(const OutputTree& output, const BakeCache& previous, CacheEntry& entry);
 
+// Whether `output`'s manifest.json may be replaced: absent, an assetlib manifest, or beside the
+// baker's cache (a manifest of ours that was damaged). Another program's manifest.json (a web
+// app's) in a folder no bake wrote is refused (Config, naming it), before anything is baked.
+BakeStatus check_manifest_replaceable(const OutputTree& output);
+
 // Deletes the outputs `previous` lists that no entry of `next` does (while they still hold what the
 // baker wrote: OutputTree::remove_if_unchanged), then writes `next` as the cache and its outputs as
 // the manifest, the manifest last. `removed` counts the deleted files.

@@ -302,6 +302,18 @@ BakeStatus OutputTree::publish(StagedFile& staged) const {
   return {};
 }
 
+BakeStatus OutputTree::replaceable(const StagedFile& staged) const {
+  struct stat st {};
+  if (::fstatat(staged.dir_, staged.leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      S_ISLNK(st.st_mode))
+    return {};
+  FileDescriptor file(S_ISREG(st.st_mode) ? open_regular(staged.dir_, staged.leaf) : -1);
+  if (file.get() >= 0 && is_asset_file(file.get())) return {};
+  return BakeStatus::failure(BakeError::IoError, staged.path,
+                             "would replace a file that is not a baked asset (the baker did not "
+                             "write it); move it away and bake again");
+}
+
 BakeStatus OutputTree::write(const std::string& relative,
                              std::span<const std::span<const std::byte>> parts) const {
   StagedFile staged;

@@ -92,6 +92,12 @@ class OutputTree {
                    StagedFile& out) const;
   BakeStatus publish(StagedFile& staged) const;
 
+  // Whether publishing `staged`, a baked asset, may replace what its path holds: nothing, a
+  // symlink (replaced, never followed), or a regular file laid out as an asset (one the baker
+  // wrote). A user's file there (an output folder that was never a bake's, "a.tx" of their own) is
+  // refused with IoError naming it: nothing good is lost to a bake.
+  BakeStatus replaceable(const StagedFile& staged) const;
+
   // stage() from a file elsewhere: the temporary beside `relative` gets the bytes of the regular
   // file `from_name` in the folder `from_dir` (a hard link when `allow_link`, see file_copy.h),
   // and is kept only when it is a regular file of `size` bytes whose content hash is `hash`: what
