@@ -299,6 +299,18 @@ unreadable_folders)
   [ "$rc" = 1 ] || { cat "$work/log"; fail "a FIFO source must exit 1, got $rc"; }
   expect_line "$work/log" "textures/pipe.png: not a regular file \\(a FIFO, socket or device\\); not read"
   ;;
+default_output)
+  # The default output goes beside the input as named: through a symlinked folder, beside the
+  # symlink (where the user looks), not beside its target.
+  mkdir -p "$work/real/deep"
+  cp -r "$assets" "$work/real/deep/assets"
+  ln -s real/deep/assets "$work/alias"
+  for spelling in alias alias/ ./alias/.; do
+    (cd "$work" && "$baker" "$spelling" -q) || fail "baking '$spelling' failed"
+    [ -f "$work/alias-baked/manifest.json" ] || fail "'$spelling' did not bake into alias-baked"
+    [ ! -e "$work/real/deep/assets-baked" ] || fail "'$spelling' baked beside the symlink's target"
+  done
+  ;;
 output_inside_input)
   # An output folder inside the input is left out of the walk; sources in it are named, not lost
   # without a word.

@@ -198,6 +198,7 @@ void write_json_report(const fs::path& path, const Totals& t, double seconds,
 // Input, configuration and output folder of a bake, resolved and checked.
 struct Setup {
   fs::path input, output;
+  fs::path named_input;  // the input folder as named, absolute: a symlink's own path, not its target's
   BakeConfig config;
   std::string only;  // a single-file bake: the file, relative to `input` (its root)
 };
@@ -209,6 +210,8 @@ BakeStatus resolve_input(const BakeOptions& options, Setup& setup) {
     if (options.root)
       return BakeStatus::failure(BakeError::Config, "--root", "applies to a single file only");
     setup.input = fs::weakly_canonical(options.input);
+    setup.named_input = fs::absolute(options.input, ec).lexically_normal();
+    if (!setup.named_input.has_filename()) setup.named_input = setup.named_input.parent_path();
     return {};
   }
   if (!fs::is_regular_file(options.input, ec)) {
@@ -222,6 +225,7 @@ BakeStatus resolve_input(const BakeOptions& options, Setup& setup) {
                                "not inside --root " + setup.input.string());
   }
   setup.only = file.lexically_relative(setup.input).generic_string();
+  setup.named_input = setup.input;
   if (!source_kind(setup.only)) {
     return BakeStatus::failure(BakeError::Config, options.input.string(),
                                "not a source the baker reads (see docs/baker.md)");
@@ -259,7 +263,7 @@ BakeStatus resolve_setup(const BakeOptions& options, Setup& setup) {
   }
   fs::path output = options.output        ? *options.output
                     : setup.config.output ? fs::path(*setup.config.output)
-                                          : fs::path(setup.input.string() + "-baked");
+                                          : fs::path(setup.named_input.string() + "-baked");
   if (!options.output && fs::is_symlink(output, ec)) {
     return BakeStatus::failure(
         BakeError::RefusedPath, output.string(),
