@@ -127,7 +127,7 @@ GpuImage AssetLoader::upload_texel(const uint8_t rgba[4], const char* name) {
                  VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                  VK_IMAGE_ASPECT_COLOR_BIT};
   GpuImage image(ctx_, desc, name, scene_.memory.get());
-  StagingSpan span = batch_.reserve(4);
+  StagingSpan span = batch_.reserve(4, name);
   std::memcpy(span.data, rgba, 4);
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
@@ -145,7 +145,7 @@ void AssetLoader::upload_defaults() {
   scene_.zeros = GpuBuffer(ctx_, kZeroBytes,
                            VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
                            MemoryUse::GpuOnly, "zero vertex inputs", scene_.memory.get());
-  StagingSpan span = batch_.reserve(kZeroBytes);
+  StagingSpan span = batch_.reserve(kZeroBytes, "zero vertex inputs");
   std::memset(span.data, 0, kZeroBytes);
   batch_.copy_to_buffer(span, 0, scene_.zeros.handle(), kZeroBytes);
 }
@@ -263,7 +263,7 @@ AssetTiming AssetLoader::load_texture(const assetlib::ManifestEntry& entry, uint
 
   uint64_t unpacked = info.total_size - top.offset;
   timing.unpacked_bytes = unpacked;
-  StagingSpan span = batch_.reserve(unpacked);
+  StagingSpan span = batch_.reserve(unpacked, where);
   start = Clock::now();
   assetlib::UnpackJob job;
   if (assetlib::Status s = assetlib::texture_unpack_job(info, first, levels.blob, span.data,
@@ -340,7 +340,7 @@ std::optional<AssetTiming> AssetLoader::load_mesh(const assetlib::ManifestEntry&
         MemoryUse::GpuOnly, entry.name + " meshlet indices", scene_.memory.get());
   }
 
-  StagingSpan span = batch_.reserve(meshlet_offset + meshlet_ib_size);
+  StagingSpan span = batch_.reserve(meshlet_offset + meshlet_ib_size, where);
   Clock::time_point start = Clock::now();
   if (assetlib::Status s =
           assetlib::unpack_mesh(info, view.blob.data(), view.blob.size(), span.data, vb_size,

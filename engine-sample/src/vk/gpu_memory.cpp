@@ -51,10 +51,22 @@ uint32_t choose_memory_type(const VkPhysicalDeviceMemoryProperties& properties, 
   throw SampleError(what + ": no " + use_name(use) + " memory type among types " + bits);
 }
 
+VkDeviceSize heap_size(const VulkanContext& ctx, MemoryUse use) {
+  const VkPhysicalDeviceMemoryProperties& properties = ctx.memory_properties();
+  uint32_t type = choose_memory_type(properties, ~0u, use, use_name(use));
+  return properties.memoryHeaps[properties.memoryTypes[type].heapIndex].size;
+}
+
 Allocation allocate_memory(const VulkanContext& ctx, const VkMemoryRequirements& requirements,
                            MemoryUse use, const std::string& what) {
   const VkPhysicalDeviceMemoryProperties& properties = ctx.memory_properties();
   uint32_t type = choose_memory_type(properties, requirements.memoryTypeBits, use, what);
+  const VkDeviceSize heap = properties.memoryHeaps[properties.memoryTypes[type].heapIndex].size;
+  if (requirements.size > heap) {
+    throw SampleError(what + ": " + std::to_string(requirements.size) + " bytes of " +
+                      use_name(use) + " memory are more than this device's heap holds (" +
+                      std::to_string(heap) + " bytes)");
+  }
   VkMemoryAllocateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
   info.allocationSize = requirements.size;

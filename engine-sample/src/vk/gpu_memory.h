@@ -36,7 +36,11 @@ struct Allocation {
 uint32_t choose_memory_type(const VkPhysicalDeviceMemoryProperties& properties, uint32_t type_bits,
                             MemoryUse use, const std::string& what);
 
+// Bytes of the memory heap that `use` allocates from (the best type for it among all types).
+VkDeviceSize heap_size(const VulkanContext& ctx, MemoryUse use);
+
 // Allocates memory for `requirements`; `what` names the resource in errors and validation output.
+// An allocation larger than its whole heap is refused naming `what` (Vulkan forbids asking).
 Allocation allocate_memory(const VulkanContext& ctx, const VkMemoryRequirements& requirements,
                            MemoryUse use, const std::string& what);
 

@@ -39,8 +39,10 @@ UploadBatch::UploadBatch(const VulkanContext& ctx, VkDeviceSize slot_size, uint3
   alignment_ =
       std::lcm(VkDeviceSize{16},
                std::max<VkDeviceSize>(1, ctx.properties().limits.optimalBufferCopyOffsetAlignment));
-  slot_size_ = align_up(slot_size, alignment_);
   slot_count = std::max(slot_count, 1u);
+  const VkDeviceSize ring_limit = heap_size(ctx, MemoryUse::Upload) / 4;
+  slot_size_ = align_up(std::min(slot_size, std::max<VkDeviceSize>(ring_limit / slot_count, 1)),
+                        alignment_);
   ring_ = GpuBuffer(ctx, slot_size_ * slot_count, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                     MemoryUse::Upload, "staging ring");
   slots_.resize(slot_count);
@@ -88,11 +90,15 @@ UploadBatch::Slot& UploadBatch::open_slot() {
   return slot;
 }
 
-StagingSpan UploadBatch::reserve(VkDeviceSize size) {
+StagingSpan UploadBatch::reserve(VkDeviceSize size, const std::string& what) {
   if (size > slot_size_) {
-    throw SampleError("an upload of " + std::to_string(size) +
-                      " bytes does not fit a staging slot of " + std::to_string(slot_size_) +
-                      " bytes");
+    submit();  // a batch of its own: its buffer is freed with it
+    Slot& slot = open_slot();
+    GpuBuffer& own = slot.own_staging.emplace_back(ctx_, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                                   MemoryUse::Upload, what + " (staging)");
+    slot.head = slot_size_;  // full: the next upload starts the next batch
+    stats_.bytes += size;
+    return {own.mapped(), own.handle(), 0, size, serial_};
   }
   Slot* slot = &open_slot();
   VkDeviceSize offset = align_up(slot->head, alignment_);
@@ -104,7 +110,8 @@ StagingSpan UploadBatch::reserve(VkDeviceSize size) {
   }
   slot->head = offset + size;
   stats_.bytes += size;
-  return {ring_.mapped() + slot->base + offset, slot->base + offset, size, serial_};
+  return {ring_.mapped() + slot->base + offset, ring_.handle(), slot->base + offset, size,
+          serial_};
 }
 
 // Copies recorded into a batch other than the span's would read staging that may be reused.
@@ -120,7 +127,7 @@ void UploadBatch::copy_to_buffer(const StagingSpan& src, VkDeviceSize src_offset
                                  VkDeviceSize size) {
   Slot& slot = slot_of(src);
   VkBufferCopy region{src.offset + src_offset, 0, size};
-  vkCmdCopyBuffer(slot.cmd, ring_.handle(), dst, 1, &region);
+  vkCmdCopyBuffer(slot.cmd, src.buffer, dst, 1, &region);
   slot.wrote_buffers = true;
 }
 
@@ -135,7 +142,7 @@ void UploadBatch::copy_to_image(const StagingSpan& src, VkImage dst, uint32_t mi
 
   std::vector<VkBufferImageCopy> absolute(regions.begin(), regions.end());
   for (VkBufferImageCopy& region : absolute) region.bufferOffset += src.offset;
-  vkCmdCopyBufferToImage(slot.cmd, ring_.handle(), dst, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+  vkCmdCopyBufferToImage(slot.cmd, src.buffer, dst, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                          static_cast<uint32_t>(absolute.size()), absolute.data());
 
   VkImageMemoryBarrier to_shader =
@@ -178,7 +185,11 @@ void UploadBatch::submit() {
                          nullptr);
   }
   vk_check(vkEndCommandBuffer(slot.cmd), "vkEndCommandBuffer(upload)");
-  ring_.flush(slot.base, slot.head);
+  if (slot.own_staging.empty()) {
+    ring_.flush(slot.base, slot.head);
+  } else {
+    for (const GpuBuffer& own : slot.own_staging) own.flush(0, own.size());
+  }
 
   VkSubmitInfo info{};
   info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
@@ -198,6 +209,7 @@ void UploadBatch::retire(Slot& slot) {
   stats_.fence_wait_ms +=
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   slot.in_flight = false;
+  slot.own_staging.clear();
   collect_timings(slot);
 }
 

@@ -24,7 +24,8 @@ class VulkanContext;
 // Space handed out by reserve(): write the bytes at `data`, then record copies from it.
 struct StagingSpan {
   std::byte* data = nullptr;
-  VkDeviceSize offset = 0;  // of `data` in the staging buffer
+  VkBuffer buffer = VK_NULL_HANDLE;  // the staging buffer: the ring, or one of the upload's own
+  VkDeviceSize offset = 0;           // of `data` in `buffer`
   VkDeviceSize size = 0;
   uint64_t batch = 0;  // the batch it belongs to: its copies must be recorded there
 };
@@ -39,7 +40,8 @@ struct UploadStats {
 
 class UploadBatch {
  public:
-  // `slot_size` bounds both one batch and the largest single reservation.
+  // `slot_size` bounds one batch; the ring (slot_size x slot_count) is held to a quarter of the
+  // upload heap, so a manifest's sizes (which readers do not check) cannot make it fail.
   UploadBatch(const VulkanContext& ctx, VkDeviceSize slot_size, uint32_t slot_count);
   // Waits for batches still in flight: their staging memory is freed here.
   ~UploadBatch();
@@ -47,8 +49,10 @@ class UploadBatch {
   UploadBatch& operator=(const UploadBatch&) = delete;
 
   // `size` bytes in the current batch, aligned for image copies. Submits the batch first when it
-  // cannot hold them (or one more timed upload). Throws if size exceeds a slot.
-  StagingSpan reserve(VkDeviceSize size);
+  // cannot hold them (or one more timed upload). An upload larger than a slot gets a staging
+  // buffer of its own, in a batch of its own; one larger than the upload heap throws, naming
+  // `what`.
+  StagingSpan reserve(VkDeviceSize size, const std::string& what);
 
   void copy_to_buffer(const StagingSpan& src, VkDeviceSize src_offset, VkBuffer dst,
                       VkDeviceSize size);
@@ -81,6 +85,7 @@ class UploadBatch {
     bool recording = false;
     bool in_flight = false;
     bool wrote_buffers = false;
+    std::vector<GpuBuffer> own_staging;  // of oversized uploads, freed when the batch is done
   };
 
   Slot& open_slot();
