@@ -24,7 +24,9 @@ namespace fs = std::filesystem;
 
 // The whole of `path`, mapped read-only. A pack the baker writes is replaced by rename, never
 // rewritten in place, so the mapping keeps the version that was opened.
-std::span<const std::byte> map_file(const fs::path& path) {
+// Opens `path` for reading if it is a regular file, and gives its size. Non-blocking: opening a
+// FIFO planted in a baked folder returns at once (and is refused) instead of waiting for a writer.
+int open_regular(const fs::path& path, size_t& size) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
@@ -32,7 +34,13 @@ std::span<const std::byte> map_file(const fs::path& path) {
     ::close(fd);
     fail(path, "not a regular file");
   }
-  auto size = static_cast<size_t>(st.st_size);
+  size = static_cast<size_t>(st.st_size);
+  return fd;
+}
+
+std::span<const std::byte> map_file(const fs::path& path) {
+  size_t size = 0;
+  int fd = open_regular(path, size);
   if (size == 0) {
     ::close(fd);
     return {};  // open_pack says what is wrong with it
@@ -113,16 +121,18 @@ TextureLevels PackSource::read_texture_levels(const assetlib::ManifestEntry& ent
 
 assetlib::AssetView FolderSource::read(const assetlib::ManifestEntry& entry) {
   const fs::path path = folder_ / entry.path;
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                       &std::fclose);
-  if (!file) fail(path, std::string("cannot open: ") + std::strerror(errno));
-  std::error_code ec;
-  uintmax_t size = fs::file_size(path, ec);
-  if (ec) fail(path, "cannot stat: " + ec.message());
+  size_t size = 0;
+  struct Descriptor {
+    int fd;
+    ~Descriptor() { ::close(fd); }
+  } file{open_regular(path, size)};
   check_file_size(path, entry, size);
   if (buffer_.size() < size) buffer_.resize(size);
-  if (size && std::fread(buffer_.data(), 1, size, file.get()) != size) {
-    fail(path, "short read of " + std::to_string(size) + " bytes");
+  for (size_t done = 0; done < size;) {
+    ssize_t n = ::read(file.fd, buffer_.data() + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail(path, "short read of " + std::to_string(size) + " bytes");
+    done += static_cast<size_t>(n);
   }
   assetlib::AssetView view;
   // Given the path as its source name, parse_binaryfile names the file in its messages itself.
