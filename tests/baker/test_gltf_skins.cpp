@@ -323,6 +323,23 @@ TEST_CASE("an animated node above the root joint joins the skeleton, a still one
   CHECK(m[14] == Approx(0).margin(1e-6));
 }
 
+TEST_CASE("a skinned mesh gets no LODs, with a warning: its levels would not follow the joints") {
+  // Straight at rest, the quad's strip would collapse at error 0 and be drawn flat in every pose.
+  baker::BakeSettings settings = test::float_vertex_settings();
+  settings.mesh.lod_count = 3;
+  test::BakedScene baked =
+      test::bake_gltf_bytes(SkinnedQuad().build().bytes(), "c.gltf", {}, settings);
+  INFO(baked.status.message());
+  REQUIRE(baked.status.ok());
+  MeshInfo info = baked.mesh("c.gltf#mesh/0");
+  CHECK(info.lods.empty());
+  CHECK(info.lod_index_count == 0);
+  for (const std::string& w : baked.warnings) UNSCOPED_INFO(w);
+  CHECK(std::any_of(baked.warnings.begin(), baked.warnings.end(), [](const std::string& w) {
+    return w.find("meshes[0]: skinned, so no LODs (lod_count 3)") != std::string::npos;
+  }));
+}
+
 TEST_CASE("weights: more than four reduced, zero sums bound to joint 0, all summing to one") {
   SkinnedQuad quad;
   quad.weights = {0, 0, 0, 0, 0.5f, 0.25f, 0.25f, 0, 0.98f, 0, 0, 0, 1, 0, 0, 0};

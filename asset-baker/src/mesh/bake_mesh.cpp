@@ -178,8 +178,16 @@ BakeStatus bake_mesh(ImportedMesh mesh, const std::string& source, const std::st
   for (const ImportedSubmesh& sub : mesh.submeshes) {
     info.submeshes.push_back({sub.first_index, sub.index_count, sub.material, {}, 0, 0});
   }
-  build_lods(vertices, info.submeshes, settings.mesh.lod_count, split, indices, info.lods,
-             fallbacks);
+  // The simplifier sees positions at rest, not joint influences: a skinned strip that is straight
+  // at rest collapses at error 0, and an engine choosing by error would draw it flat in every
+  // pose. Skinned meshes get no coarser levels.
+  uint32_t lod_count = settings.mesh.lod_count;
+  if (lod_count > 0 && mesh.skin_format != assetlib::SkinFormat::None) {
+    warnings.push_back(what + ": skinned, so no LODs (lod_count " + std::to_string(lod_count) +
+                       "): simplified at rest, its levels would not follow the joints");
+    lod_count = 0;
+  }
+  build_lods(vertices, info.submeshes, lod_count, split, indices, info.lods, fallbacks);
   info.lod_index_count = uint32_t(indices.size()) - info.index_count;
   assetlib::MeshletData meshlets;
   if (settings.mesh.meshlets)

@@ -31,7 +31,8 @@ assetlib::IndexRange choose_lod(const SceneDraw& draw, const CameraView& camera,
   const assetlib::MeshInfo& info = draw.mesh->info;
   const assetlib::Submesh& sub = info.submeshes[draw.submesh];
   assetlib::IndexRange range{sub.first_index, sub.index_count};
-  if (!options.lods) return range;
+  // A LOD's error, like its bounds, is of the bind pose: no measure of a posed skinned mesh.
+  if (!options.lods || draw.skinned) return range;
   // The nearest point of the submesh's bounds sets the scale; each level is simplified from the
   // one before, so the errors add up.
   float distance = std::max(length(draw.centre - camera.eye) - draw.radius, 1e-6f);
