@@ -66,7 +66,7 @@ render() {
   "$sample" "$@" --validate --size "$size" --screenshot "$work/$name.tx" >"$work/$name.out" \
     2>"$work/sample.err" || fail "engine-sample $* exited with $?"
   grep -qx 'validation messages: 0' "$work/$name.out" || fail "validation messages with $*"
-  grep -q '^animation: .*; 1 skinned mesh instance(s)$' "$work/$name.out" ||
+  grep -q '^animation: .*; 1 skinned mesh instance(s), 1 joint palette(s)$' "$work/$name.out" ||
     fail "engine-sample $* did not report one skinned mesh instance"
   "$checker" "$work/$name.tx" >/dev/null || fail "the screenshot of $* shows no rendered scene"
   "$baker" export "$work/$name.tx" -o "$work/$name.png" >/dev/null || fail "export failed"
@@ -137,7 +137,32 @@ cmp -s "$work/pack.tx" "$work/t0.tx" || fail "the fox from the pack differs from
 # Without --animate the fox stands in its rest pose, through the same skinned path.
 "$sample" "$work/baked" --validate --size "$size" >"$work/rest.out" 2>"$work/sample.err" ||
   fail "engine-sample without --animate exited with $?"
-grep -qx 'animation: rest pose; 1 skinned mesh instance(s)' "$work/rest.out" ||
+grep -qx 'animation: rest pose; 1 skinned mesh instance(s), 1 joint palette(s)' "$work/rest.out" ||
   fail "without --animate the skinned mesh was not drawn in its rest pose"
 grep -qx 'validation messages: 0' "$work/rest.out" || fail "validation messages at rest"
+
+# The fox's node drawn three times (EXT_mesh_gpu_instancing): one pose, so one joint palette for
+# the three (a palette per instance made a 20000-instance node of a big skeleton take gigabytes).
+python3 - "$work/baked" <<'PY' || fail "cannot instance the fox's node"
+import json, struct, sys
+folder = sys.argv[1]
+manifest = json.load(open(folder + "/manifest.json"))
+entry = next(a for a in manifest["assets"] if a["type"] == "PRFB")
+data = open(folder + "/" + entry["path"], "rb").read()
+kind, version, json_length, blob_length = struct.unpack("<4sIII", data[:16])
+meta = json.loads(data[16:16 + json_length].decode())
+node = next(n for n in meta["nodes"] if n["skin"])
+node["instances"] = [[x, 0, 0, 0, 0, 0, 1, 1, 1, 1] for x in (0, 100, 200)]
+text = json.dumps(meta).encode()
+text += b" " * (-(16 + len(text)) % 16)
+out = struct.pack("<4sIII", kind, version, len(text), blob_length) + text + data[16 + json_length:]
+open(folder + "/" + entry["path"], "wb").write(out)
+entry["file_size"] = len(out)
+json.dump(manifest, open(folder + "/manifest.json", "w"), indent=1)
+PY
+"$sample" "$work/baked" --validate --size "$size" >"$work/instanced.out" 2>"$work/sample.err" ||
+  fail "engine-sample on the instanced fox exited with $?"
+grep -qx 'animation: rest pose; 3 skinned mesh instance(s), 1 joint palette(s)' "$work/instanced.out" ||
+  fail "the instances of one skinned node did not share one joint palette"
+grep -qx 'validation messages: 0' "$work/instanced.out" || fail "validation messages, instanced"
 echo "PASS: Fox is skinned and moves ($clip at ${times[*]} s)"

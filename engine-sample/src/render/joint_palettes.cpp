@@ -21,7 +21,9 @@ JointPalettes::~JointPalettes() {
   if (pool_) vkDestroyDescriptorPool(ctx_.device(), pool_, nullptr);
 }
 
-uint32_t JointPalettes::add(const std::vector<Mat4>& joints) {
+uint32_t JointPalettes::add(const std::shared_ptr<const std::vector<Mat4>>& palette) {
+  if (auto it = offsets_.find(palette.get()); it != offsets_.end()) return it->second;
+  const std::vector<Mat4>& joints = *palette;
   size_t first = (matrices_.size() + step_ - 1) / step_ * step_;
   if ((first + joints.size()) * sizeof(Mat4) > UINT32_MAX) {
     throw SampleError("the skinned meshes' joint matrices exceed 4 GiB");
@@ -30,7 +32,7 @@ uint32_t JointPalettes::add(const std::vector<Mat4>& joints) {
   matrices_.insert(matrices_.end(), joints.begin(), joints.end());
   largest_ = std::max(largest_, joints.size());
   last_first_ = first;
-  return static_cast<uint32_t>(first * sizeof(Mat4));
+  return offsets_[palette.get()] = static_cast<uint32_t>(first * sizeof(Mat4));
 }
 
 void JointPalettes::upload(VkDescriptorSetLayout layout) {

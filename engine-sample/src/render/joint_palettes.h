@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <vector>
 
 namespace sample {
@@ -27,7 +29,8 @@ class JointPalettes {
   // Adds a palette of `joints` (column-major, as GLSL's mat4); returns the dynamic offset that
   // selects it. Before upload() only. Throws SampleError when the palettes pass 4 GiB (dynamic
   // offsets are 32-bit).
-  uint32_t add(const std::vector<Mat4>& joints);
+  uint32_t add(const std::shared_ptr<const std::vector<Mat4>>& joints);
+  size_t count() const { return offsets_.size(); }  // palettes added
   bool empty() const { return matrices_.empty(); }
 
   // After every add(): the buffer, and the descriptor set laid out as `layout` (binding 0, a
@@ -43,6 +46,8 @@ class JointPalettes {
   size_t step_ = 1;  // matrices from one palette's start to the next possible one
   std::vector<Mat4> matrices_;
   size_t largest_ = 0;     // joints of the largest palette
+  // The offset of each palette added, by its matrices: the instances of one node share one.
+  std::map<const std::vector<Mat4>*, uint32_t> offsets_;
   size_t last_first_ = 0;  // first matrix of the last palette
   GpuBuffer buffer_;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;

@@ -106,15 +106,14 @@ std::vector<const SceneDraw*> draw_order(const std::vector<SceneDraw>& draws, Ve
 
 // A mesh instance drawn by mesh_skinned.vert: posed joints, and a skin stream to read.
 bool is_skinned(const MeshInstance& instance) {
-  return !instance.joints.empty() && instance.mesh->skin.handle() != VK_NULL_HANDLE;
+  return instance.joints && instance.mesh->skin.handle() != VK_NULL_HANDLE;
 }
 
-std::string describe_poses(const ScenePoses& poses, size_t skinned_instances) {
+std::string describe_poses(const ScenePoses& poses, size_t skinned_instances, size_t palettes) {
   if (poses.description.empty() && skinned_instances == 0) return {};
   std::string text = poses.description.empty() ? "rest pose" : poses.description;
-  text += "; ";
-  text += std::to_string(skinned_instances);
-  text += " skinned mesh instance(s)";
+  text += "; " + std::to_string(skinned_instances) + " skinned mesh instance(s), " +
+          std::to_string(palettes) + " joint palette(s)";
   return text;
 }
 
@@ -143,7 +142,7 @@ SceneDraws::SceneDraws(const VulkanContext& ctx, const GpuScene& scene, MeshPipe
       transform.normal.m[15] = determinant3(instance.world) < 0 ? -1.0f : 1.0f;
       transforms.push_back(transform);
     }
-    pose_description_ = describe_poses(poses, skinned);
+    pose_description_ = describe_poses(poses, skinned, palettes_->count());
     materials_->upload(pipelines.material_set_layout());
     palettes_->upload(pipelines.palette_set_layout());
     // Instances whose submeshes are all empty make no draws, and no materials to bind.

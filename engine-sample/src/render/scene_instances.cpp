@@ -1,5 +1,7 @@
 #include "render/scene_instances.h"
 
+#include "error.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -119,7 +121,7 @@ class Instancer {
   // box it is framed by, before `base`.
   struct Placement {
     Mat4 base;
-    std::vector<Mat4> joints;  // empty: rigid
+    std::shared_ptr<const std::vector<Mat4>> joints;  // null: rigid
     Box box;
   };
 
@@ -136,7 +138,15 @@ class Instancer {
     }
     const assetlib::SkeletonInfo* skeleton = skeleton_for(prefab, node, mesh);
     if (!skeleton) return {Mat4{}, {}, mesh_box(mesh)};
-    return {Mat4{}, joint_matrices(*skeleton, node_world.posed),
+    // Small files can ask for many palettes (thousands of skinned nodes of a 9000-joint skeleton):
+    // counted before each is made, they stop at a bound no real scene nears.
+    joint_matrices_ += skeleton->joints.size();
+    if (joint_matrices_ > kMaxJointMatrices) {
+      throw SampleError(prefab.name + ": its skinned nodes need more than " +
+                        std::to_string(kMaxJointMatrices) + " joint matrices in all");
+    }
+    return {Mat4{},
+            std::make_shared<const std::vector<Mat4>>(joint_matrices(*skeleton, node_world.posed)),
             skinned_box(mesh_box(mesh), joint_matrices(*skeleton, node_world.rest))};
   }
 
@@ -176,6 +186,9 @@ class Instancer {
   std::set<std::string> used_;
   std::set<std::string> missing_;
   std::set<std::string> warned_;  // warnings given, each once
+  // Joint matrices of the palettes made so far; 16 Mi matrices are 1 GiB.
+  static constexpr size_t kMaxJointMatrices = size_t{1} << 24;
+  size_t joint_matrices_ = 0;
 };
 
 // Moves (and scales) everything in `item` by `m`.

@@ -7,6 +7,7 @@
 #include "render/scene_animation.h"
 #include "render/scene_math.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,9 @@ struct MeshInstance {
   // authored), since its joints place it (glTF ignores a skinned mesh's own node transform).
   Mat4 world;
   // A skinned mesh: its skeleton's joint matrices in the prefab's space, one per joint, which
-  // mesh_skinned.vert blends per vertex before `world`. Empty: a rigid mesh.
-  std::vector<Mat4> joints;
+  // mesh_skinned.vert blends per vertex before `world`; shared by the instances of one node (one
+  // pose: EXT_mesh_gpu_instancing). Null: a rigid mesh.
+  std::shared_ptr<const std::vector<Mat4>> joints;
   // The MATL asset of each submesh as the prefab node names them; empty (or an empty name): the
   // one the mesh's own material summary names.
   std::vector<std::string> materials;
