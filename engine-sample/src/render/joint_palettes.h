@@ -45,7 +45,7 @@ class JointPalettes {
   const VulkanContext& ctx_;
   size_t step_ = 1;  // matrices from one palette's start to the next possible one
   std::vector<Mat4> matrices_;
-  size_t largest_ = 0;     // joints of the largest palette
+  size_t largest_ = 0;  // joints of the largest palette
   // The offset of each palette added, by its matrices: the instances of one node share one.
   std::map<const std::vector<Mat4>*, uint32_t> offsets_;
   size_t last_first_ = 0;  // first matrix of the last palette

@@ -224,6 +224,39 @@ std::vector<Box> SceneInstances::boxes() const {
   return out;
 }
 
+namespace {
+
+// Beyond this the GPU's float clip coordinates overflow (a view of the whole squares distances),
+// and a grid cell's scale would be denormal: such meshes are not drawn, so the rest of the scene
+// still is. The format allows positions to 3e38.
+constexpr float kMaxDrawnCoordinate = 1e30f;
+
+bool drawable(const Box& box) {
+  for (float v : {box.lo.x, box.lo.y, box.lo.z, box.hi.x, box.hi.y, box.hi.z}) {
+    if (!(std::fabs(v) <= kMaxDrawnCoordinate)) return false;
+  }
+  return true;
+}
+
+// Drops from `item` the meshes that reach too far out to draw (a warning each), then bounds it
+// again.
+void keep_drawable(Item& item, std::set<std::string>& warned) {
+  std::erase_if(item.meshes, [&](const MeshInstance& instance) {
+    if (instance.bounds.empty() || drawable(instance.bounds)) return false;
+    if (warned.insert(instance.mesh->name).second) {
+      std::fprintf(stderr,
+                   "warning: %s: reaches beyond %g in the scene, too far out for float clip "
+                   "coordinates; not drawn\n",
+                   instance.mesh->name.c_str(), double(kMaxDrawnCoordinate));
+    }
+    return true;
+  });
+  item.bounds = Box{};
+  for (const MeshInstance& instance : item.meshes) item.bounds.add(instance.bounds);
+}
+
+}  // namespace
+
 SceneInstances instance_scene(const GpuScene& scene, SceneLayout layout, const ScenePoses& poses) {
   Instancer instancer(scene);
   std::vector<Item> items;
@@ -235,6 +268,8 @@ SceneInstances instance_scene(const GpuScene& scene, SceneLayout layout, const S
   for (const GpuMesh& mesh : scene.meshes) {
     if (!instancer.used(mesh)) items.push_back(instancer.loose_item(mesh));
   }
+  std::set<std::string> too_far;
+  for (Item& item : items) keep_drawable(item, too_far);
   if (layout == SceneLayout::Grid) lay_out_grid(items);
 
   SceneInstances out;

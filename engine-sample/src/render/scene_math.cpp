@@ -95,7 +95,9 @@ Mat4 perspective(float fov_y_radians, float aspect, float near_plane, float far_
   proj.m[5] = -f;  // Vulkan's clip space has y pointing down
   proj.m[10] = far_plane / (near_plane - far_plane);
   proj.m[11] = -1;
-  proj.m[14] = near_plane * far_plane / (near_plane - far_plane);
+  // In double: near x far overflows a float for scenes past 1.8e19 (the format allows 3e38).
+  proj.m[14] =
+      static_cast<float>(double(near_plane) * far_plane / (double(near_plane) - far_plane));
   proj.m[15] = 0;
   return proj;
 }

@@ -20,7 +20,11 @@ inline Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}
 inline Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
 inline Vec3 operator*(Vec3 a, float s) { return {a.x * s, a.y * s, a.z * s}; }
 inline float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-inline float length(Vec3 a) { return std::sqrt(dot(a, a)); }
+// In double: a float dot product overflows for components past 1.8e19, which the format allows
+// (positions to 3e38), and an infinite length made the camera and the grid layout NaN.
+inline float length(Vec3 a) {
+  return static_cast<float>(std::sqrt(double(a.x) * a.x + double(a.y) * a.y + double(a.z) * a.z));
+}
 inline Vec3 normalize(Vec3 a) { return a * (1.0f / length(a)); }
 inline Vec3 cross(Vec3 a, Vec3 b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};

@@ -41,8 +41,8 @@ UploadBatch::UploadBatch(const VulkanContext& ctx, VkDeviceSize slot_size, uint3
                std::max<VkDeviceSize>(1, ctx.properties().limits.optimalBufferCopyOffsetAlignment));
   slot_count = std::max(slot_count, 1u);
   const VkDeviceSize ring_limit = heap_size(ctx, MemoryUse::Upload) / 4;
-  slot_size_ = align_up(std::min(slot_size, std::max<VkDeviceSize>(ring_limit / slot_count, 1)),
-                        alignment_);
+  slot_size_ =
+      align_up(std::min(slot_size, std::max<VkDeviceSize>(ring_limit / slot_count, 1)), alignment_);
   ring_ = GpuBuffer(ctx, slot_size_ * slot_count, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                     MemoryUse::Upload, "staging ring");
   slots_.resize(slot_count);
@@ -110,8 +110,7 @@ StagingSpan UploadBatch::reserve(VkDeviceSize size, const std::string& what) {
   }
   slot->head = offset + size;
   stats_.bytes += size;
-  return {ring_.mapped() + slot->base + offset, ring_.handle(), slot->base + offset, size,
-          serial_};
+  return {ring_.mapped() + slot->base + offset, ring_.handle(), slot->base + offset, size, serial_};
 }
 
 // Copies recorded into a batch other than the span's would read staging that may be reused.
