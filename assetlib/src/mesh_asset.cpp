@@ -420,6 +420,55 @@ Status unpack_meshlets(const MeshInfo& info, const void* src, size_t src_size, v
   });
 }
 
+namespace {
+
+// The position of the first of `count` indices of type Index at `bytes` that is >= `limit`, or
+// `count`. A branch-free maximum first: the common, valid mesh is one pass.
+template <typename Index>
+uint64_t first_index_at_or_past(const std::byte* bytes, uint64_t count, uint32_t limit) {
+  Index largest = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    Index v;
+    std::memcpy(&v, bytes + i * sizeof(Index), sizeof(Index));
+    largest = std::max(largest, v);
+  }
+  if (largest < limit) return count;
+  for (uint64_t i = 0;; ++i) {
+    Index v;
+    std::memcpy(&v, bytes + i * sizeof(Index), sizeof(Index));
+    if (v >= limit) return i;
+  }
+}
+
+}  // namespace
+
+Status check_mesh_indices(const MeshInfo& info, const void* indices, size_t size) {
+  return detail::no_throw("check_mesh_indices", [&]() -> Status {
+    if (size < info.index_buffer_size) {
+      return Status::error(ErrorCode::DestinationTooSmall,
+                           "check_mesh_indices: " + std::to_string(size) + " bytes given, the " +
+                               "index buffer has " + std::to_string(info.index_buffer_size));
+    }
+    const auto* bytes = static_cast<const std::byte*>(indices);
+    const uint64_t count = info.index_buffer_size / std::max<uint32_t>(info.index_size, 1);
+    const uint64_t at = info.index_size == 2
+                            ? first_index_at_or_past<uint16_t>(bytes, count, info.vertex_count)
+                            : first_index_at_or_past<uint32_t>(bytes, count, info.vertex_count);
+    if (at == count) return {};
+    uint32_t value = 0;
+    if (info.index_size == 2) {
+      uint16_t v16 = 0;
+      std::memcpy(&v16, bytes + at * 2, 2);
+      value = v16;
+    } else {
+      std::memcpy(&value, bytes + at * 4, 4);
+    }
+    return invalid("check_mesh_indices", "index " + std::to_string(at) + " is " +
+                                             std::to_string(value) + ", not below the mesh's " +
+                                             std::to_string(info.vertex_count) + " vertices");
+  });
+}
+
 Status unpack_mesh_skin(const MeshInfo& info, const void* src, size_t src_size, void* dst,
                         size_t dst_size) {
   // Allocates nothing but error messages.

@@ -315,3 +315,36 @@ TEST_CASE("unpack_mesh checks both destinations before writing either") {
   CHECK(std::all_of(vertices.begin(), vertices.end(),
                     [](std::byte b) { return b == std::byte{0xAB}; }));
 }
+
+TEST_CASE("check_mesh_indices names the first index not below the vertex count") {
+  test::GridMesh grid = test::grid_mesh(4);  // 25 vertices
+  MeshInfo info = test::grid_info(grid);
+  for (uint32_t index_size : {4u, 2u}) {
+    INFO(index_size);
+    info.index_size = index_size;
+    std::vector<std::byte> bytes(grid.indices.size() * index_size);
+    auto put = [&](size_t i, uint32_t value) {
+      if (index_size == 2) {
+        uint16_t v16 = uint16_t(value);
+        std::memcpy(bytes.data() + 2 * i, &v16, 2);
+      } else {
+        std::memcpy(bytes.data() + 4 * i, &value, 4);
+      }
+    };
+    for (size_t i = 0; i < grid.indices.size(); ++i) put(i, grid.indices[i]);
+    AssetFile file;
+    REQUIRE(pack_mesh(info, grid.vertices.data(), grid.vertices.size() * 44, bytes.data(),
+                      bytes.size(), file)
+                .ok());
+    MeshInfo read;
+    REQUIRE(read_mesh_info(file, read).ok());
+    CHECK(check_mesh_indices(read, bytes.data(), bytes.size()).ok());
+    put(7, 25);  // the vertex count: one past the last vertex
+    put(9, 0xffff);
+    Status s = check_mesh_indices(read, bytes.data(), bytes.size());
+    CHECK(s.code == ErrorCode::InvalidValue);
+    CHECK(s.message == "check_mesh_indices: index 7 is 25, not below the mesh's 25 vertices");
+    CHECK(check_mesh_indices(read, bytes.data(), bytes.size() - 1).code ==
+          ErrorCode::DestinationTooSmall);
+  }
+}

@@ -360,6 +360,14 @@ Status pack_mesh(const MeshInfo& info, const void* vertices, size_t vertices_siz
 Status unpack_mesh(const MeshInfo& info, const void* src, size_t src_size, void* vertex_dst,
                    size_t vertex_dst_size, void* index_dst, size_t index_dst_size);
 
+// Checks the index buffer unpack_mesh wrote (`indices`, `size` bytes: at least
+// info.index_buffer_size) against the vertex count: InvalidValue naming the first index that is
+// not below info.vertex_count, DestinationTooSmall when `size` is short. What to run before
+// drawing an untrusted mesh without robustBufferAccess (a read past a vertex buffer is undefined
+// behaviour in Vulkan). Every LOD's indices are checked too. O(indices) at memory speed; no
+// alignment needed; allocates nothing but error messages.
+Status check_mesh_indices(const MeshInfo& info, const void* indices, size_t size);
+
 // Unstable. Unpacks the meshlet section into `dst` (at least meshlet_data_size bytes, 4-byte
 // aligned) and checks every meshlet against its arrays and the vertex count. View it with
 // meshlet_view().

@@ -348,6 +348,12 @@ std::optional<AssetTiming> AssetLoader::load_mesh(const assetlib::ManifestEntry&
       !s) {
     fail(where, s);
   }
+  // Read in place (host-cached staging), every index below vertex_count: the device is not asked
+  // for robustBufferAccess, so a vertex fetch past the buffer would be undefined behaviour.
+  if (assetlib::Status s = assetlib::check_mesh_indices(info, span.data + index_offset, ib_size);
+      !s) {
+    fail(where, s);
+  }
   // The skin stream is checked as it is unpacked: every joint index below skin_joint_count.
   if (skin_size != 0) {
     if (assetlib::Status s = assetlib::unpack_mesh_skin(info, view.blob.data(), view.blob.size(),

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Meshes far out (the format allows positions to 3e38): a cube moved out to 1e20 is drawn and
-# framed in the authored layout (a float dot product and the projection's near x far overflowed,
-# and the whole frame came out blank); one at 1e37, beyond what float clip coordinates hold, is
-# not drawn, with a warning naming it, and the rest of the scene still is. Validation stays silent.
+# Mesh values the format allows but a renderer can trip on. Positions far out (to 3e38): a cube
+# moved out to 1e20 is drawn and framed in the authored layout (a float dot product and the
+# projection's near x far overflowed, and the whole frame came out blank); one at 1e37, beyond what
+# float clip coordinates hold, is not drawn, with a warning naming it, and the rest of the scene
+# still is. Validation stays silent. An index not below the vertex count (readers do not check
+# index values) fails the load naming the mesh, never reaching a draw.
 #
-#   run_far_coordinates_test.sh <asset-baker> <engine-sample> <assets-dir> <work-dir>
-#                               <screenshot-check>
+#   run_mesh_values_test.sh <asset-baker> <engine-sample> <assets-dir> <work-dir>
+#                           <screenshot-check>
 set -uo pipefail
 
 if [[ $# -ne 5 ]]; then
@@ -21,13 +23,13 @@ cp -r "$assets" "$work/src" || fail "cannot copy the assets"
 bake_variant far '{ "compression": "None", "vertex_format": "PNCVT_F32" }'
 cp -r "$work/baked" "$work/near"
 
-# Scales the cube's positions and bounds in $work/baked by $1 (the file stays valid: uncompressed,
-# 60-byte vertices with the position first).
+# Scales the cube's positions and bounds in $work/baked by $1 and, with $2, sets its index $2 to
+# its vertex count (the file stays valid: uncompressed, 60-byte vertices with the position first).
 scale_cube() {
   rm -rf "$work/baked" && cp -r "$work/near" "$work/baked"
-  python3 - "$work/baked" "$1" <<'PY' || fail "cannot scale the cube"
+  python3 - "$work/baked" "$1" "${2:--1}" <<'PY' || fail "cannot edit the cube"
 import json, struct, sys
-folder, scale = sys.argv[1], float(sys.argv[2])
+folder, scale, bad_index = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 manifest = json.load(open(folder + "/manifest.json"))
 entry = next(a for a in manifest["assets"] if a["name"] == "models/cube.obj")
 path = folder + "/" + entry["path"]
@@ -46,6 +48,9 @@ def scale_bounds(b):
 scale_bounds(meta["bounds"])
 for sub in meta["submeshes"]:
     scale_bounds(sub["bounds"])
+if bad_index >= 0:
+    at = blob + 60 * meta["vertex_count"] + meta["index_size"] * bad_index
+    data[at:at + meta["index_size"]] = meta["vertex_count"].to_bytes(meta["index_size"], "little")
 text = json.dumps(meta).encode()
 text += b" " * (-(16 + len(text)) % 16)
 out = struct.pack("<4sIII", kind, version, len(text), blob_length) + text + bytes(data[blob:])
@@ -65,4 +70,9 @@ render_baked beyond --layout authored --size 160x120
 grep -q "warning: models/cube.obj: reaches beyond 1e+30 in the scene, too far out for float clip coordinates; not drawn" \
   "$work/sample.err" || fail "the cube at 1e37 was not named as left out"
 "$checker" "$work/beyond.tx" >/dev/null || fail "the rest of the scene was not drawn beside a cube at 1e37"
-echo "PASS: far meshes are drawn while float holds them, left out with a warning beyond"
+
+scale_cube 1 4
+"$sample" "$work/baked" --size 64x64 >/dev/null 2>"$work/sample.err" && fail "an index past the vertices was drawn"
+grep -q "models/cube.mesh: check_mesh_indices: index 4 is 24, not below the mesh's 24 vertices" \
+  "$work/sample.err" || fail "the index past the vertices was not named"
+echo "PASS: far meshes drawn while float holds them, left out with a warning beyond; bad indices refused"
