@@ -17,7 +17,7 @@ float time_in_clip(float time, float duration) {
 }
 
 std::string format_seconds(float seconds) {
-  char text[32];
+  char text[64];  // a float's largest, 3.4e38, is 39 digits before the point
   std::snprintf(text, sizeof text, "%.3f s", static_cast<double>(seconds));
   return text;
 }
