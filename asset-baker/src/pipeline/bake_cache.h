@@ -74,7 +74,13 @@ namespace baker {
 //      alpha baked opaque; glTF: a NORMAL of no length gets a face's normal, vertex accessors
 //      shared by many primitives bake (were over the budget); new warnings (undeclared TGA and BMP
 //      fourth bytes read as alpha, an APNG whose default image is no frame)
-inline constexpr uint32_t kBakerVersion = 16;
+//  17  glTF: joint and animated-node matrices with a mirror or a zero-length axis come apart as a
+//      negative or zero scale (were refused); data URIs in any case; skinned meshes get no LODs
+//      (warned); OBJ: 's off' on every face is flat (was smooth), a coordinate beyond the float
+//      range fails the file, a relative normal or UV index before the first is dropped with a
+//      warning (was read as none); MTL: newmtl names without surrounding blanks, mtllib with an
+//      escaped space
+inline constexpr uint32_t kBakerVersion = 17;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material
