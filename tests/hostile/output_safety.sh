@@ -388,7 +388,7 @@ side_files)
   for target in "$work/out/evil/report.json" "$work/src/evil/report.json"; do
     run "$work/src" -o "$work/out" --json "$target"
     expect_rc 2
-    expect_line "$work/log" "--json leads through a symlink in the (output|input) folder to .*/victim/report.json; not followed"
+    expect_line "$work/log" "--json leads through the symlink .*/evil out of the folder it lies in; not followed"
   done
   run "$work/src" -o "$work/out" --json "$work/src/levels.json"
   expect_rc 2
@@ -406,23 +406,38 @@ side_files)
     "--stamp $work/out/noise001.tx" "--stamp $work/out/evil/stamp"; do
     run bake-one "$work/src/noise000.png" --root "$work/src" -o "$work/out" $args
     expect_rc 2
-    expect_line "$work/log" "(in the input folder, which a bake never modifies|which the bake writes|leads through a symlink)"
+    expect_line "$work/log" "(a file of the input folder's that a bake never modifies|which the bake writes|leads through the symlink)"
   done
   for args in "--stamp $work/src/m.obj" "--depfile $work/src/levels.json"; do
     run plan "$work/src" --plan-dir "$work/plans" $args
     expect_rc 2
-    expect_line "$work/log" "in the input folder, which a bake never modifies"
+    expect_line "$work/log" "(a file of the input folder's that a bake never modifies|which is not a stamp \\(.stamp\\) or depfile \\(.d\\))"
   done
-  run plan "$work/src" --plan-dir "$work/src/plans"
+  run plan "$work/src" --plan-dir "$work/src"
   expect_rc 2
-  expect_line "$work/log" "--plan-dir names 'plans' in the input folder"
+  expect_line "$work/log" "--plan-dir names the input folder itself"
+  # Named through a symlinked parent (macOS's /tmp), a planted symlink is still seen.
+  ln -s "$work" "$work.alias"
+  run "$work.alias/src" -o "$work.alias/out" --json "$work.alias/out/evil/report.json"
+  rm "$work.alias"
+  expect_rc 2
+  expect_line "$work/log" "--json leads through the symlink .*/evil out of the folder it lies in"
   [ "$before_src" = "$(tree_hash "$work/src")" ] || fail "a side file was written into the input folder"
   [ "$before_out" = "$(tree_hash "$work/out")" ] || fail "a side file replaced a file of the output folder"
   [ "$(cat "$work/victim/report.json")" = precious ] || fail "a side file was written through a symlink"
-  # Where they belong, they are written.
-  run bake-one "$work/src/noise000.png" --root "$work/src" -o "$work/out" --stamp "$work/build/a.stamp" --depfile "$work/build/a.d"
-  expect_rc 0
-  [ -e "$work/build/a.stamp" ] && [ -e "$work/build/a.d" ] || fail "the stamp and depfile were not written"
+  # Where they belong, they are written: a build folder, also one inside the input folder (cmake
+  # -B build in the project), again and again.
+  for build in "$work/build" "$work/src/build"; do
+    for round in 1 2; do
+      run plan "$work/src" -o "$work/out" --plan-dir "$build/plans" --stamp "$build/plan.stamp" --depfile "$build/plan.d"
+      expect_rc 0
+      run bake-one "$work/src/noise000.png" --root "$work/src" -o "$work/out" --plan-dir "$build/plans" \
+        --stamp "$build/a.stamp" --depfile "$build/a.d"
+      expect_rc 0
+    done
+    [ -e "$build/a.stamp" ] && [ -e "$build/a.d" ] && [ -e "$build/plan.stamp" ] ||
+      fail "the stamps and depfiles were not written into $build"
+  done
   ;;
 foreign_files)
   make_pngs "$work/src" 3 16

@@ -15,8 +15,9 @@ namespace baker {
 
 enum class SideFile {
   Report,      // --json: a .json file; in the input folder, a new one or an earlier report
-  BuildFile,   // a stamp or a depfile: outside the input folder; not the output folder's own files
-  PlanFolder,  // plan --plan-dir: outside the input folder
+  BuildFile,   // a stamp or a depfile: in the input folder (a build folder there), not over a
+               // source or a file other than an earlier .stamp or .d
+  PlanFolder,  // plan --plan-dir: anywhere but the input folder itself and the output folder
 };
 
 // True for a path (relative to an output folder) that the baker keeps for itself there: the
@@ -25,10 +26,11 @@ bool is_baker_file(const std::string& output_relative);
 
 // Whether `path`, given as `option` (for the message), may be written as `kind` for a bake of
 // `input` into `output` (both resolved; `output` may be empty when the command has none). Refused
-// (Config, naming the option and the reason): a path a symlink in the input or output folder leads
-// elsewhere; one in the input folder that `kind` may not take (a source, baker.json, a user's
-// file); one of the output folder's own files or baked assets, or the folder itself. A path that
-// does not resolve passes: writing it will say why.
+// (Config, naming the option and the reason): a path that passes a symlink leading out of the
+// input or output folder it lies in (however the folders were named); in the input folder, what
+// `kind` may not replace there (a source, baker.json, a user's file); in the output folder, the
+// folder itself, its own files and its baked assets. A path that does not resolve passes:
+// writing it will say why.
 BakeStatus check_side_file(const std::filesystem::path& path, SideFile kind, const char* option,
                            const std::filesystem::path& input, const std::filesystem::path& output);
 

@@ -101,6 +101,8 @@ class AssetLoader {
   void check_raw_size(const assetlib::ManifestEntry& entry, const std::string& where,
                       uint64_t raw_size) const;
   void check_texture_format(const assetlib::TextureInfo& info, const std::string& where) const;
+  uint32_t first_level_that_fits(const assetlib::TextureInfo& info, uint32_t first,
+                                 const std::string& where) const;
   AssetTiming load_texture(const assetlib::ManifestEntry& entry, uint32_t id);
   std::optional<AssetTiming> load_mesh(const assetlib::ManifestEntry& entry, uint32_t id);
   void check_skin_format(const assetlib::MeshInfo& info, const std::string& where) const;
@@ -223,11 +225,18 @@ void AssetLoader::check_texture_format(const assetlib::TextureInfo& info,
   if (format == VK_FORMAT_UNDEFINED || !has_format_features(ctx_, format, needed)) {
     fail(where, std::string("texture format ") + name + " cannot be sampled on this device");
   }
-  uint32_t max_size = ctx_.properties().limits.maxImageDimension2D;
-  if (info.width > max_size || info.height > max_size) {
-    fail(where, std::to_string(info.width) + "x" + std::to_string(info.height) +
-                    " exceeds this device's " + std::to_string(max_size) + " texel limit");
+}
+
+// The first level from `first` on that fits the device's image size limit, as an engine drops the
+// top levels of a texture too large for the GPU at hand; fails when none does.
+uint32_t AssetLoader::first_level_that_fits(const assetlib::TextureInfo& info, uint32_t first,
+                                            const std::string& where) const {
+  const uint32_t max_size = ctx_.properties().limits.maxImageDimension2D;
+  for (uint32_t level = first; level < info.mips.size(); ++level) {
+    if (info.mips[level].width <= max_size && info.mips[level].height <= max_size) return level;
   }
+  fail(where, std::to_string(info.width) + "x" + std::to_string(info.height) + " exceeds this " +
+                  "device's " + std::to_string(max_size) + " texel limit, and no mip level fits");
 }
 
 AssetTiming AssetLoader::load_texture(const assetlib::ManifestEntry& entry, uint32_t id) {
@@ -239,6 +248,16 @@ AssetTiming AssetLoader::load_texture(const assetlib::ManifestEntry& entry, uint
   // smaller.
   Clock::time_point start = Clock::now();
   TextureLevels levels = source_.read_texture_levels(entry, skip_mips_);
+  if (uint32_t fits = first_level_that_fits(levels.info, levels.first_mip, source_.where(entry));
+      fits > levels.first_mip) {
+    std::fprintf(stderr,
+                 "warning: %s: %ux%u exceeds this device's %u texel limit; loaded from mip level "
+                 "%u (%ux%u)\n",
+                 entry.name.c_str(), levels.info.width, levels.info.height,
+                 ctx_.properties().limits.maxImageDimension2D, fits, levels.info.mips[fits].width,
+                 levels.info.mips[fits].height);
+    levels = source_.read_texture_levels(entry, fits);
+  }
   timing.load_ms = ms_since(start);
   timing.disk_bytes = levels.bytes_read;
   assetlib::TextureInfo& info = levels.info;
