@@ -278,9 +278,12 @@ unreadable_folders)
   [ "$rc" = 0 ] || { cat "$work/log"; fail "the first bake exited $rc"; }
   cp -r "$work/out" "$work/before"
   for folder in "$work/src/textures" "$work/src"; do
+    # A source deleted meanwhile in a readable folder keeps its outputs too: nothing ran.
+    mv "$work/src/models/ground.obj" "$work/ground.obj"
     chmod 000 "$folder"
     run_as
     chmod 755 "$folder"
+    mv "$work/ground.obj" "$work/src/models/ground.obj"
     [ "$rc" = 1 ] || { cat "$work/log"; fail "an unreadable folder must exit 1, got $rc"; }
     expect_line "$work/log" "cannot list the folder \\(Permission denied\\): nothing is baked \\(what it holds may change other assets\\), every previous output is kept"
     if grep -q "^removed" "$work/log"; then cat "$work/log"; fail "outputs removed behind an unreadable folder"; fi
@@ -289,6 +292,13 @@ unreadable_folders)
     "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check after an unreadable folder"; }
   done
   expect_line "$work/log" "error: $work/src: cannot list the folder"
+  # bake-one plans from the whole root: with a folder of it unlisted, the source does not bake.
+  chmod 000 "$work/src/textures"
+  set +e; "${as_user[@]}" "$baker" bake-one "$work/src/models/cube.obj" --root "$work/src" -o "$work/out" \
+    --force >"$work/log" 2>&1; rc=$?; set -e
+  chmod 755 "$work/src/textures"
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "bake-one with an unlisted folder must exit 1, got $rc"; }
+  expect_line "$work/log" "textures: cannot list the folder: the root's texture roles are unknown, so the source is not baked"
   # Readable again, the next bake has everything up to date: the entries were carried.
   run_as
   [ "$rc" = 0 ] || { cat "$work/log"; fail "the bake after the folders came back exited $rc"; }

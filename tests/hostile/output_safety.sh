@@ -454,11 +454,24 @@ foreign_files)
   expect_line "$work/log" "noise001.tx: would replace a file that is not a baked asset \\(the baker did not write it\\)"
   [ "$(cat "$work/out/noise001.tx")" = 'USER DATA' ] || fail "a user's file was replaced by a bake"
   [ -e "$work/out/noise000.tx" ] && [ -e "$work/out/noise002.tx" ] || fail "the other sources did not bake"
-  # Moved away, the source bakes; a rebake replaces the baker's own files as ever.
+  # Moved away, the source bakes; a rebake replaces the baker's own files as ever, damaged ones
+  # too (still of the baker's by their type).
   rm "$work/out/noise001.tx"
   run "$work/src" -o "$work/out" --force
   expect_rc 0
+  head -c 40 "$work/out/noise002.tx" >"$work/cut" && mv "$work/cut" "$work/out/noise002.tx"
+  run "$work/src" -o "$work/out" --force
+  expect_rc 0
   check_output "$work/out"
+  # merge holds to the same rule.
+  run "$work/src" -o "$work/shard" --shard 1/1
+  expect_rc 0
+  mkdir -p "$work/merged"
+  echo 'USER DATA' >"$work/merged/noise001.tx"
+  run merge "$work/shard" -o "$work/merged"
+  expect_rc 1
+  expect_line "$work/log" "noise001.tx: would replace a file that is not a baked asset"
+  [ "$(cat "$work/merged/noise001.tx")" = 'USER DATA' ] || fail "merge replaced a user's file"
   ;;
 check_symlinks)
   # check and info read a baked folder without following symlinks: a symlinked folder of assets,

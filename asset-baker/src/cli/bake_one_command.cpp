@@ -40,7 +40,16 @@ int usage_error(const BakeStatus& s) {
 BakeStatus plan_from_tree(const fs::path& root, const fs::path& output, const BakeConfig& config,
                           const std::string& relative, TexturePlan& plan, std::string& refused) {
   ProgressReport quiet(0, true, false);
-  std::vector<Source> sources = scan_sources(root, output, quiet).sources;
+  SourceWalk walk = scan_sources(root, output, quiet);
+  // A plan from part of the tree could give an image the wrong role: the bake waits for it all.
+  if (!walk.unreadable.empty()) {
+    const std::string& folder = walk.unreadable.front();
+    return BakeStatus::failure(BakeError::UnreadableSource,
+                               folder == "." ? root.string() : folder,
+                               "cannot list the folder: the root's texture roles are unknown, "
+                               "so the source is not baked");
+  }
+  std::vector<Source>& sources = walk.sources;
   plan = plan_textures(root, config, sources);
   for (Source& s : sources) plan_outputs(plan, s);
   std::vector<std::string> taken = taken_outputs(sources);
@@ -148,7 +157,9 @@ int run_bake_one(const BakeOneOptions& options) {
     if (BakeStatus s = read_source_plan(*options.plan_dir, relative, plan, refused); !s)
       return usage_error(s);
   } else if (BakeStatus s = plan_from_tree(root, out, config, relative, plan, refused); !s) {
-    return usage_error(s);
+    if (s.code == BakeError::Config) return usage_error(s);
+    print_message("error", s.message());
+    return 1;
   }
   plan_outputs(plan, source);
 

@@ -30,7 +30,8 @@ bool same_outputs(const CacheEntry& a, const CacheEntry& b) {
 
 // Copies (or links) every output of `entry` from `shard` into `output`, each verified against
 // its recorded size and hash, and publishes them all or none. A file already there with the same
-// hash (a merge run again) is kept.
+// hash (a merge run again) is kept; a user's file at an output path fails the entry
+// (OutputTree::replaceable).
 BakeStatus copy_entry(const OutputTree& shard, const OutputTree& output, CacheEntry& entry) {
   std::vector<StagedFile> staged(entry.outputs.size());
   std::vector<bool> present(entry.outputs.size(), false);
@@ -47,6 +48,11 @@ BakeStatus copy_entry(const OutputTree& shard, const OutputTree& output, CacheEn
     BakeStatus s = output.stage_from(o.path, folder, leaf, true, o.size, o.hash, staged[i]);
     ::close(folder);
     if (!s) return s;
+  }
+  for (size_t i = 0; i < entry.outputs.size(); ++i) {
+    if (!present[i]) {
+      if (BakeStatus s = output.replaceable(staged[i]); !s) return s;
+    }
   }
   for (size_t i = 0; i < entry.outputs.size(); ++i) {
     if (!present[i]) {

@@ -524,7 +524,8 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
   BakeCache own;  // the previous entries of this run's sources
   for (const auto& [old_source, entry] : old_cache.entries) {
     const std::string& source = old_source;  // clang 14 cannot capture a structured binding
-    bool ours = !walk.unknown(source) &&
+    // With a folder unlisted nothing ran: every entry is carried, none judged deleted.
+    bool ours = walk.unreadable.empty() &&
                 (!partial || std::any_of(sources.begin(), sources.end(),
                                          [&](const Source& s) { return s.relative == source; }));
     if (ours)

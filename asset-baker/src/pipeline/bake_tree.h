@@ -77,13 +77,13 @@ struct SourceWalk {
   // for a deleted source's.
   std::vector<std::string> unreadable;
 
-  // Whether `relative` lies in an unreadable folder.
+  // Whether `relative` lies in an unreadable folder (collect keeps such entries).
   bool unknown(const std::string& relative) const;
 };
 
 // Every bakeable file under `root`, skipping `exclude` (an output folder inside the input: a
-// warning names sources in it) and symlinks that lead outside the root or to folders (a warning
-// each on `report`). A folder that cannot be listed, and a FIFO, socket or device with a source's
+// warning names sources in it), symlinked folders (not followed) and symlinks that lead outside
+// the root (a warning each on `report`). A folder that cannot be listed, and a FIFO, socket or device with a source's
 // name, are errors on `report`.
 SourceWalk scan_sources(const std::filesystem::path& root, const std::filesystem::path& exclude,
                         ProgressReport& report);

@@ -44,6 +44,13 @@ int open_regular(int dir, const std::string& name) {
   return fd;
 }
 
+// True when the 4 bytes at `type` are the type of an asset the baker writes.
+bool baked_type(const void* type) {
+  for (const char* asset : {"TEXI", "MESH", "MATL", "PRFB", "SKEL", "CLIP"})
+    if (std::memcmp(type, asset, 4) == 0) return true;
+  return false;
+}
+
 // True when the open file is laid out as an asset the baker writes: a known type, this format
 // version, and header lengths that account for exactly the file's size. The cache that names a
 // file to delete can be planted along with its hash; no planted hash turns a user's file into one
@@ -53,9 +60,7 @@ bool is_asset_file(int fd) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || ::pread(fd, header, sizeof header, 0) != ssize_t(sizeof header))
     return false;
-  bool known = false;
-  for (const char* type : {"TEXI", "MESH", "MATL", "PRFB", "SKEL", "CLIP"})
-    known |= std::memcmp(header, type, 4) == 0;
+  const bool known = baked_type(header);
   auto u32 = [&](size_t at) {
     uint32_t v;
     std::memcpy(&v, header + at, 4);
@@ -307,8 +312,11 @@ BakeStatus OutputTree::replaceable(const StagedFile& staged) const {
   if (::fstatat(staged.dir_, staged.leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
       S_ISLNK(st.st_mode))
     return {};
+  // Lenient where deleting is strict (is_asset_file): the baker's own output that is truncated,
+  // damaged or of an older format version still starts with its type, and is replaced.
   FileDescriptor file(S_ISREG(st.st_mode) ? open_regular(staged.dir_, staged.leaf) : -1);
-  if (file.get() >= 0 && is_asset_file(file.get())) return {};
+  char type[4] = {};
+  if (file.get() >= 0 && ::pread(file.get(), type, 4, 0) == 4 && baked_type(type)) return {};
   return BakeStatus::failure(BakeError::IoError, staged.path,
                              "would replace a file that is not a baked asset (the baker did not "
                              "write it); move it away and bake again");
