@@ -237,6 +237,8 @@ TEST_CASE("joint matrices with a mirror or a zero scale rest as their TRS twins 
       {{1, 0, 0, 0, 0, -2, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1}, {0, 0, 0, 1}, {1, -2, 1}},
       {{0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1}, {0, 0, 0, 1}, {0, 1, 1}},
       {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 1, 0, 1}, {0, 0, 0, 1}, {0, 0, 3}},
+      {{2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1}, {0, 0, 0, 1}, {2, 0, 0}},
+      {{0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1}, {0, 0, 0, 1}, {0, 5, 0}},
       {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1}, {0, 0, 0, 1}, {0, 0, 0}},
       // 90 degrees about Z, then mirrored in Z.
       {{0, 1, 0, 0, -1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 1},
@@ -264,6 +266,11 @@ TEST_CASE("joint matrices with a mirror or a zero scale rest as their TRS twins 
       CHECK(std::fabs(twin_m[k] - twin.matrix[k]) < 1e-6f);
     }
     for (int k = 0; k < 3; ++k) CHECK(std::fabs(rest.scale[k] - twin.scale[k]) < 1e-6f);
+    // The rotation too (up to sign): a clip animating only the scale of a zero-scaled joint
+    // must not turn it.
+    float dot = 0;
+    for (int k = 0; k < 4; ++k) dot += rest.rotation[k] * twin.rotation[k];
+    CHECK(std::fabs(std::fabs(dot) - 1) < 1e-6f);
     CHECK(std::fabs(rest.translation[1] - 1) < 1e-6f);
   }
 }

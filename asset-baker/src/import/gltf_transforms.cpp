@@ -58,16 +58,21 @@ void complete_rotation(double r[3][3], const bool zero[3]) {
     return;
   }
   bool missing[3] = {zero[0], zero[1], zero[2]};
-  if (zeros == 2) {  // one axis a: the next one perpendicular to it, across the least aligned axis
+  if (zeros == 2) {
+    // One axis a left: the next is its own world axis made perpendicular to a (no rotation for
+    // diag(0, 0, s), so a clip animating only the scale turns nothing), or, when that axis is
+    // nearly a's, the world axis least aligned with a.
     const int a = !zero[0] ? 0 : !zero[1] ? 1 : 2, next = (a + 1) % 3;
-    int least = 0;
-    for (int k = 1; k < 3; ++k) least = std::fabs(r[a][k]) < std::fabs(r[a][least]) ? k : least;
-    double axis[3] = {};
-    axis[least] = 1;
-    cross(r[a], axis, r[next]);
-    const double length =
-        std::sqrt(r[next][0] * r[next][0] + r[next][1] * r[next][1] + r[next][2] * r[next][2]);
-    for (double& v : r[next]) v /= length;
+    int axis = next;
+    if (std::fabs(r[a][next]) > 0.9) {
+      for (int k = 0; k < 3; ++k) axis = std::fabs(r[a][k]) < std::fabs(r[a][axis]) ? k : axis;
+    }
+    double length = 0;
+    for (int k = 0; k < 3; ++k) {
+      r[next][k] = (k == axis ? 1.0 : 0.0) - r[a][axis] * r[a][k];  // Gram-Schmidt
+      length += r[next][k] * r[next][k];
+    }
+    for (double& v : r[next]) v /= std::sqrt(length);
     missing[next] = false;
   }
   for (int c = 0; c < 3; ++c) {  // the one left: x = y × z, y = z × x, z = x × y
