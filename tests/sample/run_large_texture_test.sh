@@ -22,9 +22,14 @@ wide_texture() {
   python3 - "$work/baked" "$1" <<'PY' || fail "cannot write the wide texture"
 import json, struct, sys
 folder, levels = sys.argv[1], int(sys.argv[2])
-blob = b"".join(bytes([255, 128, 0, 255]) * max(1, 32768 >> i) for i in range(levels))
+sizes = [4 * max(1, 32768 >> i) for i in range(levels)]
+blob = b"".join(bytes([255, 128, 0, 255]) * (size // 4) for size in sizes)
+chunks, at = [], 0
+for size in sizes:  # a chunk per level, as the baker writes them: levels can be read alone
+    chunks.append([at, size, at, size])
+    at += size
 meta = {"format": "RGBA8_UNORM", "width": 32768, "height": 1, "mip_count": levels,
-        "total_size": len(blob), "compression": "None", "chunks": [[0, len(blob), 0, len(blob)]],
+        "total_size": len(blob), "compression": "None", "chunks": chunks,
         "original_file": "textures/wide.png"}
 text = json.dumps(meta).encode()
 text += b" " * (-(16 + len(text)) % 16)

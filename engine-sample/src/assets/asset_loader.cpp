@@ -71,8 +71,9 @@ std::vector<VkBufferImageCopy> mip_copy_regions(const assetlib::TextureInfo& inf
   return regions;
 }
 
-// The ring's slots must hold the largest single asset; the manifest knows it before any file is
-// opened, so the staging memory is allocated once, at the right size.
+// Slots that hold the largest single asset, as the manifest tells before any file is opened, so
+// the staging memory is allocated once (UploadBatch holds the ring to the heap, and gives a larger
+// upload a staging buffer of its own).
 VkDeviceSize slot_size_for(std::span<const assetlib::ManifestEntry> entries,
                            const LoaderOptions& options) {
   VkDeviceSize largest = 0;
@@ -344,15 +345,6 @@ std::optional<AssetTiming> AssetLoader::load_mesh(const assetlib::ManifestEntry&
   VkDeviceSize skin_offset = align_up(index_offset + ib_size, kSpanAlignment);
   VkDeviceSize meshlet_offset = align_up(skin_offset + skin_size, kSpanAlignment);
   uint64_t meshlet_ib_size = uint64_t{info.meshlet_triangle_count} * 3 * sizeof(uint32_t);
-  // The staging slots are sized from the manifest's raw sizes, which count the meshlets' packed
-  // form (3 bytes a triangle), not these 12: a mesh too large for that is drawn without them.
-  if (meshlet_ib_size != 0 && meshlet_offset + meshlet_ib_size > batch_.stats().slot_size) {
-    std::fprintf(stderr,
-                 "warning: %s: its meshlets need more staging than a slot holds; drawn without "
-                 "meshlet culling (raise --staging-mb)\n",
-                 where.c_str());
-    meshlet_ib_size = 0;
-  }
   if (meshlet_ib_size != 0) {
     mesh.meshlet_indices = GpuBuffer(
         ctx_, meshlet_ib_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,

@@ -63,7 +63,7 @@ void find_levels(const std::string& where, uint32_t skip_mips, TextureLevels& ou
                  assetlib::BlobRange& range) {
   out.first_mip = std::min(skip_mips, static_cast<uint32_t>(out.info.mips.size()) - 1);
   if (assetlib::Status s = assetlib::texture_mips_blob_range(out.info, out.first_mip, range); !s) {
-    throw SampleError::from_file_call(where, s);
+    throw SampleError::from_memory_call(where, s);  // the message does not name the file
   }
   out.blob_offset = range.offset;
 }

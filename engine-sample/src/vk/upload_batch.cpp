@@ -93,6 +93,10 @@ UploadBatch::Slot& UploadBatch::open_slot() {
 StagingSpan UploadBatch::reserve(VkDeviceSize size, const std::string& what) {
   if (size > slot_size_) {
     submit();  // a batch of its own: its buffer is freed with it
+    // One such buffer alive at a time (each may be most of the heap): wait for the last one.
+    for (Slot& other : slots_) {
+      if (other.in_flight && !other.own_staging.empty()) retire(other);
+    }
     Slot& slot = open_slot();
     GpuBuffer& own = slot.own_staging.emplace_back(ctx_, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                                    MemoryUse::Upload, what + " (staging)");
