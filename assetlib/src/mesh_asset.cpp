@@ -122,10 +122,29 @@ Status check_ranges(const MeshInfo& info, const char* context) {
   return {};
 }
 
+// The position of the first of `count` indices at `bytes` that is not below `limit`, or `count`.
+// A branch-free maximum first: a valid mesh is one pass. Reads need no alignment.
 template <typename Index>
-bool indices_below(const void* indices, uint64_t count, uint32_t limit) {
-  const Index* p = static_cast<const Index*>(indices);
-  return std::all_of(p, p + count, [&](Index i) { return i < limit; });
+uint64_t first_index_not_below(const std::byte* bytes, uint64_t count, uint32_t limit) {
+  auto at = [&](uint64_t i) {
+    Index v;
+    std::memcpy(&v, bytes + i * sizeof(Index), sizeof(Index));
+    return v;
+  };
+  Index largest = 0;
+  for (uint64_t i = 0; i < count; ++i) largest = std::max(largest, at(i));
+  if (largest < limit) return count;
+  uint64_t i = 0;
+  while (at(i) < limit) ++i;
+  return i;
+}
+
+// first_index_not_below over the whole index buffer of `info` (LODs included).
+uint64_t first_bad_index(const MeshInfo& info, const void* indices) {
+  const auto* bytes = static_cast<const std::byte*>(indices);
+  const uint64_t count = uint64_t(info.index_count) + info.lod_index_count;
+  return info.index_size == 2 ? first_index_not_below<uint16_t>(bytes, count, info.vertex_count)
+                              : first_index_not_below<uint32_t>(bytes, count, info.vertex_count);
 }
 
 // Every joint index of the skin stream (vertex_count records) is below skin_joint_count.
@@ -149,9 +168,7 @@ bool skin_joints_in_range(const MeshInfo& info, const void* skin) {
 }
 
 bool indices_in_range(const MeshInfo& info, const void* indices) {
-  uint64_t count = uint64_t(info.index_count) + info.lod_index_count;
-  return info.index_size == 2 ? indices_below<uint16_t>(indices, count, info.vertex_count)
-                              : indices_below<uint32_t>(indices, count, info.vertex_count);
+  return first_bad_index(info, indices) == uint64_t(info.index_count) + info.lod_index_count;
 }
 
 // Every meshlet stays inside its arrays and limits, and names only existing vertices.
@@ -168,7 +185,9 @@ bool meshlets_valid(const MeshInfo& info, MeshletView view) {
       if (view.triangles[ml.triangle_offset + t] >= ml.vertex_count) return false;
     }
   }
-  return indices_below<uint32_t>(view.vertices, info.meshlet_vertex_count, info.vertex_count);
+  const auto* vertices = reinterpret_cast<const std::byte*>(view.vertices);
+  return first_index_not_below<uint32_t>(vertices, info.meshlet_vertex_count, info.vertex_count) ==
+         info.meshlet_vertex_count;
 }
 
 // The meshlet section as one contiguous buffer: structs, vertex indices, triangle bytes (padded).
@@ -420,48 +439,28 @@ Status unpack_meshlets(const MeshInfo& info, const void* src, size_t src_size, v
   });
 }
 
-namespace {
-
-// The position of the first of `count` indices of type Index at `bytes` that is >= `limit`, or
-// `count`. A branch-free maximum first: the common, valid mesh is one pass.
-template <typename Index>
-uint64_t first_index_at_or_past(const std::byte* bytes, uint64_t count, uint32_t limit) {
-  Index largest = 0;
-  for (uint64_t i = 0; i < count; ++i) {
-    Index v;
-    std::memcpy(&v, bytes + i * sizeof(Index), sizeof(Index));
-    largest = std::max(largest, v);
-  }
-  if (largest < limit) return count;
-  for (uint64_t i = 0;; ++i) {
-    Index v;
-    std::memcpy(&v, bytes + i * sizeof(Index), sizeof(Index));
-    if (v >= limit) return i;
-  }
-}
-
-}  // namespace
-
 Status check_mesh_indices(const MeshInfo& info, const void* indices, size_t size) {
   return detail::no_throw("check_mesh_indices", [&]() -> Status {
+    if (info.index_size != 2 && info.index_size != 4) {
+      return Status::error(ErrorCode::InvalidArgument,
+                           "check_mesh_indices: index_size " + std::to_string(info.index_size) +
+                               " (2 or 4: an info from read_mesh_info)");
+    }
     if (size < info.index_buffer_size) {
       return Status::error(ErrorCode::DestinationTooSmall,
                            "check_mesh_indices: " + std::to_string(size) + " bytes given, the " +
                                "index buffer has " + std::to_string(info.index_buffer_size));
     }
-    const auto* bytes = static_cast<const std::byte*>(indices);
-    const uint64_t count = info.index_buffer_size / std::max<uint32_t>(info.index_size, 1);
-    const uint64_t at = info.index_size == 2
-                            ? first_index_at_or_past<uint16_t>(bytes, count, info.vertex_count)
-                            : first_index_at_or_past<uint32_t>(bytes, count, info.vertex_count);
-    if (at == count) return {};
+    const uint64_t at = first_bad_index(info, indices);
+    if (at == uint64_t(info.index_count) + info.lod_index_count) return {};
     uint32_t value = 0;
+    const auto* bytes = static_cast<const std::byte*>(indices) + at * info.index_size;
     if (info.index_size == 2) {
       uint16_t v16 = 0;
-      std::memcpy(&v16, bytes + at * 2, 2);
+      std::memcpy(&v16, bytes, 2);
       value = v16;
     } else {
-      std::memcpy(&value, bytes + at * 4, 4);
+      std::memcpy(&value, bytes, 4);
     }
     return invalid("check_mesh_indices", "index " + std::to_string(at) + " is " +
                                              std::to_string(value) + ", not below the mesh's " +

@@ -364,8 +364,9 @@ Status unpack_mesh(const MeshInfo& info, const void* src, size_t src_size, void*
 // info.index_buffer_size) against the vertex count: InvalidValue naming the first index that is
 // not below info.vertex_count, DestinationTooSmall when `size` is short. What to run before
 // drawing an untrusted mesh without robustBufferAccess (a read past a vertex buffer is undefined
-// behaviour in Vulkan). Every LOD's indices are checked too. O(indices) at memory speed; no
-// alignment needed; allocates nothing but error messages.
+// behaviour in Vulkan). Every LOD's indices are checked too. Requires `info` from a successful
+// read_mesh_info (an index_size other than 2 or 4 is InvalidArgument). O(indices) at memory
+// speed; no alignment needed; allocates nothing but error messages.
 Status check_mesh_indices(const MeshInfo& info, const void* indices, size_t size);
 
 // Unstable. Unpacks the meshlet section into `dst` (at least meshlet_data_size bytes, 4-byte
