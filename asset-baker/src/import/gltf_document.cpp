@@ -248,7 +248,9 @@ namespace {
 std::string quoted_uri(const std::string& uri) {
   constexpr size_t kShown = 200;
   if (uri.size() <= kShown) return "URI '" + uri + "'";
-  return "URI '" + uri.substr(0, kShown) + "...' (" + std::to_string(uri.size()) + " bytes)";
+  size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(uri[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 whole
+  return "URI '" + uri.substr(0, cut) + "...' (" + std::to_string(uri.size()) + " bytes)";
 }
 
 // `text` starts with `prefix`, ignoring ASCII case.

@@ -53,7 +53,7 @@ struct GltfImport {
 // UnsupportedFeature. Features left out that do not make the asset wrong (other scenes, points,
 // morph targets baked at their default weights, morph weight channels) are warnings. Nodes that are
 // joints or that clips move are stored as translation, rotation and scale in the prefab (a matrix
-// is taken apart; one with a shear or a mirror is an InvalidSource error).
+// is taken apart; one with a shear is an InvalidSource error).
 BakeStatus import_gltf(std::span<const std::byte> bytes, const std::string& source,
                        const ImportInputs& inputs, GltfImport& out,
                        std::vector<std::string>& warnings);

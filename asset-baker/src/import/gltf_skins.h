@@ -37,8 +37,8 @@ struct GltfSkin {
 // Every skin of the file. Refused (GltfError naming the JSON path): no joints, a joint listed
 // twice or not a node, more than kMaxJoints joints, an inverseBindMatrices accessor that is not
 // float MAT4, holds fewer matrices than joints, or a matrix that is not finite or not invertible;
-// a joint (or a node between joints) given as a matrix with a shear, a mirror or a zero scale; a
-// cycle above a joint. Throws GltfError.
+// a joint (or a node between joints) given as a matrix with a shear (a mirror and a zero scale
+// come apart as a negative or zero scale); a cycle above a joint. Throws GltfError.
 std::vector<GltfSkin> import_gltf_skins(GltfData& data);
 
 // The skin each mesh is drawn with: the skin of the first node (in node order) that has both the

@@ -325,8 +325,8 @@ class ObjParser {
   // A number beyond the float range would be baked as an infinity: no vertex format holds it.
   BakeStatus in_float_range() {
     if (beyond_float_.empty()) return {};
-    return fail(BakeError::InvalidSource,
-                "coordinate '" + beyond_float_ + "' is beyond the float range (3.4e38)");
+    return fail(BakeError::InvalidSource, "coordinate '" + beyond_float_ +
+                                              "' does not read as a finite float (beyond 3.4e38)");
   }
   // One number of a `v`, `vn` or `vt` line; one that is there but not a number ("nan", "inf",
   // text) reads as 0, as LoadObj read it, and is counted for a warning. A missing one is 0. A

@@ -58,7 +58,7 @@ struct ObjGeometry {
   // defines, in order of first use (those faces have no material).
   size_t lines_and_points = 0;
   bool smoothing_stated = false;  // an `s` line with a value: group 0 then means flat
-  size_t short_faces = 0;  // `f` lines of one or two corners
+  size_t short_faces = 0;         // `f` lines of one or two corners
   // Free-form elements (`curv`, `curv2`, `surf`: NURBS and Bezier curves and patches), not read.
   size_t free_form = 0;
   std::vector<std::string> unknown_materials;

@@ -118,10 +118,12 @@ SourceWalk scan_sources(const fs::path& root, const fs::path& exclude, ProgressR
       std::error_code entry_ec;
       // Symlinked folders are not followed: a loop, or the same files twice.
       if (entry.is_directory(entry_ec) && !entry.is_symlink(entry_ec)) {
-        if (!exclude.empty() && fs::equivalent(entry.path(), exclude, entry_ec))
-          warn_sources_in_output(entry.path(), root, report);
-        else
+        if (!exclude.empty() && fs::equivalent(entry.path(), exclude, entry_ec)) {
+          // A walk of the whole output folder, only where the warning is shown (not per bake-one).
+          if (!report.quiet()) warn_sources_in_output(entry.path(), root, report);
+        } else {
           pending.push_back(entry.path());
+        }
         continue;
       }
       take_entry(root, entry, walk, report);
@@ -198,7 +200,8 @@ void write_json_report(const fs::path& path, const Totals& t, double seconds,
 // Input, configuration and output folder of a bake, resolved and checked.
 struct Setup {
   fs::path input, output;
-  fs::path named_input;  // the input folder as named, absolute: a symlink's own path, not its target's
+  fs::path
+      named_input;  // the input folder as named, absolute: a symlink's own path, not its target's
   BakeConfig config;
   std::string only;  // a single-file bake: the file, relative to `input` (its root)
 };
@@ -210,7 +213,11 @@ BakeStatus resolve_input(const BakeOptions& options, Setup& setup) {
     if (options.root)
       return BakeStatus::failure(BakeError::Config, "--root", "applies to a single file only");
     setup.input = fs::weakly_canonical(options.input);
-    setup.named_input = fs::absolute(options.input, ec).lexically_normal();
+    // "alias/.." is not the parent of alias's target: with a "..", the resolved path is the name.
+    const fs::path named = fs::absolute(options.input, ec);
+    const bool climbs =
+        std::any_of(named.begin(), named.end(), [](const fs::path& part) { return part == ".."; });
+    setup.named_input = climbs ? setup.input : named.lexically_normal();
     if (!setup.named_input.has_filename()) setup.named_input = setup.named_input.parent_path();
     return {};
   }

@@ -83,8 +83,8 @@ struct SourceWalk {
 
 // Every bakeable file under `root`, skipping `exclude` (an output folder inside the input: a
 // warning names sources in it), symlinked folders (not followed) and symlinks that lead outside
-// the root (a warning each on `report`). A folder that cannot be listed, and a FIFO, socket or device with a source's
-// name, are errors on `report`.
+// the root (a warning each on `report`). A folder that cannot be listed, and a FIFO, socket or
+// device with a source's name, are errors on `report`.
 SourceWalk scan_sources(const std::filesystem::path& root, const std::filesystem::path& exclude,
                         ProgressReport& report);
 

@@ -94,8 +94,9 @@ class OutputTree {
 
   // Whether publishing `staged`, a baked asset, may replace what its path holds: nothing, a
   // symlink (replaced, never followed), or a regular file that starts with an asset's type (one
-  // the baker wrote, also when damaged or of an older format version). A user's file there (an output folder that was never a bake's, "a.tx" of their own) is
-  // refused with IoError naming it: nothing good is lost to a bake.
+  // the baker wrote, also when damaged or of an older format version). A user's file there (an
+  // output folder that was never a bake's, "a.tx" of their own) is refused with IoError naming it:
+  // nothing good is lost to a bake.
   BakeStatus replaceable(const StagedFile& staged) const;
 
   // stage() from a file elsewhere: the temporary beside `relative` gets the bytes of the regular

@@ -36,6 +36,7 @@ class ProgressReport {
   void finish();
 
   size_t warning_count() const;
+  bool quiet() const { return quiet_; }
   std::vector<BakeStatus> failures() const;
 
  private:

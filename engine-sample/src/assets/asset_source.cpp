@@ -22,8 +22,6 @@ namespace fs = std::filesystem;
   throw SampleError(path.string(), reason);
 }
 
-// The whole of `path`, mapped read-only. A pack the baker writes is replaced by rename, never
-// rewritten in place, so the mapping keeps the version that was opened.
 // Opens `path` for reading if it is a regular file, and gives its size. Non-blocking: opening a
 // FIFO planted in a baked folder returns at once (and is refused) instead of waiting for a writer.
 int open_regular(const fs::path& path, size_t& size) {
@@ -38,6 +36,8 @@ int open_regular(const fs::path& path, size_t& size) {
   return fd;
 }
 
+// The whole of `path`, mapped read-only. A pack the baker writes is replaced by rename, never
+// rewritten in place, so the mapping keeps the version that was opened.
 std::span<const std::byte> map_file(const fs::path& path) {
   size_t size = 0;
   int fd = open_regular(path, size);
