@@ -44,8 +44,7 @@ BakeStatus plan_from_tree(const fs::path& root, const fs::path& output, const Ba
   // A plan from part of the tree could give an image the wrong role: the bake waits for it all.
   if (!walk.unreadable.empty()) {
     const std::string& folder = walk.unreadable.front();
-    return BakeStatus::failure(BakeError::UnreadableSource,
-                               folder == "." ? root.string() : folder,
+    return BakeStatus::failure(BakeError::UnreadableSource, folder == "." ? root.string() : folder,
                                "cannot list the folder: the root's texture roles are unknown, "
                                "so the source is not baked");
   }
