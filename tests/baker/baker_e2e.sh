@@ -14,6 +14,22 @@ count_outputs() { find "$1" -name '*.tx' -o -name '*.mesh' | wc -l; }
 fresh_assets() { rm -rf "$work/src"; cp -r "$assets" "$work/src"; }
 # Bakes $work/src into $work/out; extra args pass through. Output in $work/log, exit code in $rc.
 bake() { set +e; "$baker" "$work/src" -o "$work/out" "$@" >"$work/log" 2>&1; rc=$?; set -e; }
+# For the permission cases: fresh assets baked into $work/out, kept as $work/before, by a user
+# that permissions stop (nobody when running as root, who reads every file and lists every
+# folder). Afterwards run_as bakes the same way (extra args pass through; $rc, $work/log) and
+# as_user prefixes a command to run as that user.
+first_unprivileged_bake() {
+  fresh_assets
+  as_user=()
+  if [ "$(id -u)" = 0 ]; then
+    chmod 755 "$work" && mkdir "$work/out" && chown -R 65534:65534 "$work/src" "$work/out"
+    as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  fi
+  run_as() { set +e; "${as_user[@]}" "$baker" "$work/src" -o "$work/out" "$@" >"$work/log" 2>&1; rc=$?; set -e; }
+  run_as
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "the first bake exited $rc"; }
+  cp -r "$work/out" "$work/before"
+}
 sources_in() { find "$1" -type f \( -iname '*.png' -o -iname '*.obj' \) | wc -l; }
 
 case $case in
@@ -245,16 +261,7 @@ PY
 unreadable_inputs)
   # A source or an .mtl that is there but cannot be read (permissions) fails its bake with an I/O
   # error that says so, and the previous outputs stay: nothing bakes untextured without its .mtl.
-  fresh_assets
-  as_user=()
-  if [ "$(id -u)" = 0 ]; then  # root reads every file: bake as nobody
-    chmod 755 "$work" && mkdir "$work/out" && chown -R 65534:65534 "$work/src" "$work/out"
-    as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-  fi
-  run_as() { set +e; "${as_user[@]}" "$baker" "$work/src" -o "$work/out" "$@" >"$work/log" 2>&1; rc=$?; set -e; }
-  run_as
-  [ "$rc" = 0 ] || { cat "$work/log"; fail "the first bake exited $rc"; }
-  cp -r "$work/out" "$work/before"
+  first_unprivileged_bake
   chmod 000 "$work/src/models/cube.mtl" "$work/src/textures/checker.png"
   run_as --force  # a mode change keeps the mtime: only a forced bake reads them again
   [ "$rc" = 1 ] || { cat "$work/log"; fail "unreadable inputs must exit 1, got $rc"; }
@@ -267,16 +274,7 @@ unreadable_inputs)
 unreadable_folders)
   # A folder the walk cannot list (permissions, a lost mount) fails the run, naming it, and the
   # outputs of its sources stay: nothing says those sources are gone. The root too.
-  fresh_assets
-  as_user=()
-  if [ "$(id -u)" = 0 ]; then  # root lists every folder: bake as nobody
-    chmod 755 "$work" && mkdir "$work/out" && chown -R 65534:65534 "$work/src" "$work/out"
-    as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-  fi
-  run_as() { set +e; "${as_user[@]}" "$baker" "$work/src" -o "$work/out" "$@" >"$work/log" 2>&1; rc=$?; set -e; }
-  run_as
-  [ "$rc" = 0 ] || { cat "$work/log"; fail "the first bake exited $rc"; }
-  cp -r "$work/out" "$work/before"
+  first_unprivileged_bake
   for folder in "$work/src/textures" "$work/src"; do
     # A source deleted meanwhile in a readable folder keeps its outputs too: nothing ran.
     mv "$work/src/models/ground.obj" "$work/ground.obj"
