@@ -422,6 +422,16 @@ side_files)
   rm "$work.alias"
   expect_rc 2
   expect_line "$work/log" "--json leads through the symlink .*/evil out of the folder it lies in"
+  # Relative paths into an output folder that does not exist yet (a first build) are held to the
+  # same rules.
+  set +e
+  (cd "$work" && timeout 60 "$baker" bake-one src/noise000.png --root src -o first --stamp first/manifest.json \
+    >"$work/log" 2>&1)
+  rc=$?
+  set -e
+  expect_rc 2
+  expect_line "$work/log" "which the bake writes"
+  [ ! -e "$work/first/manifest.json" ] || fail "a relative stamp was written over the manifest"
   [ "$before_src" = "$(tree_hash "$work/src")" ] || fail "a side file was written into the input folder"
   [ "$before_out" = "$(tree_hash "$work/out")" ] || fail "a side file replaced a file of the output folder"
   [ "$(cat "$work/victim/report.json")" = precious ] || fail "a side file was written through a symlink"

@@ -130,7 +130,9 @@ BakeStatus check_side_file(const fs::path& path, SideFile kind, const char* opti
                        " out of the folder it lies in; not followed");
   }
   std::error_code ec;
-  const fs::path target = fs::weakly_canonical(path, ec);
+  // Absolute first: weakly_canonical keeps a relative path relative (a first build, whose output
+  // folder does not exist yet), and no relative path lies within a resolved folder.
+  const fs::path target = fs::weakly_canonical(fs::absolute(path, ec), ec);
   if (ec) return {};
   if (!output.empty() && folder_within(target, output))
     return check_in_output(target, kind, option,
