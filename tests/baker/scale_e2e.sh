@@ -229,6 +229,13 @@ merge_problems)
   merge "$work/shard1" "$work/edited2"
   [ "$rc" = 1 ] && grep -qF "the shards were baked from different states of the tree" "$work/log" ||
     { cat "$work/log"; fail "shards of two states of the tree merged"; }
+  # The same with another baker.json between the jobs: their assets are not what one bake makes.
+  cp -r "$work/src" "$work/configured"
+  echo '{"settings": {"lz4_hc_level": 9}}' >"$work/configured/baker.json"
+  bake "$work/configured" "$work/configured2" --no-cache --shard 2/2
+  merge "$work/shard1" "$work/configured2"
+  [ "$rc" = 1 ] && grep -qF "(their texture plans or settings differ" "$work/log" ||
+    { cat "$work/log"; fail "shards of two configurations merged"; }
   # A shard baked into a folder of another shard says why it removes that one's outputs.
   bake "$work/src" "$work/shard1" --shard 2/2
   grep -qF "(another shard's: a shard's output folder holds that shard alone)" "$work/log" ||

@@ -163,14 +163,15 @@ size_t keep_unmerged(const BakeCache& previous, BakeCache& next,
 // Shards of one bake come as the set 1/N..N/N: a folder of another N, or a missing K, makes the
 // merge incomplete (a glob that missed a CI artifact), and a merge without problems would remove
 // the outputs of the sources that shard bakes. Folders of whole bakes say nothing and are free.
-// Every shard plans the whole tree: two plans mean two states of it (an .mtl edited between the
-// CI jobs), whose materials may name textures the other shards never made.
+// Every shard plans the whole tree with its configuration: two plans mean two states of them (an
+// .mtl or baker.json edited between the CI jobs, another --config or --preset), whose materials
+// may name textures the other shards never made, or whose assets another bake would not make.
 void check_shard_set(const ShardSet& set, size_t& problems) {
   if (set.plans.size() > 1) {
     auto first = set.plans.begin(), second = std::next(first);
     print_message("error",
-                  "the shards were baked from different states of the tree (their texture "
-                  "plans differ: " +
+                  "the shards were baked from different states of the tree or its configuration "
+                  "(their texture plans or settings differ: " +
                       first->second.string() + ", " + second->second.string() +
                       "); bake them again from one");
     ++problems;

@@ -1,5 +1,6 @@
 #include "pipeline/bake_config.h"
 
+#include "common/content_hash.h"
 #include "common/regular_file.h"
 
 #include "pipeline/closest_name.h"
@@ -297,6 +298,13 @@ BakeStatus load_config(const std::filesystem::path& path, const std::string& pre
   if (BakeStatus s = validate_settings(config, where); !s) return s;
   out = std::move(config);
   return {};
+}
+
+uint64_t config_digest(const BakeConfig& config) {
+  json rules = json::array();
+  for (const BakeRule& rule : config.rules) rules.push_back({rule.match, rule.settings});
+  const std::string text = json{{"settings", config.settings}, {"rules", rules}}.dump();
+  return hash_bytes(text.data(), text.size());
 }
 
 std::string config_line(const BakeConfig& config) {

@@ -57,6 +57,10 @@ std::optional<std::filesystem::path> find_config(const std::filesystem::path& in
 BakeStatus load_config(const std::filesystem::path& path, const std::string& preset,
                        BakeConfig& out);
 
+// A digest of what the configuration makes a bake do (its settings and rules, the preset's
+// merged in): shards baked with other settings must not merge.
+uint64_t config_digest(const BakeConfig& config);
+
 // What a bake prints first: "config: <path>, preset 'p'" or "config: none, built-in defaults".
 std::string config_line(const BakeConfig& config);
 

@@ -1,6 +1,7 @@
 #include "pipeline/bake_tree.h"
 
 #include "common/asset_kinds.h"
+#include "common/content_hash.h"
 #include "common/source_paths.h"
 #include "common/terminal_text.h"
 #include "pipeline/bake_cache.h"
@@ -527,7 +528,11 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
   NewState state;
   state.cache.run_started_ns = state.cache.indexed_ns = context.started_ns;
   state.cache.shard = context.shard;
-  if (context.shard) state.cache.shard_plan = context.textures.digest();
+  // Shards merge only when they planned the same tree with the same settings.
+  if (context.shard) {
+    const uint64_t parts[2] = {context.textures.digest(), config_digest(context.config)};
+    state.cache.shard_plan = hash_bytes(parts, sizeof parts);
+  }
   BakeCache own;  // the previous entries of this run's sources
   for (const auto& [old_source, entry] : old_cache.entries) {
     const std::string& source = old_source;  // clang 14 cannot capture a structured binding
