@@ -5,6 +5,7 @@
 #include "pipeline/file_copy.h"
 
 #include <assetlib/asset_file.h>
+#include <assetlib/limits.h>
 #include <assetlib/manifest.h>
 
 #include <dirent.h>
@@ -277,6 +278,21 @@ BakeStatus OutputTree::stage_from(const std::string& relative, int from_dir,
   if (dir.get() < 0) {
     return BakeStatus::failure(BakeError::IoError, path,
                                "a folder on the way is a symlink or not a folder");
+  }
+  // Judged before a byte is read or written: what the record claims bounds the copy, and an
+  // entry could be planted with a claim of its own (a sparse 20 GiB hole recorded as 20 GiB).
+  // No asset is larger than its header allows; one mostly hole is no file the baker wrote (a
+  // compressing file system may look so too: then the entry is only baked again).
+  struct stat from {};
+  constexpr uint64_t kLargestAsset =
+      assetlib::kHeaderSize + assetlib::kMaxJsonSize + uint64_t(UINT32_MAX);
+  constexpr uint64_t kHoleCheckFrom = uint64_t(1) << 20;
+  if (::fstatat(from_dir, from_name.c_str(), &from, AT_SYMLINK_NOFOLLOW) != 0 ||
+      !S_ISREG(from.st_mode) || uint64_t(from.st_size) != size || size > kLargestAsset ||
+      (size > kHoleCheckFrom && uint64_t(from.st_blocks) * 512 < size / 2)) {
+    return BakeStatus::failure(BakeError::InvalidAsset, path,
+                               "not a regular file of the recorded size (at most an asset's "
+                               "largest, without holes)");
   }
   StagedFile staged;
   std::string tmp = temporary_name(leaf);
