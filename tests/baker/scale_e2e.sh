@@ -220,8 +220,16 @@ merge_problems)
   "$baker" check "$work/merged" >/dev/null || fail "check after the incomplete merges"
   # The merged folder named as the source folder: refused before anything is written there.
   set +e; "$baker" merge "$work/shard1" "$work/shard2" -o "$work/src" >"$work/log" 2>&1; rc=$?; set -e
-  [ "$rc" = 2 ] && grep -qF "a source the shards baked: merge into an output folder of its own" "$work/log" ||
+  [ "$rc" = 2 ] && grep -qF "holds files, and no bake or merge wrote it: merge into a folder of its own" "$work/log" ||
     { cat "$work/log"; fail "a merge into the source folder exited $rc"; }
+  # Nor a folder around the sources (the project folder), nothing written or swept there.
+  mkdir -p "$work/project" && cp -r "$work/src" "$work/project/src"
+  touch "$work/project/src/notes.txt.assetlib-tmp-999999-0"
+  set +e; "$baker" merge "$work/shard1" "$work/shard2" -o "$work/project" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 2 ] && grep -qF "holds files, and no bake or merge wrote it" "$work/log" ||
+    { cat "$work/log"; fail "a merge around the sources exited $rc"; }
+  [ -e "$work/project/src/notes.txt.assetlib-tmp-999999-0" ] && [ ! -e "$work/project/manifest.json" ] ||
+    fail "a refused merge wrote or swept in the project folder"
   [ -z "$(find "$work/src" -name manifest.json -o -name '*.tx' -o -name '.assetlib-*')" ] ||
     fail "a refused merge wrote into the source folder"
   # Nor inside a shard folder, or around one: refused before anything is written.

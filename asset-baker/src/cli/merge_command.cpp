@@ -211,6 +211,15 @@ std::string source_held(const OutputTree& output, const std::vector<OpenedShard>
   return {};
 }
 
+// A folder that exists, holds something, and is no baked folder (no cache of the baker's): a
+// project folder around the sources (whose names, relative to another root, source_held cannot
+// see), or anyone's. A merge writes there and sweeps its temporaries: it takes a folder of its own.
+bool holds_other_files(const fs::path& target) {
+  std::error_code ec;
+  if (!fs::is_directory(target, ec) || fs::is_empty(target, ec)) return false;
+  return !fs::exists(fs::symlink_status(target / kCacheFileName, ec));
+}
+
 }  // namespace
 
 int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool quiet) {
@@ -229,6 +238,13 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
                    terminal_text(target.string()).c_str());
       return 2;
     }
+  }
+  if (holds_other_files(target)) {
+    std::fprintf(stderr,
+                 "error: %s: holds files, and no bake or merge wrote it: merge into a folder of "
+                 "its own\n",
+                 terminal_text(target.string()).c_str());
+    return 2;
   }
   std::vector<OpenedShard> opened;
   for (const fs::path& shard : shards) opened.push_back(open_shard(shard));
