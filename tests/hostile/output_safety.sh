@@ -29,6 +29,8 @@
 #                     nor write through a symlinked folder planted in either folder
 #   foreign_files     an output folder no bake wrote: another program's manifest.json refuses the
 #                     bake (exit 2); a user's file where an output goes fails that source only
+#   hijacking_entry   the output folder's cache edited so one source's entry claims another's
+#                     output: not taken for up to date, rebaked; the folder checks clean
 #   check_symlinks    check and info on a baked folder with a symlinked asset, folder and manifest:
 #                     each reported, none followed; info --sources not through a symlink out
 #   baker_names       source folders named manifest.json, .assetlib-cache.json, .assetlib-records:
@@ -484,6 +486,24 @@ foreign_files)
   expect_rc 1
   expect_line "$work/log" "noise001.tx: would replace a file that is not a baked asset"
   [ "$(cat "$work/merged/noise001.tx")" = 'USER DATA' ] || fail "merge replaced a user's file"
+  ;;
+hijacking_entry)
+  make_pngs "$work/src" 2 16
+  run "$work/src" -o "$work/out"
+  expect_rc 0
+  python3 - "$work/out/.assetlib-cache.json" <<'PY'
+import json, sys
+cache = json.load(open(sys.argv[1]))
+entries = cache["entries"]
+stolen = dict(entries["noise001.png"]["outputs"][0])
+stolen["name"] = "noise000.png"
+entries["noise000.png"]["outputs"].append(stolen)
+json.dump(cache, open(sys.argv[1], "w"))
+PY
+  run "$work/src" -o "$work/out"
+  expect_rc 0
+  expect_line "$work/log" "^baked 1, up to date 1,"
+  check_output "$work/out"
   ;;
 check_symlinks)
   # check and info read a baked folder without following symlinks: a symlinked folder of assets,

@@ -52,10 +52,18 @@ bool dependency_holds(JobContext& context, const Dependency& dep) {
 // its size, and its hash whenever its modification time moved or is too recent to tell
 // (stamp_trusted): a damaged or replaced file is rebaked. `outputs` gets the old records with the
 // modification times seen now.
-bool up_to_date(JobContext& context, const CacheEntry& old, AssetKind kind,
+bool known_type(const std::string& type) {
+  return type == "TEXI" || type == "MESH" || type == "MATL" || type == "PRFB" || type == "SKEL" ||
+         type == "CLIP";
+}
+
+// An entry of the output folder's own cache (or a bake-one record) is judged as one of the shared
+// cache: a planted one claiming another source's outputs is never taken for up to date.
+bool up_to_date(JobContext& context, const CacheEntry& old, const Source& source,
                 const std::string& settings_key, const std::string& source_hash,
                 std::vector<OutputRecord>& outputs) {
-  if (!same_inputs(context, old, kind, settings_key, source_hash)) return false;
+  if (!owns_outputs(source, old)) return false;
+  if (!same_inputs(context, old, source.kind, settings_key, source_hash)) return false;
   outputs = old.outputs;
   for (OutputRecord& record : outputs) {
     std::optional<FileStat> now = context.output.file_stat(record.path);
@@ -176,7 +184,7 @@ JobResult bake_one(JobContext& context, const Source& source, JobClock& clock) {
   }
   old = context.previous.entries.find(relative);
   if (!context.force && old != context.previous.entries.end() &&
-      up_to_date(context, old->second, source.kind, key, *source_hash, result.entry.outputs)) {
+      up_to_date(context, old->second, source, key, *source_hash, result.entry.outputs)) {
     result.outcome = Outcome::UpToDate;
     CacheEntry entry = old->second;
     entry.outputs = std::move(result.entry.outputs);
@@ -239,6 +247,24 @@ uint64_t unpacked_size(const assetlib::AssetFile& file) {
 }
 
 }  // namespace
+
+// True when every output `entry` names is one `source` writes (its planned outputs, or a file in
+// its parts folder) under a name of its own, and every planned output is there: an entry planted
+// in a shared cache cannot write over another source's outputs.
+bool owns_outputs(const Source& source, const CacheEntry& entry) {
+  std::set<std::string> paths;
+  for (const OutputRecord& o : entry.outputs) {
+    bool planned =
+        std::find(source.outputs.begin(), source.outputs.end(), o.path) != source.outputs.end();
+    bool part = !source.parts.empty() && o.path.size() > source.parts.size() &&
+                o.path.compare(0, source.parts.size(), source.parts) == 0;
+    bool named = o.name == source.relative || o.name.rfind(source.relative + "#", 0) == 0;
+    if ((!planned && !part) || !named || !known_type(o.type) || !paths.insert(o.path).second)
+      return false;
+  }
+  return std::all_of(source.outputs.begin(), source.outputs.end(),
+                     [&](const std::string& path) { return paths.count(path) > 0; });
+}
 
 bool same_inputs(JobContext& context, const CacheEntry& old, AssetKind kind,
                  const std::string& settings_key, const std::string& source_hash) {

@@ -32,6 +32,13 @@ struct Source {
   uint64_t bytes = 0;  // its size when the folder was walked (for ordering and progress)
 };
 
+struct CacheEntry;
+
+// True when every output `entry` names is one `source` writes (its planned outputs, or a file in
+// its parts folder) under a name of its own, and every planned output is there: an entry planted
+// in a cache or a record cannot claim another source's outputs.
+bool owns_outputs(const Source& source, const CacheEntry& entry);
+
 // NotRun: the bake was interrupted before this source started, or stopped while it ran.
 enum class Outcome { NotRun, Baked, UpToDate, Failed };
 const char* to_string(Outcome outcome);

@@ -6,32 +6,6 @@
 #include <set>
 
 namespace baker {
-namespace {
-
-bool known_type(const std::string& type) {
-  return type == "TEXI" || type == "MESH" || type == "MATL" || type == "PRFB" || type == "SKEL" ||
-         type == "CLIP";
-}
-
-// True when every output `entry` names is one `source` writes (its planned outputs, or a file in
-// its parts folder) under a name of its own, and every planned output is there: an entry planted
-// in a shared cache cannot write over another source's outputs.
-bool owned_by(const Source& source, const CacheEntry& entry) {
-  std::set<std::string> paths;
-  for (const OutputRecord& o : entry.outputs) {
-    bool planned =
-        std::find(source.outputs.begin(), source.outputs.end(), o.path) != source.outputs.end();
-    bool part = !source.parts.empty() && o.path.size() > source.parts.size() &&
-                o.path.compare(0, source.parts.size(), source.parts) == 0;
-    bool named = o.name == source.relative || o.name.rfind(source.relative + "#", 0) == 0;
-    if ((!planned && !part) || !named || !known_type(o.type) || !paths.insert(o.path).second)
-      return false;
-  }
-  return std::all_of(source.outputs.begin(), source.outputs.end(),
-                     [&](const std::string& path) { return paths.count(path) > 0; });
-}
-
-}  // namespace
 
 CacheLookup restore_from_cache(JobContext& context, const Source& source,
                                const std::string& settings_key, const std::string& source_hash,
@@ -40,7 +14,7 @@ CacheLookup restore_from_cache(JobContext& context, const Source& source,
   std::string key = SharedCache::key(source.relative, source.kind, settings_key, source_hash);
   std::optional<CacheEntry> entry = cache.find(key, source.relative);
   std::vector<StagedFile> staged;
-  if (!entry || !owned_by(source, *entry) ||
+  if (!entry || !owns_outputs(source, *entry) ||
       !same_inputs(context, *entry, source.kind, settings_key, source_hash) ||
       !cache.restore(key, *entry, context.output, staged)) {
     cache.count(CacheEvent::Miss);
