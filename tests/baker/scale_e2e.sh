@@ -89,6 +89,19 @@ PY
   [ "$(report "$work/c.json" from_cache)" = "$n" ] || { cat "$work/log"; fail "not rebuilt"; }
   same_outputs "$work/a" "$work/c"
   ;;
+cache_stale_entry)
+  # An .mtl edited after its model was stored: the entry is stale (made from the old .mtl), the
+  # model bakes, and its new entry takes the old one's place, so the next folder restores it.
+  bake "$work/src" "$work/a" --cache-dir "$work/cache"
+  sed -i 's|^Kd .*|Kd 0.25 0.5 0.75|' "$work/src/models/ground.mtl"
+  bake "$work/src" "$work/b" --cache-dir "$work/cache" --json "$work/b.json"
+  [ "$rc" = 0 ] && [ "$(report "$work/b.json" from_cache)" = $((n - 1)) ] ||
+    { cat "$work/log"; fail "the edited model was restored from a stale entry"; }
+  bake "$work/src" "$work/c" --cache-dir "$work/cache" --json "$work/c.json"
+  [ "$rc" = 0 ] && [ "$(report "$work/c.json" from_cache)" = "$n" ] ||
+    { cat "$work/log"; fail "the stale entry was not replaced: $(report "$work/c.json" from_cache) of $n restored"; }
+  same_outputs "$work/b" "$work/c"
+  ;;
 cache_hostile_entries)
   # An entry that names a path outside, another source's output, or a symlink is never used, and
   # nothing is written or deleted outside the output folder and the cache.

@@ -105,9 +105,9 @@ TEST_CASE("A stored entry is found, restored and verified", "[shared_cache]") {
   REQUIRE(SharedCache::open(f.dir.path() / "cache", 0, cache));
   std::string key = SharedCache::key("textures/a.png", AssetKind::Texture, "s", "h");
   CHECK_FALSE(cache->find(key, "textures/a.png"));
-  REQUIRE(cache->store(key, "textures/a.png", f.entry, f.output));
+  REQUIRE(cache->store(key, "textures/a.png", f.entry, f.output, false));
   // Storing again (a second writer) keeps the first.
-  REQUIRE(cache->store(key, "textures/a.png", f.entry, f.output));
+  REQUIRE(cache->store(key, "textures/a.png", f.entry, f.output, false));
   CHECK(cache->counts().stored == 1);
 
   OutputTree other;
@@ -137,7 +137,7 @@ TEST_CASE("A stored entry is found, restored and verified", "[shared_cache]") {
   CHECK_FALSE(fs::exists(f.dir.path() / "third/textures/a.tx"));
 
   // An entry of another source under a key (planted: keys name their source) is refused.
-  REQUIRE(cache->store(key, "textures/a.png", f.entry, f.output));
+  REQUIRE(cache->store(key, "textures/a.png", f.entry, f.output, false));
   CHECK_FALSE(cache->find(key, "textures/b.png"));
 }
 
@@ -149,7 +149,7 @@ TEST_CASE("Trimming removes the least recently used entries first", "[shared_cac
   std::vector<std::string> keys;
   for (int i = 0; i < 6; ++i) {
     keys.push_back(SharedCache::key("textures/a.png", AssetKind::Texture, std::to_string(i), "h"));
-    REQUIRE(cache->store(keys.back(), "textures/a.png", f.entry, f.output));
+    REQUIRE(cache->store(keys.back(), "textures/a.png", f.entry, f.output, false));
     // Distinct times, oldest first (the file system's clock may be coarse).
     fs::path entry =
         f.dir.path() / "cache/v1" / keys.back().substr(0, 2) / keys.back() / "entry.json";

@@ -193,10 +193,12 @@ JobResult bake_one(JobContext& context, const Source& source, JobClock& clock) {
     return result;
   }
 
+  bool stale_in_cache = false;
   if (context.shared_cache && !context.force) {
     CacheLookup found = restore_from_cache(context, source, key, *source_hash, result);
     if (found == CacheLookup::Restored) return result;
     if (found == CacheLookup::Failed) return fail(result.status);
+    stale_in_cache = found == CacheLookup::Stale;
   }
 
   std::vector<std::byte> bytes;
@@ -224,7 +226,7 @@ JobResult bake_one(JobContext& context, const Source& source, JobClock& clock) {
         return fail(BakeStatus::failure(s.code, relative, "--verify: " + s.reason));
     }
   }
-  if (context.shared_cache) store_in_cache(context, source, entry);
+  if (context.shared_cache) store_in_cache(context, source, entry, stale_in_cache);
   result.outcome = Outcome::Baked;
   return result;
 }

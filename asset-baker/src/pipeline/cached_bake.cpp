@@ -14,9 +14,12 @@ CacheLookup restore_from_cache(JobContext& context, const Source& source,
   std::string key = SharedCache::key(source.relative, source.kind, settings_key, source_hash);
   std::optional<CacheEntry> entry = cache.find(key, source.relative);
   std::vector<StagedFile> staged;
-  if (!entry || !owns_outputs(source, *entry) ||
-      !same_inputs(context, *entry, source.kind, settings_key, source_hash) ||
-      !cache.restore(key, *entry, context.output, staged)) {
+  if (entry && (!owns_outputs(source, *entry) ||
+                !same_inputs(context, *entry, source.kind, settings_key, source_hash))) {
+    cache.count(CacheEvent::Miss);
+    return CacheLookup::Stale;
+  }
+  if (!entry || !cache.restore(key, *entry, context.output, staged)) {
     cache.count(CacheEvent::Miss);
     return CacheLookup::Miss;
   }
@@ -32,11 +35,12 @@ CacheLookup restore_from_cache(JobContext& context, const Source& source,
   return CacheLookup::Restored;
 }
 
-void store_in_cache(JobContext& context, const Source& source, const CacheEntry& entry) {
+void store_in_cache(JobContext& context, const Source& source, const CacheEntry& entry,
+                    bool replace) {
   const SharedCache& cache = *context.shared_cache;
   std::string key =
       SharedCache::key(source.relative, source.kind, entry.settings, entry.source_hash);
-  if (BakeStatus s = cache.store(key, source.relative, entry, context.output); !s)
+  if (BakeStatus s = cache.store(key, source.relative, entry, context.output, replace); !s)
     cache.store_failed(s);
 }
 

@@ -12,6 +12,8 @@ enum class CacheLookup {
   Miss,      // nothing usable stored: bake it
   Restored,  // `result` is the source's, baked from the cache
   Failed,    // the outputs could not be written (result.status says why)
+  Stale,     // an entry is stored under the key but was made from other inputs (an edited .mtl)
+             // or claims other outputs: bake it, and store the new entry in its place
 };
 
 // Looks up `source` (with its settings key and content hash) in context.shared_cache. A stored
@@ -25,6 +27,8 @@ CacheLookup restore_from_cache(JobContext& context, const Source& source,
 // Stores the outputs `entry` records, just written by encoding `source`. A cache that cannot be
 // written costs later bakes their hits, not this one its result: counted
 // (CacheEvent::StoreFailed), not failed.
-void store_in_cache(JobContext& context, const Source& source, const CacheEntry& entry);
+// With `replace` (the lookup was Stale), the new entry takes the stored one's place.
+void store_in_cache(JobContext& context, const Source& source, const CacheEntry& entry,
+                    bool replace);
 
 }  // namespace baker

@@ -257,13 +257,20 @@ BakeStatus SharedCache::restore(const std::string& key, const CacheEntry& entry,
 }
 
 BakeStatus SharedCache::store(const std::string& key, const std::string& source,
-                              const CacheEntry& entry, const OutputTree& output) const {
+                              const CacheEntry& entry, const OutputTree& output,
+                              bool replace) const {
   std::string where = (root_ / key).string();
   FileDescriptor bucket_fd(bucket(key, true));
   if (bucket_fd.get() < 0)
     return BakeStatus::failure(BakeError::IoError, where, io_reason("creating its folder", errno));
   struct stat st {};
-  if (::fstatat(bucket_fd.get(), key.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) return {};
+  if (::fstatat(bucket_fd.get(), key.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (!replace) return {};
+    // Renamed away first, as a damaged entry is: no reader finds half of it.
+    std::string away = pending_name(key);
+    if (::renameat(bucket_fd.get(), key.c_str(), bucket_fd.get(), away.c_str()) == 0)
+      remove_folder(bucket_fd.get(), away);
+  }
   std::string pending = pending_name(key);
   FileDescriptor folder(make_folder(bucket_fd.get(), pending));
   if (folder.get() < 0)

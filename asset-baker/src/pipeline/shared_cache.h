@@ -87,9 +87,10 @@ class SharedCache {
 
   // Stores the outputs of `entry`, just written into `output` by a bake of `source`, under
   // `key`: hard links (copies across file systems) in a new folder, renamed into place. An entry
-  // already there (another writer was first) is kept.
+  // already there (another writer was first) is kept, unless `replace`: the caller found it stale
+  // (made from another .mtl or .bin, or claiming other outputs), and the new entry takes its place.
   BakeStatus store(const std::string& key, const std::string& source, const CacheEntry& entry,
-                   const OutputTree& output) const;
+                   const OutputTree& output, bool replace) const;
 
   // Removes least recently used entries until the cache holds at most 90% of its limit (when it
   // holds more than the limit), and the leftovers of writers killed over an hour ago. Every byte
