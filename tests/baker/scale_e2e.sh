@@ -120,6 +120,12 @@ cache_hostile_entries)
   [ ! -e "$work/escaped.tx" ] && [ ! -e "$work/b/../escaped.tx" ] || fail "wrote outside the output folder"
   [ "$(ls "$work/elsewhere" | wc -l)" = 2 ] || fail "changed a folder a symlink in the cache points to"
   same_outputs "$work/a" "$work/b"
+  # Each hostile entry was replaced by the bake's own (the symlinked one removed, not followed):
+  # the next folder restores every source.
+  bake "$work/src" "$work/b2" --cache-dir "$work/cache" --json "$work/b2.json"
+  [ "$(report "$work/b2.json" from_cache)" = "$n" ] ||
+    { cat "$work/log"; fail "hostile entries stayed: $(report "$work/b2.json" from_cache) of $n restored"; }
+  [ "$(ls "$work/elsewhere" | wc -l)" = 2 ] || fail "removing a symlinked entry changed what it points to"
   # A cache folder inside the input folder is refused (its files would be taken for sources).
   bake "$work/src" "$work/c" --cache-dir "$work/src/cache"
   [ "$rc" = 0 ] && grep -q "warning: --cache-dir: .*input folder" "$work/log" || { cat "$work/log"; fail "a cache in the input"; }

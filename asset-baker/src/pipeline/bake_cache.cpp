@@ -1,5 +1,7 @@
 #include "pipeline/bake_cache.h"
 
+#include "pipeline/side_files.h"
+
 #include "common/asset_kinds.h"
 #include "common/source_paths.h"
 
@@ -64,7 +66,9 @@ CacheEntry entry_from_json(const json& j) {
 bool trustworthy(const std::string& source, const CacheEntry& e) {
   if (!assetlib::is_safe_relative_path(source) || e.outputs.empty()) return false;
   return std::all_of(e.outputs.begin(), e.outputs.end(), [](const OutputRecord& o) {
-    return assetlib::is_safe_relative_path(o.path) && is_output_extension(lower_extension(o.path));
+    // Never under the baker's own names: "manifest.json/x.tx" would make the manifest a folder.
+    return assetlib::is_safe_relative_path(o.path) &&
+           is_output_extension(lower_extension(o.path)) && !is_baker_file(o.path);
   });
 }
 

@@ -194,8 +194,8 @@ int SharedCache::bucket(const std::string& key, bool create) const {
 void SharedCache::forget(int bucket_fd, const std::string& key) const {
   // Renamed away first, so that no reader finds half of it while it is deleted.
   std::string away = pending_name(key);
-  if (::renameat(bucket_fd, key.c_str(), bucket_fd, away.c_str()) == 0)
-    remove_folder(bucket_fd, away);
+  if (::renameat(bucket_fd, key.c_str(), bucket_fd, away.c_str()) != 0) return;  // read-only
+  remove_folder(bucket_fd, away);
   count(CacheEvent::Damaged);
 }
 
@@ -265,11 +265,17 @@ BakeStatus SharedCache::store(const std::string& key, const std::string& source,
     return BakeStatus::failure(BakeError::IoError, where, io_reason("creating its folder", errno));
   struct stat st {};
   if (::fstatat(bucket_fd.get(), key.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
-    if (!replace) return {};
-    // Renamed away first, as a damaged entry is: no reader finds half of it.
-    std::string away = pending_name(key);
-    if (::renameat(bucket_fd.get(), key.c_str(), bucket_fd.get(), away.c_str()) == 0)
-      remove_folder(bucket_fd.get(), away);
+    if (S_ISLNK(st.st_mode)) {
+      // A symlink planted at the key is no entry (find never follows it): it goes.
+      if (::unlinkat(bucket_fd.get(), key.c_str(), 0) == 0) count(CacheEvent::Damaged);
+    } else if (!replace) {
+      return {};
+    } else {
+      // Renamed away first, as a damaged entry is: no reader finds half of it.
+      std::string away = pending_name(key);
+      if (::renameat(bucket_fd.get(), key.c_str(), bucket_fd.get(), away.c_str()) == 0)
+        remove_folder(bucket_fd.get(), away);
+    }
   }
   std::string pending = pending_name(key);
   FileDescriptor folder(make_folder(bucket_fd.get(), pending));
