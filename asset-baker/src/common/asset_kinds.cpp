@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <string>
 
 namespace baker {
@@ -99,6 +100,12 @@ const char* output_extension(AssetKind kind) {
     case AssetKind::Scene: return ".prefab";
   }
   return "";
+}
+
+bool is_baked_type(const void* type) {
+  for (const char* asset : {"TEXI", "MESH", "MATL", "PRFB", "SKEL", "CLIP"})
+    if (std::memcmp(type, asset, 4) == 0) return true;
+  return false;
 }
 
 bool is_output_extension(std::string_view extension) {

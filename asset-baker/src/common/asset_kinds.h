@@ -31,6 +31,10 @@ const char* kind_name(AssetKind kind);
 // The extension of a kind's main output: ".tx", ".mesh" or ".prefab".
 const char* output_extension(AssetKind kind);
 
+// True when the 4 bytes at `type` are the type of an asset a bake writes (TEXI, MESH, MATL, PRFB,
+// SKEL, CLIP).
+bool is_baked_type(const void* type);
+
 // True for the extension of a file a bake writes (".tx", ".mesh", ".mat", ".prefab", ".skel",
 // ".clip").
 bool is_output_extension(std::string_view extension);

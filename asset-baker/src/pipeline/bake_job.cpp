@@ -3,6 +3,7 @@
 #include "bake/bake_gltf.h"
 #include "bake/bake_image.h"
 #include "bake/bake_obj.h"
+#include "common/asset_kinds.h"
 #include "common/asset_names.h"
 #include "common/content_hash.h"
 #include "common/source_paths.h"
@@ -52,11 +53,6 @@ bool dependency_holds(JobContext& context, const Dependency& dep) {
 // its size, and its hash whenever its modification time moved or is too recent to tell
 // (stamp_trusted): a damaged or replaced file is rebaked. `outputs` gets the old records with the
 // modification times seen now.
-bool known_type(const std::string& type) {
-  return type == "TEXI" || type == "MESH" || type == "MATL" || type == "PRFB" || type == "SKEL" ||
-         type == "CLIP";
-}
-
 // An entry of the output folder's own cache (or a bake-one record) is judged as one of the shared
 // cache: a planted one claiming another source's outputs is never taken for up to date.
 bool up_to_date(JobContext& context, const CacheEntry& old, const Source& source,
@@ -261,7 +257,8 @@ bool owns_outputs(const Source& source, const CacheEntry& entry) {
     bool part = !source.parts.empty() && o.path.size() > source.parts.size() &&
                 o.path.compare(0, source.parts.size(), source.parts) == 0;
     bool named = o.name == source.relative || o.name.rfind(source.relative + "#", 0) == 0;
-    if ((!planned && !part) || !named || !known_type(o.type) || !paths.insert(o.path).second)
+    if ((!planned && !part) || !named || o.type.size() != 4 || !is_baked_type(o.type.data()) ||
+        !paths.insert(o.path).second)
       return false;
   }
   return std::all_of(source.outputs.begin(), source.outputs.end(),

@@ -201,8 +201,7 @@ void write_json_report(const fs::path& path, const Totals& t, double seconds,
 // Input, configuration and output folder of a bake, resolved and checked.
 struct Setup {
   fs::path input, output;
-  fs::path
-      named_input;  // the input folder as named, absolute: a symlink's own path, not its target's
+  fs::path named_input;  // the input as named, absolute: a symlink's own path, not its target's
   BakeConfig config;
   std::string only;  // a single-file bake: the file, relative to `input` (its root)
 };
@@ -245,9 +244,6 @@ BakeStatus resolve_input(const BakeOptions& options, Setup& setup) {
 // out of the walk) but not contain it: the bake writes and deletes only inside the output folder,
 // and no source may ever be taken for one of its files. An output folder named by the input's
 // own configuration or by default (not by -o) must not be a symlink: that could point anywhere.
-// The output folder's own files: the manifest and every `.assetlib-` name (cache, lock, bake-one
-// records). No source's output may be one or lie below one: a source folder named manifest.json
-// would otherwise make the manifest unwritable for good.
 // --pack is written after the bake, by the caller; it must not land in the input folder (the
 // source tree is never modified), unless in an output folder lying there.
 BakeStatus check_pack_path(const fs::path& pack, const Setup& setup) {
@@ -519,8 +515,8 @@ void remove_left_over(const OutputTree& output, const OutputJournal& journal,
 // removed. Both files are written atomically, the manifest last.
 //
 // A single-file bake (`partial`) carries every other source's entry over as it was, unchecked (they
-// are not this run's business), and removes only what the baked file no longer makes. So do the
-// entries of sources in folders the walk could not list.
+// are not this run's business), and removes only what the baked file no longer makes. A run whose
+// walk could not list a folder baked nothing: it carries every entry over and removes nothing.
 void finish_outputs(const OutputTree& output, const SourceWalk& walk,
                     const std::vector<JobResult>& results, const BakeCache& old_cache, bool partial,
                     JobContext& context, Totals& totals, ProgressReport& progress) {

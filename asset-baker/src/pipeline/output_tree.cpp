@@ -1,5 +1,6 @@
 #include "pipeline/output_tree.h"
 
+#include "common/asset_kinds.h"
 #include "common/content_hash.h"
 #include "common/file_descriptor.h"
 #include "pipeline/file_copy.h"
@@ -45,13 +46,6 @@ int open_regular(int dir, const std::string& name) {
   return fd;
 }
 
-// True when the 4 bytes at `type` are the type of an asset the baker writes.
-bool baked_type(const void* type) {
-  for (const char* asset : {"TEXI", "MESH", "MATL", "PRFB", "SKEL", "CLIP"})
-    if (std::memcmp(type, asset, 4) == 0) return true;
-  return false;
-}
-
 // True when the open file is laid out as an asset the baker writes: a known type, this format
 // version, and header lengths that account for exactly the file's size. The cache that names a
 // file to delete can be planted along with its hash; no planted hash turns a user's file into one
@@ -61,7 +55,7 @@ bool is_asset_file(int fd) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || ::pread(fd, header, sizeof header, 0) != ssize_t(sizeof header))
     return false;
-  const bool known = baked_type(header);
+  const bool known = is_baked_type(header);
   auto u32 = [&](size_t at) {
     uint32_t v;
     std::memcpy(&v, header + at, 4);
@@ -332,7 +326,7 @@ BakeStatus OutputTree::replaceable(const StagedFile& staged) const {
   // damaged or of an older format version still starts with its type, and is replaced.
   FileDescriptor file(S_ISREG(st.st_mode) ? open_regular(staged.dir_, staged.leaf) : -1);
   char type[4] = {};
-  if (file.get() >= 0 && ::pread(file.get(), type, 4, 0) == 4 && baked_type(type)) return {};
+  if (file.get() >= 0 && ::pread(file.get(), type, 4, 0) == 4 && is_baked_type(type)) return {};
   return BakeStatus::failure(BakeError::IoError, staged.path,
                              "would replace a file that is not a baked asset (the baker did not "
                              "write it); move it away and bake again");

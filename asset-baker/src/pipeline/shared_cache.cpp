@@ -88,6 +88,15 @@ void remove_folder(int dir, const std::string& name) {
   ::unlinkat(dir, name.c_str(), AT_REMOVEDIR);
 }
 
+// Removes the entry `key` of the bucket `bucket_fd`: renamed away first, so that no reader finds
+// half of it while it is deleted. False when it could not be renamed (a read-only cache).
+bool remove_entry(int bucket_fd, const std::string& key) {
+  std::string away = pending_name(key);
+  if (::renameat(bucket_fd, key.c_str(), bucket_fd, away.c_str()) != 0) return false;
+  remove_folder(bucket_fd, away);
+  return true;
+}
+
 bool write_new_file(int dir, const char* name, const std::string& text) {
   FileDescriptor file(
       ::openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
@@ -192,11 +201,7 @@ int SharedCache::bucket(const std::string& key, bool create) const {
 }
 
 void SharedCache::forget(int bucket_fd, const std::string& key) const {
-  // Renamed away first, so that no reader finds half of it while it is deleted.
-  std::string away = pending_name(key);
-  if (::renameat(bucket_fd, key.c_str(), bucket_fd, away.c_str()) != 0) return;  // read-only
-  remove_folder(bucket_fd, away);
-  count(CacheEvent::Damaged);
+  if (remove_entry(bucket_fd, key)) count(CacheEvent::Damaged);
 }
 
 std::optional<CacheEntry> SharedCache::find(const std::string& key,
@@ -271,10 +276,7 @@ BakeStatus SharedCache::store(const std::string& key, const std::string& source,
     } else if (!replace) {
       return {};
     } else {
-      // Renamed away first, as a damaged entry is: no reader finds half of it.
-      std::string away = pending_name(key);
-      if (::renameat(bucket_fd.get(), key.c_str(), bucket_fd.get(), away.c_str()) == 0)
-        remove_folder(bucket_fd.get(), away);
+      remove_entry(bucket_fd.get(), key);
     }
   }
   std::string pending = pending_name(key);
@@ -339,10 +341,7 @@ uint64_t SharedCache::trim() const {
     if (total <= target) break;
     FileDescriptor bucket_fd(open_folder(layout_fd_, e.bucket));
     if (bucket_fd.get() < 0) continue;
-    std::string away = pending_name(e.key);
-    if (::renameat(bucket_fd.get(), e.key.c_str(), bucket_fd.get(), away.c_str()) != 0) continue;
-    remove_folder(bucket_fd.get(), away);
-    total -= std::min(total, e.bytes);
+    if (remove_entry(bucket_fd.get(), e.key)) total -= std::min(total, e.bytes);
   }
   return total;
 }

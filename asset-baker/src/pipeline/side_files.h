@@ -21,7 +21,9 @@ enum class SideFile {
 };
 
 // True for a path (relative to an output folder) that the baker keeps for itself there: the
-// manifest and every `.assetlib-*` file or folder.
+// manifest and every `.assetlib-*` file or folder (cache, lock, journal, bake-one records). No
+// source's output may be one or lie below one: a source folder named manifest.json would make
+// the manifest unwritable for good.
 bool is_baker_file(const std::string& output_relative);
 
 // Whether `path`, given as `option` (for the message), may be written as `kind` for a bake of

@@ -249,7 +249,7 @@ AssetTiming AssetLoader::load_texture(const assetlib::ManifestEntry& entry, uint
   // smaller.
   Clock::time_point start = Clock::now();
   TextureLevels levels = source_.read_texture_levels(entry, skip_mips_);
-  if (uint32_t fits = first_level_that_fits(levels.info, levels.first_mip, source_.where(entry));
+  if (uint32_t fits = first_level_that_fits(levels.info, levels.first_mip, where);
       fits > levels.first_mip) {
     std::fprintf(stderr,
                  "warning: %s: %ux%u exceeds this device's %u texel limit; loaded from mip level "

@@ -95,11 +95,11 @@ StagingSpan UploadBatch::reserve(VkDeviceSize size, const std::string& what) {
     submit();  // a batch of its own: its buffer is freed with it
     // One such buffer alive at a time (each may be most of the heap): wait for the last one.
     for (Slot& other : slots_) {
-      if (other.in_flight && !other.own_staging.empty()) retire(other);
+      if (other.in_flight && other.own_staging) retire(other);
     }
     Slot& slot = open_slot();
-    GpuBuffer& own = slot.own_staging.emplace_back(ctx_, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                                   MemoryUse::Upload, what + " (staging)");
+    GpuBuffer& own = slot.own_staging.emplace(ctx_, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                              MemoryUse::Upload, what + " (staging)");
     slot.head = slot_size_;  // full: the next upload starts the next batch
     stats_.bytes += size;
     return {own.mapped(), own.handle(), 0, size, serial_};
@@ -188,10 +188,10 @@ void UploadBatch::submit() {
                          nullptr);
   }
   vk_check(vkEndCommandBuffer(slot.cmd), "vkEndCommandBuffer(upload)");
-  if (slot.own_staging.empty()) {
-    ring_.flush(slot.base, slot.head);
+  if (slot.own_staging) {
+    slot.own_staging->flush(0, slot.own_staging->size());
   } else {
-    for (const GpuBuffer& own : slot.own_staging) own.flush(0, own.size());
+    ring_.flush(slot.base, slot.head);
   }
 
   VkSubmitInfo info{};
@@ -212,7 +212,7 @@ void UploadBatch::retire(Slot& slot) {
   stats_.fence_wait_ms +=
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   slot.in_flight = false;
-  slot.own_staging.clear();
+  slot.own_staging.reset();
   collect_timings(slot);
 }
 

@@ -85,7 +85,8 @@ class UploadBatch {
     bool recording = false;
     bool in_flight = false;
     bool wrote_buffers = false;
-    std::vector<GpuBuffer> own_staging;  // of oversized uploads, freed when the batch is done
+    // An upload larger than a slot has the batch to itself and this buffer, freed with it.
+    std::optional<GpuBuffer> own_staging;
   };
 
   Slot& open_slot();
