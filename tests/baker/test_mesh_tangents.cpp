@@ -57,6 +57,44 @@ TEST_CASE("corners on a UV mirror seam get one frame per side") {
   for (int k = 3; k < 6; ++k) check_tangent(soup[size_t(k)], {-1, 0, 0}, -1);
 }
 
+TEST_CASE("an indexed vertex on a UV mirror seam is split, one copy per frame") {
+  // The seam test above, indexed: the two triangles share the vertices at (0,0) and (0,1).
+  std::vector<MeshVertex> vertices = {corner({0, 0, 0}, {0, 0}), corner({1, 0, 0}, {1, 0}),
+                                      corner({0, 1, 0}, {0, -1}), corner({-1, 0, 0}, {1, 0})};
+  std::vector<uint32_t> corners = {0, 1, 2, 0, 2, 3};
+  baker::generate_tangents(vertices, corners, {});
+  REQUIRE(vertices.size() == 6);  // the two seam vertices, copied for the mirrored side
+  CHECK(corners[0] == 0);
+  CHECK(corners[1] == 1);
+  CHECK(corners[2] == 2);
+  CHECK(corners[3] >= 4);
+  CHECK(corners[4] >= 4);
+  CHECK(corners[3] != corners[4]);
+  CHECK(corners[5] == 3);
+  for (size_t i = 0; i < 3; ++i) check_tangent(vertices[corners[i]], {1, 0, 0}, 1);
+  for (size_t i = 3; i < 6; ++i) check_tangent(vertices[corners[i]], {-1, 0, 0}, -1);
+  CHECK(vertices[corners[3]].position[0] == 0.0f);
+  CHECK(vertices[corners[4]].position[1] == 1.0f);
+}
+
+TEST_CASE("a vertex with its own tangent keeps it, and still counts in its group's frame") {
+  // Vertex 0 is kept: its corners keep the source's tangent, no copy is made, and the unkept
+  // vertices of the same triangle get the triangle's frame as before.
+  std::vector<MeshVertex> vertices = {corner({0, 0, 0}, {0, 0}), corner({1, 0, 0}, {1, 0}),
+                                      corner({0, 1, 0}, {0, -1})};
+  vertices[0].tangent[1] = 1;
+  vertices[0].tangent[3] = -1;
+  std::vector<uint32_t> corners = {0, 1, 2};
+  baker::generate_tangents(vertices, corners, {true, false, false});
+  REQUIRE(vertices.size() == 3);
+  CHECK(corners == std::vector<uint32_t>{0, 1, 2});
+  CHECK(vertices[0].tangent[0] == 0.0f);
+  CHECK(vertices[0].tangent[1] == 1.0f);
+  CHECK(vertices[0].tangent[3] == -1.0f);
+  check_tangent(vertices[1], {1, 0, 0}, 1);
+  check_tangent(vertices[2], {1, 0, 0}, 1);
+}
+
 TEST_CASE("frames are averaged by corner angle over equal position, normal and UV") {
   // At the origin: triangle A (90 degrees there, small, u along +x) and triangle B (45 degrees,
   // 50 times A's area, u along +y). MikkTSpace weights by angle, not area: 2:1 for A.

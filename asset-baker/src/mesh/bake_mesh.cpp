@@ -14,32 +14,11 @@
 namespace baker {
 namespace {
 
-// One vertex per corner: what tangent generation works on.
-void expand_corners(ImportedMesh& mesh) {
-  if (mesh.corners.empty()) return;
-  std::vector<MeshVertex> soup(mesh.corners.size());
-  for (size_t i = 0; i < soup.size(); ++i) soup[i] = mesh.soup[mesh.corners[i]];
-  if (!mesh.authored_tangents.empty()) {
-    std::vector<bool> authored(mesh.corners.size());
-    for (size_t i = 0; i < authored.size(); ++i)
-      authored[i] = mesh.authored_tangents[mesh.corners[i]];
-    mesh.authored_tangents = std::move(authored);
-  }
-  mesh.soup = std::move(soup);
-  mesh.corners = {};
-}
-
-// Tangents for every corner whose source gave none, generated over the whole mesh
-// (mesh_tangents.h), on the soup: a corner's tangent is part of what indexing compares, so a vertex
-// on a UV mirror seam splits in two. Corners with the source's own tangents keep them as they were.
+// Tangents for every vertex whose source gave none (mesh_tangents.h), generated over the whole
+// mesh: a corner's tangent is part of what indexing compares, so a vertex on a UV mirror seam
+// splits in two. Vertices with the source's own tangents keep them as they were.
 void generate_missing_tangents(ImportedMesh& mesh) {
-  expand_corners(mesh);
-  std::vector<std::pair<size_t, MeshVertex>> authored;
-  for (size_t i = 0; i < mesh.authored_tangents.size(); ++i) {
-    if (mesh.authored_tangents[i]) authored.emplace_back(i, mesh.soup[i]);
-  }
-  generate_tangents(mesh.soup, mesh.tangent_uv_set);
-  for (const auto& [i, vertex] : authored) std::copy_n(vertex.tangent, 4, mesh.soup[i].tangent);
+  generate_tangents(mesh.soup, mesh.corners, mesh.authored_tangents, mesh.tangent_uv_set);
   mesh.authored_tangents = {};
 }
 
