@@ -632,6 +632,15 @@ TEST_CASE("an MTL material without Kd is white: its map_Kd is its colour, undark
   CHECK(mtl_materials("newmtl M\nKd 0 0 0\nmap_Kd a.png\n")[0].base_color_factor[2] == 0.0f);
 }
 
+TEST_CASE("an MTL material of illumination model 0 is unlit, every other model lit") {
+  // tinyobjloader reads a missing illum as 0 too: only a stated one makes a material unlit.
+  CHECK(mtl_materials("newmtl M\nillum 0\nKd 1 0 0\n")[0].unlit);
+  CHECK_FALSE(mtl_materials("newmtl M\nKd 1 0 0\n")[0].unlit);
+  CHECK_FALSE(mtl_materials("newmtl M\nillum 1\n")[0].unlit);
+  CHECK_FALSE(mtl_materials("newmtl M\nillum 2\n")[0].unlit);
+  CHECK_FALSE(mtl_materials("newmtl M\nillum\n")[0].unlit);
+}
+
 TEST_CASE("OBJ normals are made unit length, and one of no length is generated instead") {
   const std::string corners = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
   Imported i = import(corners + "vn 0.3 0.4 5\nvn 0 0 1\nvn 0 0 0\nf 1//1 2//2 3//3\n");

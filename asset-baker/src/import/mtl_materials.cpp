@@ -106,6 +106,9 @@ std::map<size_t, MtlStated> stated_by_material(const std::string& text,
       note(key, "'" + key + "' (" + scalar->second + ") is not baked: no such slot");
     } else if (key == "Pr") {
       stated.roughness = true;
+    } else if (key == "illum") {
+      int model = 0;
+      if (words >> model) stated.illumination = model;
     } else if (key == "Kd" || key == "Ke") {
       ColourLine c = read_colour(words);
       const bool diffuse = key == "Kd";
@@ -616,6 +619,8 @@ assetlib::MaterialInfo convert_mtl_material(const tinyobj::material_t& m, const 
   out.roughness_factor =
       stated.roughness ? unit(m.roughness, 1) : std::sqrt(2.0f / (shininess + 2.0f));
   if (out.base_color_factor[3] < 1) out.alpha_mode = assetlib::AlphaMode::Blend;
+  // Illumination model 0 is "colour on, ambient off": the colour as it is, without lighting.
+  out.unlit = stated.illumination == 0;
   for (const TextureUse& use : texture_uses(m)) {
     assetlib::TextureSlot slot = make_slot(use, folder, obj_path, inputs, warnings);
     if (use.name == &m.diffuse_texname) {

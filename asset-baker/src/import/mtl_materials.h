@@ -39,6 +39,9 @@ struct MtlStated {
   // one number is grey (it read red), `Kd xyz`/`spectral` is not read here (white; it shifted the
   // numbers along), `d -halo x` is x (it read "-halo" as 0: invisible).
   std::optional<float> diffuse_grey, emission_grey, dissolve;
+  // An `illum` line's model number; tinyobjloader's default, 0, would read as "colour only" for
+  // every material that states none.
+  std::optional<int> illumination;
 };
 
 class MtlLibraries : public tinyobj::MaterialReader {
