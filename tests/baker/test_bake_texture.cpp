@@ -282,6 +282,32 @@ TEST_CASE(".hdr EXPOSURE lines are named in a warning, the pixels baked as store
   }
 }
 
+TEST_CASE(".hdr primaries and colour corrections other than Radiance's are named in a warning") {
+  const std::vector<std::byte> hdr = radiance(1, 1, {1.0f, 2.0f, 0.5f});
+  auto with_line = [&](const std::string& line) {
+    std::string text(reinterpret_cast<const char*>(hdr.data()), hdr.size());
+    text.insert(text.find("\n\n") + 1, line + "\n");
+    std::vector<std::byte> out(text.size());
+    std::memcpy(out.data(), text.data(), text.size());
+    return out;
+  };
+  const std::string rec2020 = "PRIMARIES=0.708 0.292 0.170 0.797 0.131 0.046 0.3127 0.3290";
+  for (const auto& [line, warned] :
+       {std::pair{rec2020, true}, std::pair{std::string("COLORCORR=2 1 1"), true},
+        std::pair{std::string("PRIMARIES=0.640 0.330 0.290 0.600 0.150 0.060 0.333 0.333"), false},
+        std::pair{std::string("COLORCORR=1 1 1"), false}}) {
+    INFO(line);
+    AssetFile out;
+    std::vector<std::string> warnings;
+    REQUIRE(baker::bake_texture(with_line(line), "lamp.hdr", {}, out, warnings).ok());
+    REQUIRE(warnings.size() == (warned ? 1u : 0u));
+    if (warned) {
+      CHECK(warnings[0] ==
+            "lamp.hdr: declares " + line + "; baked as stored, without colour conversion");
+    }
+  }
+}
+
 namespace {
 
 void append_to(void* context, void* data, int size) {

@@ -518,6 +518,52 @@ TEST_CASE("a 16-bit RLE PSD and HDR layouts other than -Y +X are refused, naming
         std::string::npos);
 }
 
+TEST_CASE("HDR scanlines that mix RLE and flat encoding, or repeat pixels, are refused") {
+  // stb_image reads every scanline flat from the first flat one on, starting again at the top row:
+  // Radiance reads each by itself.
+  auto header = [](int width, int height) {
+    Bytes hdr;
+    hostile::append(hdr, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y " + std::to_string(height) +
+                             " +X " + std::to_string(width) + "\n");
+    return hdr;
+  };
+  auto rle_row = [](Bytes& hdr) {  // 8 pixels, each component one literal run
+    hdr.insert(hdr.end(), {2, 2, 0, 8});
+    for (int component = 0; component < 4; ++component) {
+      hdr.push_back(8);
+      for (int x = 0; x < 8; ++x) hdr.push_back(uint8_t(component == 3 ? 128 : 64 + x));
+    }
+  };
+  auto flat_row = [](Bytes& hdr) {
+    for (int x = 0; x < 8; ++x) hdr.insert(hdr.end(), {64, 32, 16, 128});
+  };
+  Bytes rle_then_flat = header(8, 2);
+  rle_row(rle_then_flat);
+  flat_row(rle_then_flat);
+  Bytes flat_then_rle = header(8, 2);
+  flat_row(flat_then_rle);
+  rle_row(flat_then_rle);
+  Bytes repeats = header(2, 1);
+  repeats.insert(repeats.end(), {64, 32, 16, 128, 1, 1, 1, 4});
+  for (const auto& [bytes, says] :
+       {std::pair{rle_then_flat, "row 1 is flat after RLE rows"},
+        std::pair{flat_then_rle, "row 1 is RLE after flat rows"},
+        std::pair{repeats, "old-style run-length encoding (repeat markers 1, 1, 1)"}}) {
+    INFO(says);
+    Baked b = bake(bytes, "sky.hdr");
+    REQUIRE_FALSE(b.status.ok());
+    CHECK(b.status.code == baker::BakeError::UnsupportedFeature);
+    CHECK(b.status.message().find(says) != std::string::npos);
+  }
+  Bytes all_rle = header(8, 2), all_flat = header(8, 2);
+  rle_row(all_rle);
+  rle_row(all_rle);
+  flat_row(all_flat);
+  flat_row(all_flat);
+  CHECK(bake(all_rle, "sky.hdr").status.ok());
+  CHECK(bake(all_flat, "sky.hdr").status.ok());
+}
+
 TEST_CASE("a forged size padded with comments is judged by the compressed pixel data alone") {
   SECTION("JPEG: a COM segment beside a 16384 x 16384 frame header") {
     Bytes jpeg = jpeg_blocks(picture({"A"}));

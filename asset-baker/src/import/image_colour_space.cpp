@@ -209,28 +209,69 @@ std::string jpeg_colour_space(const ByteView& s, uint64_t segments) {
 
 }  // namespace
 
-std::string declared_exposure(std::span<const std::byte> source) {
+namespace {
+
+// Calls `line(key, value)` for each "KEY=value" line of a Radiance header (up to its empty line,
+// within the first 4 KiB).
+template <typename Line>
+void hdr_header_lines(std::span<const std::byte> source, Line line) {
   const ByteView s(source);
-  if (!s.has(0, "#?")) return {};
+  if (!s.has(0, "#?")) return;
   constexpr uint64_t kHeaderScan = 4096;
-  double product = 1;
-  for (uint64_t line = 0; line < s.size() && line < kHeaderScan;) {
-    uint64_t end = line;
+  for (uint64_t start = 0; start < s.size() && start < kHeaderScan;) {
+    uint64_t end = start;
     while (end < s.size() && end < kHeaderScan && s.u8(end) != '\n') ++end;
-    if (end == line) break;  // the empty line ends the header
-    if (s.has(line, "EXPOSURE=")) {
-      std::string value;
-      for (uint64_t k = line + 9; k < end; ++k) value += char(s.u8(k));
-      char* parsed_end = nullptr;
-      const double factor = std::strtod(value.c_str(), &parsed_end);
-      if (parsed_end != value.c_str() && std::isfinite(factor) && factor > 0) product *= factor;
-    }
-    line = end + 1;
+    if (end == start) break;  // the empty line ends the header
+    std::string text;
+    for (uint64_t k = start; k < end; ++k) text += char(s.u8(k));
+    if (size_t equals = text.find('='); equals != std::string::npos)
+      line(text.substr(0, equals), text.substr(equals + 1));
+    start = end + 1;
   }
+}
+
+// The numbers of a header value ("0.64 0.33 ..."), as many as parse.
+std::vector<double> numbers(const std::string& value) {
+  std::vector<double> out;
+  const char* at = value.c_str();
+  for (char* end = nullptr;; at = end) {
+    const double v = std::strtod(at, &end);
+    if (end == at || !std::isfinite(v)) return out;
+    out.push_back(v);
+  }
+}
+
+// Radiance's standard primaries (red, green, blue, white x y), assumed when a file states none.
+constexpr double kRadiancePrimaries[8] = {0.640, 0.330, 0.290, 0.600, 0.150, 0.060, 0.333, 0.333};
+
+}  // namespace
+
+std::string declared_exposure(std::span<const std::byte> source) {
+  double product = 1;
+  hdr_header_lines(source, [&](const std::string& key, const std::string& value) {
+    const std::vector<double> factor = numbers(value);
+    if (key == "EXPOSURE" && !factor.empty() && factor[0] > 0) product *= factor[0];
+  });
   if (std::fabs(product - 1) < 1e-6) return {};
   char text[48];
   std::snprintf(text, sizeof text, "EXPOSURE=%g", product);
   return text;
+}
+
+std::string declared_hdr_colour(std::span<const std::byte> source) {
+  std::string declared;
+  hdr_header_lines(source, [&](const std::string& key, const std::string& value) {
+    const std::vector<double> v = numbers(value);
+    bool standard = true;
+    if (key == "PRIMARIES") {
+      for (size_t k = 0; k < 8; ++k)
+        standard = standard && k < v.size() && std::fabs(v[k] - kRadiancePrimaries[k]) <= 0.01;
+    } else if (key == "COLORCORR") {
+      for (size_t k = 0; k < 3; ++k) standard = standard && k < v.size() && v[k] == 1;
+    }
+    if (!standard && declared.empty()) declared = key + "=" + value;
+  });
+  return declared;
 }
 
 std::string declared_colour_space(std::span<const std::byte> source) {

@@ -26,4 +26,9 @@ std::string declared_colour_space(std::span<const std::byte> source);
 // its empty line, within the first 4 KiB) is read.
 std::string declared_exposure(std::span<const std::byte> source);
 
+// For a Radiance HDR whose header declares primaries other than Radiance's standard ones (within
+// 0.01) or a colour correction other than 1 1 1: that line ("PRIMARIES=0.708 0.292 ..."); else "".
+// The first such line decides; the header is read as declared_exposure reads it.
+std::string declared_hdr_colour(std::span<const std::byte> source);
+
 }  // namespace baker

@@ -405,9 +405,44 @@ BakeStatus check_pnm(std::span<const std::byte> source, const std::string& name,
   return truncated(name, "the PNM samples", needed, source.size());
 }
 
+// Whether the 4 bytes at `at` begin a scanline of new-style (adaptive) RLE: 2, 2, then the width
+// (its high bit clear), as Radiance's reader tells one apart from flat RGBE.
+bool hdr_rle_start(const ByteView& b, uint64_t at) {
+  return b.u8(at) == 2 && b.u8(at + 1) == 2 && (b.u8(at + 2) & 0x80) == 0;
+}
+
+// From `start` on, stb_image 2.27 reads every pixel as flat RGBE. Radiance reads each scanline
+// by itself: a later one may be RLE, and a flat pixel of 1, 1, 1 repeats the previous one (the
+// old run-length scheme). stb_image would read either as pixels: refused here.
+BakeStatus check_flat_hdr(std::span<const std::byte> source, const std::string& name,
+                          uint64_t start, uint64_t width, uint64_t height) {
+  const ByteView b(source);
+  const uint64_t flat_bytes = width * height * 4;
+  if (start + flat_bytes > source.size())
+    return truncated(name, "the HDR pixel data", start + flat_bytes, source.size());
+  const bool rle_possible = width >= 8 && width < 32768;
+  for (uint64_t pixel = 0; pixel < width * height; ++pixel) {
+    const uint64_t at = start + 4 * pixel;
+    if (rle_possible && pixel % width == 0 && pixel > 0 && hdr_rle_start(b, at)) {
+      return refuse(name,
+                    "an HDR whose scanlines mix flat and RLE encoding (row " +
+                        std::to_string(pixel / width) + " is RLE after flat rows) is not supported",
+                    BakeError::UnsupportedFeature);
+    }
+    if (b.u8(at) == 1 && b.u8(at + 1) == 1 && b.u8(at + 2) == 1) {
+      return refuse(name,
+                    "an HDR of old-style run-length encoding (repeat markers 1, 1, 1) is not "
+                    "supported (save it with a current Radiance writer)",
+                    BakeError::UnsupportedFeature);
+    }
+  }
+  return {};
+}
+
 // Radiance HDR: text lines up to an empty one, the resolution line, then scanlines that are flat
 // RGBE or RLE. stb_image 2.27 loops for ever on a zero-length RLE packet (and on a truncated one,
-// which reads as zeros): every packet is walked here first.
+// which reads as zeros): every packet is walked here first. Once a scanline is not RLE, it reads
+// the rest of the file flat from there, restarting at the first row (check_flat_hdr).
 BakeStatus check_hdr(std::span<const std::byte> source, const std::string& name, uint64_t width,
                      uint64_t height) {
   Reader r(source);
@@ -422,19 +457,17 @@ BakeStatus check_hdr(std::span<const std::byte> source, const std::string& name,
     if (line_empty || empty_lines == 1) ++empty_lines;
     line_empty = true;
   }
-  uint64_t flat_bytes = width * height * 4;
-  if (width < 8 || width >= 32768) {
-    if (r.pos() + flat_bytes <= source.size()) return {};
-    return truncated(name, "the HDR pixel data", r.pos() + flat_bytes, source.size());
-  }
+  if (width < 8 || width >= 32768) return check_flat_hdr(source, name, r.pos(), width, height);
   for (uint64_t row = 0; row < height; ++row) {
     if (r.left() < 4) return truncated(name, "the HDR scanlines", r.pos() + 4, source.size());
     uint64_t row_start = r.pos();
     uint8_t c1 = r.u8(), c2 = r.u8(), hi = r.u8(), lo = r.u8();
-    if (c1 != 2 || c2 != 2 ||
-        (hi & 0x80)) {  // not RLE: stb_image reads the whole image flat from here
-      if (row_start + flat_bytes <= source.size()) return {};
-      return truncated(name, "the HDR pixel data", row_start + flat_bytes, source.size());
+    if (c1 != 2 || c2 != 2 || (hi & 0x80)) {
+      if (row == 0) return check_flat_hdr(source, name, row_start, width, height);
+      return refuse(name,
+                    "an HDR whose scanlines mix RLE and flat encoding (row " + std::to_string(row) +
+                        " is flat after RLE rows) is not supported",
+                    BakeError::UnsupportedFeature);
     }
     if ((uint64_t(hi) << 8 | lo) != width) return {};  // stb_image refuses it
     for (int component = 0; component < 4; ++component) {

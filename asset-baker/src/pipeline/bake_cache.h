@@ -80,7 +80,8 @@ namespace baker {
 //      range fails the file, a relative normal or UV index before the first is dropped with a
 //      warning (was read as none); MTL: newmtl names without surrounding blanks, mtllib with an
 //      escaped space
-//  18  MTL: a material of illumination model 0 (colour only) is unlit (was lit)
+//  18  MTL: a material of illumination model 0 (colour only) is unlit (was lit); HDR: scanlines
+//      mixing RLE and flat encoding, and old-style repeat pixels, are refused (were misread)
 inline constexpr uint32_t kBakerVersion = 18;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 

@@ -109,6 +109,10 @@ BakeStatus bake_texture(std::span<const std::byte> source, const std::string& re
       warnings.push_back(relative_path + ": declares " + exposure +
                          " (its pixels were multiplied by that); baked as stored");
     }
+    if (std::string declared = declared_hdr_colour(source); !declared.empty()) {
+      warnings.push_back(relative_path + ": declares " + declared +
+                         "; baked as stored, without colour conversion");
+    }
     clamp_to_half_range(image, relative_path, warnings);
   }
   // A tangent-space normal map is bluish (X and Y about 0.5, Z near 1); a grey one is a height
