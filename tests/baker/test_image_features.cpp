@@ -359,6 +359,29 @@ TEST_CASE("an animated PNG or GIF bakes its first image with a warning naming th
   }
 }
 
+TEST_CASE("a GIF canvas outside its first frame bakes transparent, whatever its background index") {
+  // 3x1 canvas, a 1x1 red frame at (0, 0) (index 0 of red, green, blue, white). stb_image filled
+  // the rest with the background entry's red and blue swapped: background 2 (blue) baked red.
+  for (uint8_t background : {uint8_t(0), uint8_t(2)}) {
+    INFO("background index " << int(background));
+    Bytes gif;
+    hostile::append(gif, std::string("GIF89a"));
+    gif.insert(gif.end(), {3, 0, 1, 0, 0xf1, background, 0});
+    gif.insert(gif.end(), {255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255});
+    gif.insert(gif.end(), {0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3b});
+    Baked b = bake(gif, "banner.gif");
+    INFO(b.status.message());
+    REQUIRE(b.status.ok());
+    REQUIRE(b.picture.width == 3);
+    CHECK(b.picture.at(0, 0) == Rgb{255, 0, 0});
+    CHECK(b.alpha == std::vector<uint8_t>{255, 0, 0});
+    CHECK(b.picture.at(1, 0) == Rgb{0, 0, 0});
+    CHECK(mentions(b.warnings,
+                   "banner.gif: the GIF's first frame covers 1x1 at (0, 0) of its 3x1 "
+                   "canvas: the rest is baked transparent, as browsers show it"));
+  }
+}
+
 TEST_CASE("images the decoder cannot read name the format or feature they use") {
   Bytes jpeg = jpeg_blocks(picture({"A"}));
   size_t sof = 2;

@@ -29,7 +29,8 @@ uint64_t skip_sub_blocks(const ByteView& s, uint64_t at) {
   return at + 1;
 }
 
-uint32_t gif_frames(const ByteView& s) {
+ImageAnimation gif_animation(const ByteView& s) {
+  ImageAnimation out;
   uint64_t at = 13;
   if (s.u8(10) & 0x80) at += 3ull << ((s.u8(10) & 7) + 1);  // global colour table
   uint32_t frames = 0;
@@ -38,7 +39,12 @@ uint32_t gif_frames(const ByteView& s) {
     if (tag == 0x21) {  // extension: introducer, label, sub-blocks
       at = skip_sub_blocks(s, at + 2);
     } else if (tag == 0x2c) {  // image descriptor, local colour table, LZW code size, data
-      ++frames;
+      if (frames++ == 0) {
+        out.frame_x = s.le16(at + 1);
+        out.frame_y = s.le16(at + 3);
+        out.frame_width = s.le16(at + 5);
+        out.frame_height = s.le16(at + 7);
+      }
       uint32_t flags = s.u8(at + 9);
       at += 10;
       if (flags & 0x80) at += 3ull << ((flags & 7) + 1);
@@ -47,7 +53,8 @@ uint32_t gif_frames(const ByteView& s) {
       break;  // the trailer, or damage after the frames
     }
   }
-  return std::max(frames, 1u);
+  out.frames = std::max(frames, 1u);
+  return out;
 }
 
 }  // namespace
@@ -55,9 +62,8 @@ uint32_t gif_frames(const ByteView& s) {
 ImageAnimation image_animation(std::span<const std::byte> source) {
   ByteView s(source);
   if (s.has(0, kPngSignature)) return png_animation(s);
-  ImageAnimation out;
-  if (s.has(0, "GIF8")) out.frames = gif_frames(s);
-  return out;
+  if (s.has(0, "GIF8")) return gif_animation(s);
+  return {};
 }
 
 }  // namespace baker

@@ -15,6 +15,9 @@ struct ImageAnimation {
   // the frames: an APNG whose first fcTL comes after its IDAT shows it only to viewers that do not
   // animate.
   bool decoded_is_frame = true;
+  // Where a GIF's first frame lies on its canvas (image descriptor: left, top, width, height);
+  // the canvas outside it is the background. All 0 for other formats.
+  uint32_t frame_x = 0, frame_y = 0, frame_width = 0, frame_height = 0;
 };
 
 // How `source` animates: the acTL and fcTL chunks of an APNG, the image descriptors of a GIF; a

@@ -246,8 +246,32 @@ std::string settle_bmp_alpha(std::span<const std::byte> source, const DecodedIma
          "unused) whose fourth bytes vary: read as alpha";
 }
 
-std::string frames_warning(std::span<const std::byte> source, const std::string& name) {
-  const ImageAnimation animation = image_animation(source);
+// A GIF's first frame may cover part of its canvas. stb_image 2.27 leaves the rest transparent
+// black when the background index is 0, and otherwise copies the background palette entry with
+// red and blue swapped, opaque even when it is the transparent index. Browsers show the rest
+// transparent (the background colour is a relic they ignore): so is it baked here, said so.
+std::string settle_gif_background(const ImageAnimation& animation, DecodedImage& image) {
+  const uint64_t x0 = animation.frame_x, y0 = animation.frame_y;
+  const uint64_t x1 = x0 + animation.frame_width, y1 = y0 + animation.frame_height;
+  if (animation.frame_width == 0 || image.bytes_per_channel != 1 ||
+      (x0 == 0 && y0 == 0 && x1 >= image.width && y1 >= image.height)) {
+    return {};
+  }
+  auto* texel = static_cast<uint8_t*>(image.pixels.get());
+  for (uint64_t y = 0; y < image.height; ++y) {
+    for (uint64_t x = 0; x < image.width; ++x) {
+      if (x >= x0 && x < x1 && y >= y0 && y < y1) continue;
+      std::fill_n(texel + 4 * (y * image.width + x), 4, uint8_t(0));
+    }
+  }
+  return "the GIF's first frame covers " + std::to_string(animation.frame_width) + "x" +
+         std::to_string(animation.frame_height) + " at (" + std::to_string(x0) + ", " +
+         std::to_string(y0) + ") of its " + std::to_string(image.width) + "x" +
+         std::to_string(image.height) + " canvas: the rest is baked transparent, as browsers " +
+         "show it";
+}
+
+std::string frames_warning(const ImageAnimation& animation, const std::string& name) {
   if (!animation.decoded_is_frame) {
     return name + ": an APNG whose default image is none of its " +
            std::to_string(animation.frames) +
@@ -332,6 +356,9 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
     out.warnings.push_back(name + ": " + tga);
   if (std::string bmp = settle_bmp_alpha(source, out); !bmp.empty())
     out.warnings.push_back(name + ": " + bmp);
+  const ImageAnimation animation = image_animation(source);
+  if (std::string gif = settle_gif_background(animation, out); !gif.empty())
+    out.warnings.push_back(name + ": " + gif);
   bool from_exif = false;
   Orientation turn = source_orientation(source, &from_exif);
   if (!apply_orientation(out, turn))
@@ -342,7 +369,7 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
     out.warnings.push_back(name + ": turned as its EXIF orientation (" + std::to_string(int(turn)) +
                            ") says, as image viewers show it");
   }
-  if (std::string warning = frames_warning(source, name); !warning.empty())
+  if (std::string warning = frames_warning(animation, name); !warning.empty())
     out.warnings.push_back(warning);
   return {};
 }

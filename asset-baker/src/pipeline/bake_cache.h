@@ -81,7 +81,9 @@ namespace baker {
 //      warning (was read as none); MTL: newmtl names without surrounding blanks, mtllib with an
 //      escaped space
 //  18  MTL: a material of illumination model 0 (colour only) is unlit (was lit); HDR: scanlines
-//      mixing RLE and flat encoding, and old-style repeat pixels, are refused (were misread)
+//      mixing RLE and flat encoding, and old-style repeat pixels, are refused (were misread); GIF:
+//      the canvas outside the first frame is transparent (was the background entry, red and blue
+//      swapped)
 inline constexpr uint32_t kBakerVersion = 18;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
