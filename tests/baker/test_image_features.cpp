@@ -270,6 +270,43 @@ TEST_CASE("a top-down BMP (negative height) bakes upright") {
   require_picture(baked.picture, shown);
 }
 
+TEST_CASE("a JFIF or Adobe-transform JPEG numbering its components R, G, B is read as YCbCr") {
+  // libjpeg ranks a JFIF marker, then Adobe's transform, above the component numbers; stb_image
+  // read these YCbCr files as RGB (a red of c04020 baked as 635ac3).
+  const Picture shown = picture({"AB", "CD"});
+  const Bytes jfif = jpeg_blocks(shown);  // stb_image_write: JFIF, components 1, 2, 3
+  auto renumbered = [](Bytes b) {
+    for (size_t at = 2; at + 4 <= b.size() && b[at] == 0xff;) {
+      const uint8_t marker = b[at + 1];
+      const size_t data = at + 4, length = size_t(b[at + 2]) << 8 | b[at + 3];
+      if (marker == 0xc0) {
+        for (size_t k = 0; k < 3; ++k) b[data + 6 + 3 * k] = uint8_t("RGB"[k]);
+      }
+      if (marker == 0xda) {
+        for (size_t k = 0; k < b[data]; ++k) b[data + 1 + 2 * k] = uint8_t("RGB"[k]);
+        break;
+      }
+      at += 2 + length;
+    }
+    return b;
+  };
+  // The JFIF APP0 segment replaced by Adobe's APP14 of transform 1 (YCbCr).
+  Bytes adobe = {0xff, 0xd8, 0xff, 0xee, 0, 14};
+  hostile::append(adobe, std::string("Adobe"));
+  adobe.insert(adobe.end(), {0, 100, 0, 0, 0, 0, 1});
+  const size_t app0_end = 4 + (size_t(jfif[4]) << 8 | jfif[5]);
+  REQUIRE(jfif[3] == 0xe0);
+  adobe.insert(adobe.end(), jfif.begin() + ptrdiff_t(app0_end), jfif.end());
+  for (const auto& [file, what] :
+       {std::pair{renumbered(jfif), "JFIF"}, std::pair{renumbered(adobe), "Adobe transform 1"}}) {
+    INFO(what);
+    Baked b = bake(file, "photo.jpg");
+    INFO(b.status.message());
+    REQUIRE(b.status.ok());
+    require_picture(b.picture, shown, 8, 12);
+  }
+}
+
 TEST_CASE("EXIF orientation turns a JPEG as viewers show it") {
   const Bytes stored = jpeg_blocks(picture({"ABC", "DEF"}));
   // What each orientation value shows (the TIFF 6.0 / EXIF 2.3 definitions of tag 0x0112).

@@ -6,6 +6,7 @@
 #include "import/image_diagnosis.h"
 #include "import/image_orientation.h"
 #include "import/image_preflight.h"
+#include "import/jpeg_component_ids.h"
 #include "import/psd_colour.h"
 
 #include <stb/stb_image.h>
@@ -322,6 +323,7 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
   }
   std::optional<PatchedImage> patch;
   if (BakeStatus s = full_palette(source, name, patch); !s) return s;
+  if (!patch) patch = jpeg_ycbcr_renumbered(source);
   if (!patch && (patch = psd_colour_only(source))) {
     out.warnings.push_back(name +
                            ": the PSD's channels past the third are not its transparency "

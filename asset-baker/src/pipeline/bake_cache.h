@@ -83,7 +83,8 @@ namespace baker {
 //  18  MTL: a material of illumination model 0 (colour only) is unlit (was lit); HDR: scanlines
 //      mixing RLE and flat encoding, and old-style repeat pixels, are refused (were misread); GIF:
 //      the canvas outside the first frame is transparent (was the background entry, red and blue
-//      swapped)
+//      swapped); JPEG: a JFIF or Adobe-transform file numbering its components R, G, B is read as
+//      YCbCr (was RGB)
 inline constexpr uint32_t kBakerVersion = 18;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
