@@ -822,6 +822,41 @@ TEST_CASE("TGA alpha follows the alpha bits its descriptor declares") {
   }
 }
 
+TEST_CASE("TGA alpha rules hold for 32-bit colour map entries and 16-bit grey texels too") {
+  // Colour-mapped (type 1 and its RLE, 9), three 32-bit BGRA entries of alpha 0, no alpha bits
+  // declared: stb_image baked them fully transparent.
+  Bytes mapped = {0, 1, 1, 0, 0, 3, 0, 32, 0, 0, 0, 0, 3, 0, 1, 0, 8, 0x20};
+  mapped.insert(mapped.end(), {0, 0, 255, 0, 0, 255, 0, 0, 255, 0, 0, 0});
+  Bytes mapped_rle = mapped;
+  mapped_rle[2] = 9;
+  mapped.insert(mapped.end(), {0, 1, 2});
+  mapped_rle.insert(mapped_rle.end(), {2, 0, 1, 2});  // a raw packet of 3
+  for (const Bytes& file : {mapped, mapped_rle}) {
+    Baked b = bake(file, "mapped.tga");
+    INFO(b.status.message());
+    REQUIRE(b.status.ok());
+    CHECK(b.picture.texels == std::vector<Rgb>{{255, 0, 0}, {0, 255, 0}, {0, 0, 255}});
+    CHECK(b.alpha == std::vector<uint8_t>{255, 255, 255});
+    CHECK(mentions(b.warnings,
+                   "mapped.tga: a TGA of 32-bit colour map entries that declares no "
+                   "alpha and whose entries' fourth bytes are all 0: baked opaque"));
+  }
+  // Grey and alpha (type 3, 16 bits), no alpha bits declared, alpha bytes 0: opaque grey.
+  Bytes grey = {0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 16, 0x20, 100, 0, 200, 0};
+  Baked g = bake(grey, "grey.tga");
+  REQUIRE(g.status.ok());
+  CHECK(g.picture.texels == std::vector<Rgb>{{100, 100, 100}, {200, 200, 200}});
+  CHECK(g.alpha == std::vector<uint8_t>{255, 255});
+  CHECK(mentions(g.warnings, "grey.tga: a 16-bit grey TGA that declares no alpha"));
+  // With 8 alpha bits declared, the alpha is kept as written.
+  grey[17] = 0x28;
+  grey[19] = 128;
+  Baked declared = bake(grey, "grey.tga");
+  REQUIRE(declared.status.ok());
+  CHECK(declared.alpha == std::vector<uint8_t>{128, 0});
+  CHECK(declared.warnings.empty());
+}
+
 TEST_CASE(
     "undeclared fourth bytes of a TGA or a 32-bit BI_RGB BMP read as alpha only with a warning") {
   // No alpha bits declared, fourth bytes 128 and 64.

@@ -201,20 +201,36 @@ void unpremultiply(DecodedImage& image) {
   }
 }
 
+// What a TGA holds beside its colour that stb_image reads as alpha: the fourth byte of a 32-bit
+// texel or of a 32-bit colour map entry, or the second byte of a 16-bit grey texel.
+struct TgaAlphaCarrier {
+  std::string file;    // "a 32-bit TGA"; empty for none
+  std::string values;  // what the values are called
+};
+
+TgaAlphaCarrier tga_alpha_carrier(const ByteView& b) {
+  const uint32_t type = b.u8(2), depth = b.u8(16), map_entry = b.u8(7);
+  if ((type == 2 || type == 10) && depth == 32) return {"a 32-bit TGA", "fourth bytes"};
+  if ((type == 1 || type == 9) && map_entry == 32)
+    return {"a TGA of 32-bit colour map entries", "entries' fourth bytes"};
+  if ((type == 3 || type == 11) && depth == 16) return {"a 16-bit grey TGA", "second bytes"};
+  return {};
+}
+
 // A TGA's descriptor gives its alpha bits per texel (bits 0-3 of byte 17), and a TGA 2.0
-// extension area what they hold. stb_image reads a 32-bit texel's fourth byte as alpha whatever
-// they say, and drops a 16-bit texel's alpha bit. Fourth bytes the extension area says are not
+// extension area what they hold. stb_image reads what could be alpha (tga_alpha_carrier) as alpha
+// whatever they say, and drops a 16-bit texel's alpha bit. Values the extension area says are not
 // alpha are made opaque; so are zeros the descriptor declares no alpha for (they would bake fully
-// transparent). Undeclared fourth bytes that vary are kept as alpha, said so; premultiplied alpha
-// is made straight, as every texture is baked. Returns a warning for what changed, or "".
+// transparent). Undeclared values that vary are kept as alpha, said so; premultiplied alpha is
+// made straight, as every texture is baked. Returns a warning for what changed, or "".
 std::string settle_tga_alpha(std::span<const std::byte> source, DecodedImage& image) {
   const ByteView b(source);
   if (!decoded_as_tga(b) || image.bytes_per_channel != 1) return {};
   const uint32_t type = b.u8(2), depth = b.u8(16), alpha_bits = b.u8(17) & 15;
-  if (type != 2 && type != 10) return {};  // true-colour, plain or RLE
-  if (depth == 16 && alpha_bits == 1)
+  if ((type == 2 || type == 10) && depth == 16 && alpha_bits == 1)
     return "the alpha bit of a 16-bit TGA is not baked (opaque); save it as 32-bit";
-  if (depth != 32) return {};
+  const TgaAlphaCarrier carrier = tga_alpha_carrier(b);
+  if (carrier.file.empty()) return {};
   const TgaAttributes attributes = tga_attributes(b);
   if (alpha_bits == 8 && attributes == TgaAttributes::Premultiplied) {
     unpremultiply(image);
@@ -224,14 +240,17 @@ std::string settle_tga_alpha(std::span<const std::byte> source, DecodedImage& im
   if (fourth.all_opaque) return {};
   if (attributes == TgaAttributes::NotAlpha) {
     make_opaque(image);
-    return "a 32-bit TGA whose extension area says its fourth bytes are not alpha: baked opaque";
+    return carrier.file + " whose extension area says its " + carrier.values +
+           " are not alpha: baked opaque";
   }
   if (alpha_bits != 0) return {};
   if (fourth.all_zero) {
     make_opaque(image);
-    return "a 32-bit TGA that declares no alpha and whose fourth bytes are all 0: baked opaque";
+    return carrier.file + " that declares no alpha and whose " + carrier.values +
+           " are all 0: baked opaque";
   }
-  return "a 32-bit TGA that declares no alpha bits but whose fourth bytes vary: read as alpha";
+  return carrier.file + " that declares no alpha bits but whose " + carrier.values +
+         " vary: read as alpha";
 }
 
 // A 32-bit BMP without bit fields (BI_RGB) leaves each pixel's fourth byte unused. stb_image reads

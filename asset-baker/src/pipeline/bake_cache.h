@@ -84,7 +84,8 @@ namespace baker {
 //      mixing RLE and flat encoding, and old-style repeat pixels, are refused (were misread); GIF:
 //      the canvas outside the first frame is transparent (was the background entry, red and blue
 //      swapped); JPEG: a JFIF or Adobe-transform file numbering its components R, G, B is read as
-//      YCbCr (was RGB)
+//      YCbCr (was RGB); TGA: 32-bit colour map entries and 16-bit grey texels follow the alpha
+//      rules of 32-bit texels (were always alpha)
 inline constexpr uint32_t kBakerVersion = 18;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
