@@ -1305,3 +1305,35 @@ TEST_CASE("a BMP declaring a colour space other than sRGB is baked with a warnin
     CHECK(bake_bmp(embedded(srgb, tag)).empty());
   }
 }
+
+TEST_CASE("a PSD's ICC profile resource is judged as other formats' profiles are") {
+  // 1 x 1, 8-bit RGB, raw; image resource 1039 (the ICC profile) with a one-letter name.
+  auto psd = [](const Bytes& profile) {
+    Bytes b;
+    hostile::append(b, std::string("8BPS"));
+    b.insert(b.end(), {0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 8, 0, 3});
+    hostile::put_be32(b, 0);  // colour mode data
+    Bytes resource;
+    hostile::append(resource, std::string("8BIM"));
+    resource.insert(resource.end(), {1039 >> 8, 1039 & 255, 1, 'p'});  // name "p": 2 bytes, even
+    hostile::put_be32(resource, uint32_t(profile.size()));
+    resource.insert(resource.end(), profile.begin(), profile.end());
+    if (profile.size() % 2) resource.push_back(0);
+    hostile::put_be32(b, uint32_t(resource.size()));
+    b.insert(b.end(), resource.begin(), resource.end());
+    hostile::put_be32(b, 0);  // layers and masks
+    hostile::put_be16(b, 0);  // raw
+    b.insert(b.end(), {200, 100, 50});
+    return b;
+  };
+  const Bytes p3 = icc_profile(kDisplayP3Xyz, 3, kSrgbCurve, 0, "Display P3 (sRGB compatible)");
+  const Bytes srgb = icc_profile(kSrgbXyz, 3, kSrgbCurve, 0, "Generic monitor");
+  baker::BakeSettings colour;  // the colour role: the one whose files declare a colour space
+  Baked wide = bake(psd(p3), "paint.psd", colour);
+  REQUIRE(wide.status.ok());
+  CHECK(
+      mentions(wide.warnings, "paint.psd: declares an ICC profile 'Display P3 (sRGB compatible)'"));
+  Baked plain = bake(psd(srgb), "paint.psd", colour);
+  REQUIRE(plain.status.ok());
+  CHECK(plain.warnings.empty());
+}

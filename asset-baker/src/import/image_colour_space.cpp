@@ -207,6 +207,30 @@ std::string jpeg_colour_space(const ByteView& s, uint64_t segments) {
   return "an ICC profile '" + name + "'";
 }
 
+// A PSD's ICC profile: image resource 1039 in the image resources section (after the 26-byte
+// header and the colour mode data), each resource "8BIM", an id, a Pascal name padded to an even
+// length, a size and data padded to an even length.
+std::string psd_colour_space(const ByteView& s, std::span<const std::byte> source) {
+  constexpr uint32_t kIccProfile = 1039;
+  const uint64_t resources = 26 + 4 + uint64_t(s.be32(26));
+  const uint64_t end = resources + 4 + uint64_t(s.be32(resources));
+  for (uint64_t at = resources + 4; at + 12 <= end && at + 12 <= s.size() && s.has(at, "8BIM");) {
+    const uint32_t id = s.be16(at + 4);
+    const uint64_t name = at + 6, size_at = name + ((1 + uint64_t(s.u8(name)) + 1) & ~uint64_t(1));
+    const uint64_t data = size_at + 4, size = s.be32(size_at);
+    if (id == kIccProfile) {
+      if (data + size > s.size()) return "an ICC profile that cannot be read (outside the file)";
+      std::optional<IccProfile> profile = read_icc_profile(source.subspan(data, size));
+      if (profile && profile->srgb) return {};
+      return "an ICC profile '" +
+             (profile && !profile->description.empty() ? profile->description : "ICC profile") +
+             "'";
+    }
+    at = data + ((size + 1) & ~uint64_t(1));
+  }
+  return {};
+}
+
 }  // namespace
 
 namespace {
@@ -279,6 +303,7 @@ std::string declared_colour_space(std::span<const std::byte> source) {
   if (s.has(0, kPngSignature)) return png_colour_space(s, source);
   if (uint64_t segments = jpeg_segments_start(s)) return jpeg_colour_space(s, segments);
   if (s.has(0, "BM")) return bmp_colour_space(s, source);
+  if (s.has(0, "8BPS")) return psd_colour_space(s, source);
   return {};
 }
 

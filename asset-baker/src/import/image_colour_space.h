@@ -1,7 +1,7 @@
 // Colour spaces a source declares: the baker bakes colour images as sRGB and data images as
-// linear (texture_role.h), and converts nothing. A PNG, JPEG or BMP that declares another space (an
-// embedded ICC profile, a gamma or primaries other than sRGB's) would bake with shifted colours
-// and no word said; the importer names the declaration in a warning instead.
+// linear (texture_role.h), and converts nothing. A PNG, JPEG, BMP or PSD that declares another
+// space (an embedded ICC profile, a gamma or primaries other than sRGB's) would bake with shifted
+// colours and no word said; the importer names the declaration in a warning instead.
 #pragma once
 
 #include <cstddef>
@@ -18,7 +18,7 @@ namespace baker {
 // a gamma within 5 % of sRGB's 1/2.2 and chromaticities within 0.01 of sRGB's, or neither; only
 // chunks before the image data are read. JPEG: no ICC profile in APP2 segments, or an sRGB one.
 // BMP: no V4/V5 header, or one whose colour space is sRGB, the Windows default or an embedded sRGB
-// profile. Other formats give "".
+// profile. PSD: no ICC profile image resource (1039), or an sRGB one. Other formats give "".
 std::string declared_colour_space(std::span<const std::byte> source);
 
 // For a Radiance HDR whose header declares EXPOSURE lines (each a factor its pixels were multiplied
