@@ -1306,6 +1306,45 @@ TEST_CASE("a BMP declaring a colour space other than sRGB is baked with a warnin
   }
 }
 
+TEST_CASE("a BMP without a palette whose pixels start after a gap bakes its pixels") {
+  // 2 x 1: red, green. stb_image refused the gap between the headers (and masks) and the pixels
+  // ("bad offset"), which the format allows: the file header says where the pixels are.
+  auto bmp = [](uint16_t bits, uint32_t compression, const Bytes& masks, const Bytes& row,
+                uint32_t gap) {
+    Bytes info;
+    hostile::put_le32(info, 40);
+    hostile::put_le32(info, 2);
+    hostile::put_le32(info, 1);
+    hostile::put_le16(info, 1);
+    hostile::put_le16(info, bits);
+    hostile::put_le32(info, compression);
+    for (int k = 0; k < 5; ++k) hostile::put_le32(info, 0);
+    const uint32_t offset = uint32_t(14 + info.size() + masks.size() + gap);
+    Bytes b = {'B', 'M'};
+    hostile::put_le32(b, uint32_t(offset + row.size()));
+    hostile::put_le32(b, 0);
+    hostile::put_le32(b, offset);
+    b.insert(b.end(), info.begin(), info.end());
+    b.insert(b.end(), masks.begin(), masks.end());
+    b.insert(b.end(), gap, 0xee);
+    b.insert(b.end(), row.begin(), row.end());
+    return b;
+  };
+  Bytes masks565;
+  for (uint32_t mask : {0xf800u, 0x07e0u, 0x001fu}) hostile::put_le32(masks565, mask);
+  const Bytes rgb24 = {0, 0, 255, 0, 255, 0, 0, 0};
+  const Bytes rgb565 = {0x00, 0xf8, 0xe0, 0x07};
+  for (uint32_t gap : {0u, 6u, 100u}) {
+    INFO("gap " << gap);
+    for (const Bytes& file : {bmp(24, 0, {}, rgb24, gap), bmp(16, 3, masks565, rgb565, gap)}) {
+      Baked b = bake(file, "gap.bmp");
+      INFO(b.status.message());
+      REQUIRE(b.status.ok());
+      CHECK(b.picture.texels == std::vector<Rgb>{{255, 0, 0}, {0, 255, 0}});
+    }
+  }
+}
+
 TEST_CASE("a PSD's ICC profile resource is judged as other formats' profiles are") {
   // 1 x 1, 8-bit RGB, raw; image resource 1039 (the ICC profile) with a one-letter name.
   auto psd = [](const Bytes& profile) {

@@ -1,5 +1,6 @@
 #include "import/image_import.h"
 
+#include "import/bmp_pixel_gap.h"
 #include "import/byte_view.h"
 #include "import/full_palette.h"
 #include "import/image_animation.h"
@@ -343,6 +344,7 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
   std::optional<PatchedImage> patch;
   if (BakeStatus s = full_palette(source, name, patch); !s) return s;
   if (!patch) patch = jpeg_ycbcr_renumbered(source);
+  if (!patch) patch = bmp_without_pixel_gap(source);
   if (!patch && (patch = psd_colour_only(source))) {
     out.warnings.push_back(name +
                            ": the PSD's channels past the third are not its transparency "
