@@ -1306,6 +1306,21 @@ TEST_CASE("a BMP declaring a colour space other than sRGB is baked with a warnin
   }
 }
 
+TEST_CASE("a JPEG of more than 256 scans is refused before decoding") {
+  // Each scan is a pass over every block: thousands of tiny progressive scans decoded for minutes.
+  const Bytes jpeg = jpeg_blocks(picture({"A"}));
+  size_t sos = 2;
+  while (!(jpeg[sos] == 0xff && jpeg[sos + 1] == 0xda)) ++sos;
+  const Bytes scan(jpeg.begin() + ptrdiff_t(sos), jpeg.end() - 2);  // up to the EOI
+  Bytes many(jpeg.begin(), jpeg.begin() + ptrdiff_t(sos));
+  for (int k = 0; k < 257; ++k) many.insert(many.end(), scan.begin(), scan.end());
+  many.insert(many.end(), {0xff, 0xd9});
+  Baked b = bake(many, "scans.jpg");
+  REQUIRE_FALSE(b.status.ok());
+  CHECK(b.status.code == baker::BakeError::LimitExceeded);
+  CHECK(b.status.message().find("scans.jpg: a JPEG of more than 256 scans") != std::string::npos);
+}
+
 TEST_CASE("a BMP without a palette whose pixels start after a gap bakes its pixels") {
   // 2 x 1: red, green. stb_image refused the gap between the headers (and masks) and the pixels
   // ("bad offset"), which the format allows: the file header says where the pixels are.

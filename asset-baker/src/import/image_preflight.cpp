@@ -165,13 +165,16 @@ BakeStatus check_png(std::span<const std::byte> source, const std::string& name,
 // received, reading through garbage offsets (fixed in 2.28): every table a scan uses must have
 // been defined by a DHT segment before it. Marker segments are walked; entropy-coded data after
 // a scan is skipped up to the next marker.
+// Most scans a JPEG may have (docs/robustness.md).
+constexpr uint64_t kMaxJpegScans = 256;
+
 BakeStatus check_jpeg(std::span<const std::byte> source, const std::string& name, uint64_t pixels,
                       uint64_t segments) {
   Reader r(source, segments);
   bool defined[2][4] = {};  // [DC/AC][table]
   // Pixels are judged against the entropy-coded bytes, not the file: comment and APPn segments
   // would otherwise pad a forged 16384 x 16384 header past the ratio.
-  uint64_t scan_bytes = 0;
+  uint64_t scan_bytes = 0, scans = 0;
   bool in_scan = false;
   while (r.left() >= 4) {
     if (r.u8() != 0xff) {  // entropy-coded data, or fill
@@ -200,6 +203,16 @@ BakeStatus check_jpeg(std::span<const std::byte> source, const std::string& name
         r.skip(count);
       }
     } else if (marker == 0xda) {
+      // Each scan of a progressive JPEG is a pass over every block of the image: thousands of
+      // tiny scans made a 2 MB file decode for half a minute. Real encoders write at most a few
+      // dozen.
+      if (++scans > kMaxJpegScans) {
+        return refuse(name,
+                      "a JPEG of more than " + std::to_string(kMaxJpegScans) +
+                          " scans (each a pass over the whole image: real encoders write a few "
+                          "dozen)",
+                      BakeError::LimitExceeded);
+      }
       uint8_t components = r.u8();
       Reader after(source, r.pos() + 2u * components);
       uint8_t spectral_start = after.u8(), spectral_end = after.u8(), approximation = after.u8();

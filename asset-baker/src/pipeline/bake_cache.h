@@ -85,7 +85,8 @@ namespace baker {
 //      the canvas outside the first frame is transparent (was the background entry, red and blue
 //      swapped); JPEG: a JFIF or Adobe-transform file numbering its components R, G, B is read as
 //      YCbCr (was RGB); TGA: 32-bit colour map entries and 16-bit grey texels follow the alpha
-//      rules of 32-bit texels (were always alpha); BMP: pixels after a gap bake (were refused)
+//      rules of 32-bit texels (were always alpha); BMP: pixels after a gap bake (were refused);
+//      JPEG: more than 256 scans refused
 inline constexpr uint32_t kBakerVersion = 18;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
