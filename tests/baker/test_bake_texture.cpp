@@ -483,4 +483,46 @@ TEST_CASE("normal map mips are unit length at 8 and 16 bits, and normals that ca
     CHECK(cancelled[1] == Approx(0).margin(1e-2));
     CHECK(cancelled[2] == Approx(1).margin(1e-2));
   }
+  // A 16-bit map converted from 8 bits (each value x 257) keeps the 8-bit map's 0, 128, which is
+  // 0.0039 rather than 0: +X beside -X is still flat (was a 45-degree tilt, 0 0.71 0.71).
+  const float from_8_bit = 128.0f * 257.0f / 65535.0f * 2.0f - 1.0f;
+  std::array<float, 3> converted =
+      level1_normal({1, from_8_bit, from_8_bit}, {-1, from_8_bit, from_8_bit}, 16);
+  CHECK(converted[0] == Approx(0).margin(1e-2));
+  CHECK(converted[1] == Approx(0).margin(1e-2));
+  CHECK(converted[2] == Approx(1).margin(1e-2));
+}
+
+TEST_CASE(".hdr mips never go below the darkest source value, and keep values below 2^-14") {
+  // A sun of 49920 (within the half range) in a sky of 1.0: the default Mitchell filter rang down
+  // to -227 around it, in the mips and in a level 0 that max_size shrinks.
+  std::vector<float> sky(64 * 32 * 3, 1.0f);
+  for (int c = 0; c < 3; ++c) sky[size_t((10 * 64 + 20) * 3 + c)] = 49920.0f;
+  for (uint32_t max_size : {0u, 32u}) {
+    INFO("max_size " << max_size);
+    baker::BakeSettings settings;
+    settings.texture.max_size = max_size;
+    TextureInfo info;
+    std::vector<std::string> warnings;
+    std::vector<uint16_t> halves =
+        baked_halves(radiance(64, 32, sky), "sky.hdr", settings, info, warnings);
+    size_t below_sky = 0;
+    for (uint16_t h : halves) below_sky += h < 0x3c00 || (h & 0x8000);  // below 1.0, or negative
+    CHECK(below_sky == 0);
+  }
+  // Half floats hold values down to 2^-24 as subnormals: 1e-5 is stored (was flushed to 0).
+  TextureInfo info;
+  std::vector<std::string> warnings;
+  baker::BakeSettings flat;
+  flat.texture.mips = false;
+  // (RGBE shares one exponent per texel: each value gets a texel of its own.)
+  for (float value : {1e-5f, 3e-6f}) {
+    INFO(value);
+    std::vector<uint16_t> dark =
+        baked_halves(radiance(1, 1, {value, value, value}), "night.hdr", flat, info, warnings);
+    REQUIRE(dark.size() == 4);
+    CHECK(dark[0] > 0);
+    CHECK(dark[0] < 0x0400);  // a subnormal half: below 2^-14
+    CHECK(float(dark[0]) * 0x1p-24f == Approx(value).epsilon(0.03));
+  }
 }

@@ -86,7 +86,9 @@ namespace baker {
 //      swapped); JPEG: a JFIF or Adobe-transform file numbering its components R, G, B is read as
 //      YCbCr (was RGB); TGA: 32-bit colour map entries and 16-bit grey texels follow the alpha
 //      rules of 32-bit texels (were always alpha); BMP: pixels after a gap bake (were refused);
-//      JPEG: more than 256 scans refused
+//      JPEG: more than 256 scans refused; HDR mips filtered with a tent (rang negative), values
+//      below 2^-14 kept as subnormal halves (were 0); 16-bit normal maps converted from 8 bits
+//      cancel to flat (tilted)
 inline constexpr uint32_t kBakerVersion = 18;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 

@@ -46,29 +46,38 @@ stbir_edge stb_edge(assetlib::TextureWrap wrap) {
 void resize_level(TextureFormat format, MipEdges edges, const std::byte* src, uint32_t sw,
                   uint32_t sh, std::byte* dst, uint32_t dw, uint32_t dh) {
   stbir_datatype type = STBIR_TYPE_FLOAT;
+  // Radiance (float) is filtered with a tent, which has no negative lobes: the default Mitchell
+  // filter rings around a bright texel, and in HDR a sun of 50000 beside a sky of 1 rang down to
+  // -227 (clamped: a black ring). Bounded formats keep the sharper default; their ringing is
+  // clamped by the format and small.
+  stbir_filter filter = STBIR_FILTER_TRIANGLE;
   int alpha = STBIR_ALPHA_CHANNEL_NONE;
   stbir_colorspace space = STBIR_COLORSPACE_LINEAR;
   switch (format) {
     case TextureFormat::RGBA8_SRGB:
       // Gamma-correct, and alpha-weighted so transparent texels do not bleed their colour.
       type = STBIR_TYPE_UINT8, alpha = 3, space = STBIR_COLORSPACE_SRGB;
+      filter = STBIR_FILTER_DEFAULT;
       break;
-    case TextureFormat::RGBA8_UNORM: type = STBIR_TYPE_UINT8; break;
-    case TextureFormat::RGBA16_UNORM: type = STBIR_TYPE_UINT16; break;
+    case TextureFormat::RGBA8_UNORM: type = STBIR_TYPE_UINT8, filter = STBIR_FILTER_DEFAULT; break;
+    case TextureFormat::RGBA16_UNORM:
+      type = STBIR_TYPE_UINT16, filter = STBIR_FILTER_DEFAULT;
+      break;
     default: break;
   }
   stbir_resize(src, int(sw), int(sh), 0, dst, int(dw), int(dh), 0, type, 4, alpha, 0,
-               stb_edge(edges.u), stb_edge(edges.v), STBIR_FILTER_DEFAULT, STBIR_FILTER_DEFAULT,
-               space, nullptr);
+               stb_edge(edges.u), stb_edge(edges.v), filter, filter, space, nullptr);
 }
 
 // Filtering shortens normals; give every texel of a filtered normal map unit length again. An
-// average no longer than two steps of the channel (normals that cancel out: +X beside -X) has no
-// direction left to scale up (it would come out as a diagonal no source texel has): it is flat, +Z.
+// average no longer than two steps of an 8-bit channel (normals that cancel out: +X beside -X)
+// has no direction left to scale up (it would come out as a diagonal no source texel has): it is
+// flat, +Z. The 8-bit step at every depth: a 16-bit map converted from 8 bits keeps the 8-bit
+// map's offset from 0 (128 is 0.0039, not 0), which a 16-bit step took for a direction.
 template <typename Channel>
 void renormalize(std::byte* texels, uint64_t count) {
   constexpr float half = float(std::numeric_limits<Channel>::max()) / 2.0f;
-  constexpr float no_direction = 2.0f / half;
+  constexpr float no_direction = 2.0f / (255.0f / 2.0f);
   auto p = reinterpret_cast<Channel*>(texels);
   for (uint64_t i = 0; i < count; ++i, p += 4) {
     float v[3];
@@ -85,16 +94,25 @@ void renormalize_level(TextureFormat format, std::byte* texels, uint64_t count) 
   if (format == TextureFormat::RGBA16_UNORM) renormalize<uint16_t>(texels, count);
 }
 
-// Float pixels are resized as float, then stored as half floats. The source was clamped to the
-// half range (bake_texture, with a warning), but the resize filters' negative lobes overshoot
-// next to a bright block: every level is clamped again, or it would hold infinities.
+// A radiance as a half float: never negative (NaN and any negative value are 0) and at most 65504
+// (the source was clamped to it, bake_texture, with a warning), or shading would see negative
+// light or infinities. Below 2^-14, where meshopt_quantizeHalf
+// flushes to zero, the subnormal halves are used (rounded to nearest even): dark HDR content keeps
+// its detail down to 2^-24.
+uint16_t radiance_to_half(float v) {
+  if (!(v > 0)) return 0;  // also NaN
+  v = std::min(v, kMaxHalf);
+  if (v < 0x1p-14f) return uint16_t(std::lrint(v * 0x1p24f));
+  return meshopt_quantizeHalf(v);
+}
+
+// Float pixels are resized as float, then stored as half floats.
 void floats_to_halves(std::vector<std::byte>& chain, const TextureInfo& info,
                       std::vector<std::byte>& halves) {
   halves.resize(info.total_size);
   auto out = reinterpret_cast<uint16_t*>(halves.data());
   auto in = reinterpret_cast<const float*>(chain.data());
-  for (uint64_t i = 0; i < info.total_size / 2; ++i)
-    out[i] = meshopt_quantizeHalf(std::clamp(in[i], -kMaxHalf, kMaxHalf));
+  for (uint64_t i = 0; i < info.total_size / 2; ++i) out[i] = radiance_to_half(in[i]);
 }
 
 }  // namespace
