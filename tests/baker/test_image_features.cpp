@@ -112,6 +112,19 @@ void append(void* context, void* data, int size) {
   static_cast<Bytes*>(context)->insert(static_cast<Bytes*>(context)->end(), bytes, bytes + size);
 }
 
+// A BMP's 40-byte BITMAPINFOHEADER: one plane, no resolution, no palette counts.
+Bytes bmp_info_header(uint32_t width, uint32_t height, uint16_t bits, uint32_t compression) {
+  Bytes b;
+  hostile::put_le32(b, 40);
+  hostile::put_le32(b, width);
+  hostile::put_le32(b, height);
+  hostile::put_le16(b, 1);
+  hostile::put_le16(b, bits);
+  hostile::put_le32(b, compression);
+  for (int k = 0; k < 5; ++k) hostile::put_le32(b, 0);
+  return b;
+}
+
 // An uncompressed 24-bit TGA of `shown`, its rows stored as the descriptor says: bit 5 top to
 // bottom (else bottom to top), bit 4 right to left.
 Bytes tga(const Picture& shown, bool top_down, bool right_to_left) {
@@ -433,13 +446,8 @@ TEST_CASE("images the decoder cannot read name the format or feature they use") 
     hostile::put_le32(b, 70);
     hostile::put_le32(b, 0);
     hostile::put_le32(b, 62);
-    hostile::put_le32(b, 40);
-    hostile::put_le32(b, 2);
-    hostile::put_le32(b, 2);
-    hostile::put_le16(b, 1);
-    hostile::put_le16(b, bits);
-    hostile::put_le32(b, compression);
-    for (int i = 0; i < 5; ++i) hostile::put_le32(b, 0);
+    const Bytes info = bmp_info_header(2, 2, bits, compression);
+    b.insert(b.end(), info.begin(), info.end());
     hostile::put_le32(b, 0x000000);  // palette: black, white
     hostile::put_le32(b, 0xffffff);
     b.insert(b.end(), {2, 0, 2, 1, 0, 0, 0, 1});  // RLE runs; end of bitmap
@@ -1326,14 +1334,7 @@ TEST_CASE("a BMP without a palette whose pixels start after a gap bakes its pixe
   // ("bad offset"), which the format allows: the file header says where the pixels are.
   auto bmp = [](uint16_t bits, uint32_t compression, const Bytes& masks, const Bytes& row,
                 uint32_t gap) {
-    Bytes info;
-    hostile::put_le32(info, 40);
-    hostile::put_le32(info, 2);
-    hostile::put_le32(info, 1);
-    hostile::put_le16(info, 1);
-    hostile::put_le16(info, bits);
-    hostile::put_le32(info, compression);
-    for (int k = 0; k < 5; ++k) hostile::put_le32(info, 0);
+    const Bytes info = bmp_info_header(2, 1, bits, compression);
     const uint32_t offset = uint32_t(14 + info.size() + masks.size() + gap);
     Bytes b = {'B', 'M'};
     hostile::put_le32(b, uint32_t(offset + row.size()));
