@@ -1,6 +1,7 @@
 // A source file as stb_image should read it: the file with some byte ranges replaced (a header, a
-// palette chunk, a row table), so that the pixel data is read in place, not copied. Made by
-// full_palette.h and psd_colour.h; read by image_import.cpp.
+// palette chunk, a row table, component numbers) or dropped (a gap), so that the pixel data is
+// read in place, not copied. Made by full_palette.h, psd_colour.h, jpeg_component_ids.h and
+// bmp_pixel_gap.h; read by image_import.cpp.
 #pragma once
 
 #include <cstdint>
