@@ -69,7 +69,7 @@ class TreeLoader {
     if (s.texture) {
       return assetlib::read_texture_info(s.view, s.texture_info) &&
              assetlib::texture_unpack_job(s.texture_info, 0, s.view.blob, dst,
-                                          s.texture_info.total_size, jobs[0]);
+                                          s.texture_info.total_size, jobs[0], 0);
     }
     const assetlib::MeshInfo& m = s.mesh_info;
     if (!assetlib::read_mesh_info(s.view, s.mesh_info)) return false;

@@ -306,10 +306,16 @@ static JsonArray node_pairs(JsonReader& reader, JsonValue meta, const char* key)
   return pairs;
 }
 
+// Most nodes of a legacy prefab. Every id met is a node, so a pair of ids ("[1,2]", 6 bytes) makes
+// two, and each costs some 350 bytes read (a map node and a PrefabNode): kMaxArrayEntries would
+// let 4 MiB of metadata take 300 MB, past read_*_info's bound (limits.h). vkguide's scenes hold a
+// few hundred nodes; 2^16 costs at most some 23 MB.
+constexpr size_t kMaxLegacyPrefabNodes = size_t(1) << 16;
+
 static Node& add_node(JsonReader& reader, NodeMap& nodes, uint64_t id) {
   Node& node = nodes[id];
-  if (nodes.size() > kMaxArrayEntries)
-    reader.fail(ErrorCode::InvalidValue, "more than 2^20 nodes (legacy vkguide prefab)");
+  if (nodes.size() > kMaxLegacyPrefabNodes)
+    reader.fail(ErrorCode::InvalidValue, "more than 2^16 nodes (legacy vkguide prefab)");
   return node;
 }
 

@@ -44,21 +44,10 @@ Status read_manifest_throwing(std::string_view json_text, Manifest& out,
   // simdjson, as the asset readers: a manifest of a million assets (200 MB) parses in a fraction
   // of a second, and touches about twice its text (nlohmann's tree took five times).
   detail::ParsedJson doc;
-  switch (doc.parse(json_text)) {
-    case detail::JsonError::None: break;
-    case detail::JsonError::TooDeep:
-      return Status::error(ErrorCode::InvalidJson,
-                           std::string(source_name) + ": nested deeper than " +
-                               std::to_string(kMaxJsonDepth) + " levels (assetlib::kMaxJsonDepth)");
-    case detail::JsonError::OutOfMemory:
-      return Status::error(ErrorCode::OutOfMemory,
-                           std::string(source_name) + ": out of memory (parsing the JSON)");
-    default:
-      return Status::error(ErrorCode::InvalidJson,
-                           std::string(source_name) + ": not a JSON object");
-  }
+  if (Status s = detail::json_status(doc.parse(json_text), std::string(source_name)); !s) return s;
   detail::JsonReader reader{std::string(source_name)};
-  uint32_t version = reader.u32(doc.root(), "version");
+  // Any whole number other than kManifestVersion is another version, however large.
+  const uint64_t version = reader.u64(doc.root(), "version");
   if (reader.ok() && version != kManifestVersion) {
     return Status::error(ErrorCode::UnsupportedVersion,
                          std::string(source_name) + ": manifest version " +

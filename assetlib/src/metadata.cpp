@@ -108,6 +108,21 @@ bool json_depth_within(std::string_view text, uint32_t max_depth) {
   return true;
 }
 
+Status json_status(JsonError error, const std::string& what) {
+  switch (error) {
+    case JsonError::None: return {};
+    case JsonError::TooDeep:
+      return Status::error(ErrorCode::InvalidJson, what + " is nested deeper than " +
+                                                       std::to_string(kMaxJsonDepth) +
+                                                       " levels (assetlib::kMaxJsonDepth)");
+    case JsonError::NotObject:
+      return Status::error(ErrorCode::InvalidJson, what + " is not a JSON object");
+    case JsonError::OutOfMemory:
+      return Status::error(ErrorCode::OutOfMemory, what + ": out of memory (parsing the JSON)");
+    default: return Status::error(ErrorCode::InvalidJson, what + " is not valid JSON");
+  }
+}
+
 Status parse_metadata(const AssetView& file, const char (&type)[5], ParsedJson& out) {
   if (!has_type(file, type)) {
     std::string found(file.type, 4);
@@ -121,20 +136,7 @@ Status parse_metadata(const AssetView& file, const char (&type)[5], ParsedJson& 
                          std::string(type) + " metadata of " + std::to_string(file.json.size()) +
                              " bytes is over the 4 MiB limit (assetlib::kMaxJsonSize)");
   }
-  JsonError error = out.parse(file.json);
-  if (error == JsonError::None) return {};
-  std::string what = std::string(type) + " metadata";
-  switch (error) {
-    case JsonError::TooDeep:
-      return Status::error(ErrorCode::InvalidJson, what + " is nested deeper than " +
-                                                       std::to_string(kMaxJsonDepth) +
-                                                       " levels (assetlib::kMaxJsonDepth)");
-    case JsonError::NotObject:
-      return Status::error(ErrorCode::InvalidJson, what + " is not a JSON object");
-    case JsonError::OutOfMemory:
-      return Status::error(ErrorCode::OutOfMemory, what + ": out of memory (parsing the JSON)");
-    default: return Status::error(ErrorCode::InvalidJson, what + " is not valid JSON");
-  }
+  return json_status(out.parse(file.json), std::string(type) + " metadata");
 }
 
 // ---- Typed reads --------------------------------------------------------------------------------

@@ -452,6 +452,11 @@ void read_no_blob(JsonReader& reader, const Member& compression, const Member& c
 // text need not be valid JSON).
 bool json_depth_within(std::string_view text, uint32_t max_depth);
 
+// The status of a parse that gave `error`, naming `what` ("TEXI metadata", a manifest's path):
+// InvalidJson "<what> is nested deeper than ... / is not valid JSON / is not a JSON object", or
+// OutOfMemory "<what>: out of memory (parsing the JSON)"; ok for JsonError::None.
+Status json_status(JsonError error, const std::string& what);
+
 // Parses the metadata of `file`, which must be of `type` ("TEXI"), into `out`. Refuses metadata
 // over kMaxJsonSize (a view built by hand) before parsing. Errors: UnknownType, InvalidValue,
 // InvalidJson "<type> metadata is nested deeper than ... / is not valid JSON / is not a JSON

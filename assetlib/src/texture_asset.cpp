@@ -221,7 +221,7 @@ Status texture_mips_blob_range(const TextureInfo& info, uint32_t first_mip, Blob
     UnpackJob job;
     uint64_t size =
         first_mip < info.mips.size() ? info.total_size - info.mips[first_mip].offset : 0;
-    if (Status s = texture_unpack_job(info, first_mip, {}, nullptr, size_t(size), job); !s) {
+    if (Status s = texture_unpack_job(info, first_mip, {}, nullptr, size_t(size), job, 0); !s) {
       return s;
     }
     out = {};
@@ -252,7 +252,7 @@ Status unpack_texture_mips(const TextureInfo& info, uint32_t first_mip, const vo
   return detail::no_throw("unpack_texture_mips", [&] {
     UnpackJob job;
     std::span<const std::byte> blob(static_cast<const std::byte*>(src), src_size);
-    if (Status s = texture_unpack_job(info, first_mip, blob, dst, dst_size, job); !s) return s;
+    if (Status s = texture_unpack_job(info, first_mip, blob, dst, dst_size, job, 0); !s) return s;
     return unpack_jobs(std::span<const UnpackJob>(&job, 1));
   });
 }

@@ -649,6 +649,19 @@ TEST_CASE("hostile legacy vkguide materials and prefabs get clear errors") {
     CHECK(s.code == ErrorCode::WrongKeyType);
     CHECK(mentions(s, "node_names"));
   }
+  SECTION("more nodes than a legacy prefab may imply") {
+    // Each [child, parent] pair of ids makes two nodes of some 350 bytes read: 2^20 of them (the
+    // general array cap) took 240 MB from 4 MiB of text.
+    json parents = json::array();  // ids 0 .. 2^16 + 1: node 0 (of node_matrices) among them
+    for (int k = 0; k < (1 << 15) + 1; ++k) parents.push_back(json::array({2 * k, 2 * k + 1}));
+    prefab["node_parents"] = parents;
+    Status s = prefab_error(legacy_file("PRFB", prefab, bytes_of(identity)));
+    CHECK(s.code == ErrorCode::InvalidValue);
+    CHECK(mentions(s, "more than 2^16 nodes"));
+    parents.erase(parents.end() - 1);  // ids 0 .. 2^16 - 1: at the limit
+    prefab["node_parents"] = parents;
+    CHECK(prefab_error(legacy_file("PRFB", prefab, bytes_of(identity))).ok());
+  }
   SECTION("a node mesh without its paths") {
     prefab["node_meshes"] = json::array({json::array({0, json{{"mesh_path", "a.mesh"}}})});
     Status s = prefab_error(legacy_file("PRFB", prefab, bytes_of(identity)));

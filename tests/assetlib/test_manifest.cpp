@@ -63,6 +63,14 @@ TEST_CASE("manifests that point outside their folder or are malformed are refuse
   CHECK(read_manifest("{", out).code == ErrorCode::InvalidJson);
   CHECK(read_manifest(R"({"version": 9, "assets": []})", out).code ==
         ErrorCode::UnsupportedVersion);
+  // Any other whole number is another version, past the u32 range too (was InvalidValue).
+  CHECK(read_manifest(R"({"version": 4294967296, "assets": []})", out).code ==
+        ErrorCode::UnsupportedVersion);
+  // Text that is not JSON is named as such; valid JSON of another kind as not an object.
+  Status trailing = read_manifest(R"({"version": 1, "assets": []} trailing)", out);
+  CHECK(trailing.code == ErrorCode::InvalidJson);
+  CHECK(trailing.message == "manifest.json is not valid JSON");
+  CHECK(read_manifest("[1, 2]", out).message == "manifest.json is not a JSON object");
   CHECK(read_manifest(R"({"version": 1})", out).code == ErrorCode::MissingKey);
   CHECK(read_manifest(R"({"version": 1, "assets": [{"name": 1}]})", out).code ==
         ErrorCode::WrongKeyType);

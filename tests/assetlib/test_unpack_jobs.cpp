@@ -71,7 +71,7 @@ TEST_CASE("unpack_jobs gives the serial bytes on 1, 2 and 4 threads and in rever
         if (first_mip >= t.info.mips.size()) continue;
         dst.emplace_back(t.info.total_size - t.info.mips[first_mip].offset, std::byte{0xcd});
         REQUIRE(texture_unpack_job(t.info, first_mip, t.file.blob, dst.back().data(),
-                                   dst.back().size(), jobs[job_count++]));
+                                   dst.back().size(), jobs[job_count++], 0));
       }
       jobs.resize(job_count);
       std::vector<Status> statuses(jobs.size(), Status::error(ErrorCode::IoError, "unset"));
@@ -129,7 +129,7 @@ TEST_CASE("unpack_jobs reports each corrupt job and the first one in job order")
     for (size_t i = 0; i < textures.size(); ++i) {
       dst.emplace_back(textures[i].info.total_size);
       REQUIRE(texture_unpack_job(textures[i].info, 0, textures[i].file.blob, dst[i].data(),
-                                 dst[i].size(), jobs[i]));
+                                 dst[i].size(), jobs[i], 0));
     }
     std::vector<Status> statuses(jobs.size());
     Status s = unpack_jobs(jobs, schedule, statuses);
@@ -149,11 +149,11 @@ TEST_CASE("unpack_job arguments are checked before any byte is written") {
   std::vector<std::byte> dst(t.info.total_size);
   UnpackJob job;
   CHECK(texture_unpack_job(t.info, uint32_t(t.info.mips.size()), t.file.blob, dst.data(),
-                           dst.size(), job)
+                           dst.size(), job, 0)
             .code == ErrorCode::InvalidArgument);
-  CHECK(texture_unpack_job(t.info, 0, t.file.blob, dst.data(), dst.size() - 1, job).code ==
+  CHECK(texture_unpack_job(t.info, 0, t.file.blob, dst.data(), dst.size() - 1, job, 0).code ==
         ErrorCode::DestinationTooSmall);
-  REQUIRE(texture_unpack_job(t.info, 0, t.file.blob, dst.data(), dst.size(), job));
+  REQUIRE(texture_unpack_job(t.info, 0, t.file.blob, dst.data(), dst.size(), job, 0));
   std::vector<Status> two(2);
   CHECK(unpack_jobs(std::span<const UnpackJob>(&job, 1), {}, two).code ==
         ErrorCode::InvalidArgument);
@@ -161,7 +161,7 @@ TEST_CASE("unpack_job arguments are checked before any byte is written") {
 
   SECTION("a blob shorter than the job needs is TruncatedHeader, not a read past it") {
     std::span<const std::byte> short_blob(t.file.blob.data(), t.file.blob.size() / 2);
-    REQUIRE(texture_unpack_job(t.info, 0, short_blob, dst.data(), dst.size(), job));
+    REQUIRE(texture_unpack_job(t.info, 0, short_blob, dst.data(), dst.size(), job, 0));
     CHECK(unpack_jobs(std::span<const UnpackJob>(&job, 1), thread_pool(2)).code ==
           ErrorCode::TruncatedHeader);
   }

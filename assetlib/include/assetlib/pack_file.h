@@ -55,8 +55,10 @@ struct PackEntry {
   char type[4] = {0, 0, 0, 0};  // asset type, as in the asset's own header ("TEXI")
   uint64_t offset = 0;          // where the asset file starts in the pack
   uint64_t size = 0;            // bytes of the asset file
-  uint64_t raw_size = 0;        // unpacked bytes (staging size), as the manifest has it
-  uint64_t hash = 0;            // XXH3-64 of the asset file's bytes (the manifest's "xxh3-64:")
+  // Unpacked bytes as the pack's writer gave them (the manifest's raw_size), not checked against
+  // the asset: a hint for planning, never an allocation size. Allocate what read_*_info says.
+  uint64_t raw_size = 0;
+  uint64_t hash = 0;  // XXH3-64 of the asset file's bytes (the manifest's "xxh3-64:"), as written
 };
 
 // A pack checked by open_pack (non-owning). Valid while the bytes are.

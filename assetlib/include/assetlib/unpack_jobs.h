@@ -9,7 +9,7 @@
 //
 //   std::vector<assetlib::UnpackJob> jobs(n);
 //   for (i...) assetlib::texture_unpack_job(infos[i], 0, files[i].blob, staging[i], sizes[i],
-//   jobs[i]); assetlib::Status s = assetlib::unpack_jobs(jobs, [&](size_t count, const
+//   jobs[i], 0); assetlib::Status s = assetlib::unpack_jobs(jobs, [&](size_t count, const
 //   assetlib::TaskBody& body) {
 //     job_system.parallel_for(count, body);  // body(i) once for every i, any thread, any order
 //   });
@@ -45,13 +45,15 @@ struct UnpackJob {
 
 // Levels first_mip..last of `info` into `dst`, level first_mip at offset 0 (as
 // unpack_texture_mips). `blob` holds the blob from `blob_offset` on: the whole blob with 0, or the
-// bytes texture_mips_blob_range said to read. Requires `info` from a successful read_texture_info.
-// Errors, nothing written: InvalidArgument (first_mip out of range), DestinationTooSmall (dst_size
-// below the levels' size), InvalidValue (a chunk straddles levels first_mip - 1 and first_mip). The
-// blob is not looked at until unpack_jobs runs the job.
+// bytes texture_mips_blob_range said to read with its offset (no default: bytes of a partial read
+// taken for the whole blob would decode a chunk from the wrong bytes wherever they still fit).
+// Requires `info` from a successful read_texture_info. Errors, nothing written: InvalidArgument
+// (first_mip out of range), DestinationTooSmall (dst_size below the levels' size), InvalidValue (a
+// chunk straddles levels first_mip - 1 and first_mip). The blob is not looked at until unpack_jobs
+// runs the job.
 Status texture_unpack_job(const TextureInfo& info, uint32_t first_mip,
                           std::span<const std::byte> blob, void* dst, size_t dst_size,
-                          UnpackJob& out, uint64_t blob_offset = 0);
+                          UnpackJob& out, uint64_t blob_offset);
 
 // The vertex buffer and the index buffer of `info`, as unpack_mesh writes them.
 // Requires `info` from a successful read_mesh_info. Errors: DestinationTooSmall (either
