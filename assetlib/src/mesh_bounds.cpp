@@ -26,19 +26,33 @@ MeshBounds bounds_of(const std::byte* vertices, uint32_t stride, size_t count, V
       hi[k] = std::max(hi[k], p[k]);
     }
   }
+  // Rounded outward: origin +- extents, as a reader computes it in float, holds every vertex (the
+  // nearest float for the half-size left vertices a float step outside, and culling against the
+  // bounds was not conservative).
   for (int k = 0; k < 3; ++k) {
-    bounds.origin[k] = (lo[k] + hi[k]) * 0.5f;
-    bounds.extents[k] = (hi[k] - lo[k]) * 0.5f;
+    const float origin = (lo[k] + hi[k]) * 0.5f;
+    float extent = std::max(hi[k] - origin, origin - lo[k]);
+    while (origin - extent > lo[k] || origin + extent < hi[k])
+      extent = std::nextafter(extent, INFINITY);
+    bounds.origin[k] = origin;
+    bounds.extents[k] = extent;
   }
-  float r2 = 0;
+  // The distances in double (exact for float coordinates but for the sum's last bit), the radius
+  // the nearest float at or above the largest.
+  double r2 = 0;
   for (size_t i = 0; i < count; ++i) {
     float p[3];
     position(i, p);
-    float d2 = 0;
-    for (int k = 0; k < 3; ++k) d2 += (p[k] - bounds.origin[k]) * (p[k] - bounds.origin[k]);
+    double d2 = 0;
+    for (int k = 0; k < 3; ++k) {
+      const double d = double(p[k]) - double(bounds.origin[k]);
+      d2 += d * d;
+    }
     r2 = std::max(r2, d2);
   }
-  bounds.radius = std::sqrt(r2);
+  float radius = float(std::sqrt(r2));
+  while (double(radius) * double(radius) < r2) radius = std::nextafter(radius, INFINITY);
+  bounds.radius = radius;
   return bounds;
 }
 

@@ -147,6 +147,35 @@ TEST_CASE("bounds contain every vertex, for the mesh and each submesh") {
   CHECK(u.info.materials[1].base_color[3] == 0.5f);
 }
 
+TEST_CASE("bounds hold every vertex exactly, rounded outward, not to the nearest float") {
+  // (0.1, 0.6): the nearest float to the half-size put the box's low side a float step above 0.1f,
+  // and most random meshes had a vertex a step outside their box or sphere.
+  uint32_t state = 12345;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return float(state >> 8) / float(1 << 24) * 2.0f - 1.0f;
+  };
+  for (int mesh = 0; mesh < 200; ++mesh) {
+    std::vector<float> positions(3 * 7);
+    for (float& p : positions) p = next() * (mesh % 2 ? 1000.0f : 1.0f);
+    if (mesh == 0) positions = {0.1f, 0, 0, 0.6f, 0, 0, 0.1f, 1, 0};
+    const uint32_t count = uint32_t(positions.size() / 3);
+    const MeshBounds b = compute_mesh_bounds(positions.data(), count, 12);
+    for (uint32_t v = 0; v < count; ++v) {
+      const float* p = &positions[3 * v];
+      double d2 = 0;
+      for (int k = 0; k < 3; ++k) {
+        INFO("mesh " << mesh << " vertex " << v << " axis " << k);
+        CHECK(b.origin[k] - b.extents[k] <= p[k]);  // in float, as a reader computes it
+        CHECK(b.origin[k] + b.extents[k] >= p[k]);
+        const double d = double(p[k]) - double(b.origin[k]);
+        d2 += d * d;
+      }
+      CHECK(d2 <= double(b.radius) * double(b.radius));
+    }
+  }
+}
+
 TEST_CASE("a mesh without submeshes or materials gets one of each") {
   test::GridMesh grid = test::grid_mesh(2);
   MeshInfo info = test::grid_info(grid);

@@ -4,6 +4,7 @@
 #include "corpus_files.h"
 
 #include "bake/bake_obj.h"
+#include "common/half_float.h"
 #include "mesh/vertex_encode.h"
 
 #include <assetlib/assetlib.h>
@@ -361,4 +362,50 @@ TEST_CASE("UVs far from 0 in a half-float vertex format are warned about, with t
   CHECK(baker::half_uv_loss(v, VertexFormat::PNCVT_OCT).empty());
   CHECK(baker::half_uv_loss(v, VertexFormat::PNCVVT_OCT) ==
         "UVs reach 300, where a half float steps by 0.25");
+  v[1].uv1[0] = 0;
+  v[1].uv[0] = 70000;  // beyond the largest half float
+  CHECK(baker::half_uv_loss(v, VertexFormat::PNCVT_OCT) ==
+        "UVs reach 70000, beyond the largest half float: clamped to 65504");
+}
+
+TEST_CASE("half floats are clamped to the largest finite one and keep subnormals") {
+  // meshopt_quantizeHalf gives infinity past 65504 (a UV of 70000 baked as +inf, exit 0) and 0
+  // below 2^-14.
+  CHECK(baker::to_half(1.0f) == 0x3c00);
+  CHECK(baker::to_half(-2.5f) == 0xc100);
+  CHECK(baker::to_half(65504.0f) == 0x7bff);
+  CHECK(baker::to_half(70000.0f) == 0x7bff);
+  CHECK(baker::to_half(-1e30f) == 0xfbff);
+  CHECK(baker::to_half(0x1p-24f) == 0x0001);  // the smallest subnormal
+  CHECK(baker::to_half(0x1p-15f) == 0x0200);
+  CHECK(baker::to_half(-0x1p-15f) == 0x8200);
+  CHECK(baker::to_half(0x1p-14f) == 0x0400);  // the smallest normal
+  CHECK(baker::to_half(0x1p-26f) == 0x0000);  // rounds to 0
+  CHECK(baker::to_half(std::nanf("")) == 0);
+}
+
+TEST_CASE("an OBJ UV beyond the half float range bakes clamped, with a warning") {
+  const std::string obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 70000 0\nvt 0 1\nf 1/1 2/2 3/3\n";
+  baker::BakedAssets baked;
+  std::vector<std::string> warnings;
+  REQUIRE(baker::bake_obj(obj, "tile.obj", {}, {}, baked, warnings).ok());
+  const baker::BakedAsset& mesh = baked.back();
+  assetlib::MeshInfo info;
+  REQUIRE(assetlib::read_mesh_info(mesh.file, info).ok());
+  REQUIRE(info.vertex_format == assetlib::VertexFormat::PNCVT_OCT);
+  std::vector<assetlib::Vertex_PNCVT_OCT> vertices(info.vertex_count);
+  std::vector<std::byte> indices(info.index_buffer_size);
+  REQUIRE(assetlib::unpack_mesh(info, mesh.file.blob.data(), mesh.file.blob.size(), vertices.data(),
+                                info.vertex_buffer_size, indices.data(), indices.size())
+              .ok());
+  size_t clamped = 0;
+  for (const auto& v : vertices) {
+    CHECK((v.uv[0] & 0x7c00) != 0x7c00);  // no infinity
+    clamped += v.uv[0] == 0x7bff;
+  }
+  CHECK(clamped == 1);
+  CHECK(std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) {
+    return w.find("UVs reach 70000, beyond the largest half float: clamped to 65504") !=
+           std::string::npos;
+  }));
 }

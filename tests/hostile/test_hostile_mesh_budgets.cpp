@@ -222,6 +222,53 @@ TEST_CASE("a vertex shared by 100000 triangles bakes in linear time by the fallb
   CHECK_FALSE(hostile::any_contains(small.warnings, "linear fallbacks"));
 }
 
+// A UV sphere of `segments` around each pole, `rings` from pole to pole.
+std::string uv_sphere(int segments, int rings) {
+  std::string obj = "v 0 1 0\n";
+  char line[96];
+  for (int j = 1; j < rings; ++j) {
+    const double theta = M_PI * j / rings;
+    for (int i = 0; i < segments; ++i) {
+      const double phi = 2 * M_PI * i / segments;
+      std::snprintf(line, sizeof line, "v %.7f %.7f %.7f\n", std::sin(theta) * std::cos(phi),
+                    std::cos(theta), std::sin(theta) * std::sin(phi));
+      obj += line;
+    }
+  }
+  obj += "v 0 -1 0\n";
+  auto ring = [&](int j, int i) { return 2 + (j - 1) * segments + i % segments; };
+  const int bottom = 2 + (rings - 1) * segments;
+  for (int i = 0; i < segments; ++i) {
+    obj += "f 1 " + std::to_string(ring(1, i + 1)) + " " + std::to_string(ring(1, i)) + "\n";
+    obj += "f " + std::to_string(bottom) + " " + std::to_string(ring(rings - 1, i)) + " " +
+           std::to_string(ring(rings - 1, i + 1)) + "\n";
+  }
+  for (int j = 1; j < rings - 1; ++j) {
+    for (int i = 0; i < segments; ++i) {
+      const std::string a = std::to_string(ring(j, i)), b = std::to_string(ring(j, i + 1)),
+                        c = std::to_string(ring(j + 1, i + 1)), d = std::to_string(ring(j + 1, i));
+      obj += "f " + a + " " + b + " " + c + "\nf " + a + " " + c + " " + d + "\n";
+    }
+  }
+  return obj;
+}
+
+// FINDING F89: each sloppy level was simplified from the one before and its error measured
+// against it: coarser levels claimed less error than finer ones (0.00097, then 0.00011).
+TEST_CASE("sloppy LOD errors grow level by level, each measured from LOD 0") {
+  baker::BakeSettings settings;
+  settings.mesh.lod_count = 4;
+  hostile::BakedMesh b = hostile::bake_obj(uv_sphere(1100, 40), "models/sphere.obj", {}, settings);
+  INFO(b.status.message());
+  REQUIRE(b.status.ok());
+  REQUIRE(hostile::any_contains(b.warnings, "LODs by sloppy simplification"));
+  REQUIRE(b.info.lods.size() >= 3);
+  for (size_t k = 1; k < b.info.lods.size(); ++k) {
+    INFO("level " << k);
+    CHECK(b.info.lods[k].error >= b.info.lods[k - 1].error);
+  }
+}
+
 // FINDING F19: meshopt_buildMeshlets' k-d tree over triangle centres collapses into one leaf when
 // the centres coincide or a few lie far away; each lookup then scans every triangle (100000
 // flat-shaded triangles and 4 far ones: 46 s).

@@ -25,17 +25,29 @@ void build_lods(const std::vector<MeshVertex>& vertices,
     previous.emplace_back(indices.begin() + sub.first_index,
                           indices.begin() + sub.first_index + sub.index_count);
   }
+  // Each level is simplified from the one before, and meshopt_simplify's error then still tells
+  // the distance from LOD 0. The sloppy fallback's error tells the distance from its input only:
+  // chained, a coarser level claimed less error than a finer one (an engine choosing by error
+  // picked it). A submesh on the fallback is simplified from LOD 0 at every level.
+  const std::vector<std::vector<uint32_t>> lod0 = previous;
+  std::vector<bool> from_lod0(lod0.size());
+  for (size_t s = 0; s < lod0.size() && count > 0; ++s) {
+    from_lod0[s] =
+        max_valence(lod0[s].data(), lod0[s].size(), vertices.size()) > kMaxOptimizedValence;
+  }
   for (uint32_t level = 0; level < count; ++level) {
     assetlib::MeshLod lod;
     std::vector<std::vector<uint32_t>> simplified(previous.size());
     size_t before = 0, after = 0;
     for (size_t s = 0; s < previous.size(); ++s) {
-      const std::vector<uint32_t>& src = previous[s];
+      const std::vector<uint32_t>& src = from_lod0[s] ? lod0[s] : previous[s];
       std::vector<uint32_t>& dst = simplified[s];
       dst.resize(src.size());
       float error = 0;
-      // A submesh already simplified away (or to one triangle) stays as it is.
-      size_t target = std::min(src.size(), std::max<size_t>(3, src.size() / 2 / 3 * 3));
+      // Half the previous level; a submesh already simplified away (or to one triangle) stays as
+      // it is.
+      const size_t last = previous[s].size();
+      size_t target = std::min(last, std::max<size_t>(3, last / 2 / 3 * 3));
       if (local) {
         local->assign(src.data(), src.size());
         dst.resize(simplify(dst.data(), local->indices.data(), src.size(), local->positions.data(),
@@ -50,7 +62,7 @@ void build_lods(const std::vector<MeshVertex>& vertices,
         optimize_vertex_cache(dst.data(), dst.data(), dst.size(), vertices.size(), fallbacks);
       }
       lod.error = std::max(lod.error, error);
-      before += src.size();
+      before += last;
       after += dst.size();
     }
     if (after * 10 > before * 9) break;  // not worth another level

@@ -1,6 +1,6 @@
 #include "mesh/vertex_encode.h"
 
-#include <meshoptimizer.h>
+#include "common/half_float.h"
 
 #include <algorithm>
 #include <cmath>
@@ -77,7 +77,7 @@ assetlib::Vertex_P32N8C8V16 to_p32n8(const MeshVertex& v) {
   std::memcpy(o.position, v.position, sizeof o.position);
   for (int k = 0; k < 3; ++k) o.normal[k] = snorm8(v.normal[k]), o.color[k] = unorm8(v.color[k]);
   o.color[3] = 255;
-  for (int k = 0; k < 2; ++k) o.uv[k] = meshopt_quantizeHalf(v.uv[k]);
+  for (int k = 0; k < 2; ++k) o.uv[k] = to_half(v.uv[k]);
   return o;
 }
 
@@ -91,7 +91,7 @@ assetlib::Vertex_PNCVT_OCT to_oct(const MeshVertex& v) {
   o.normal[1] = snorm16(n[1]);
   for (int k = 0; k < 3; ++k) o.color[k] = unorm8(v.color[k]);
   o.color[3] = 255;
-  for (int k = 0; k < 2; ++k) o.uv[k] = meshopt_quantizeHalf(v.uv[k]);
+  for (int k = 0; k < 2; ++k) o.uv[k] = to_half(v.uv[k]);
   o.tangent[0] = snorm8(t[0]);
   o.tangent[1] = snorm8(t[1]);
   o.tangent[2] = v.tangent[3] < 0 ? int8_t(-127) : int8_t(127);
@@ -102,7 +102,7 @@ assetlib::Vertex_PNCVVT_OCT to_oct2(const MeshVertex& v) {
   assetlib::Vertex_PNCVVT_OCT o{};
   assetlib::Vertex_PNCVT_OCT first = to_oct(v);
   std::memcpy(&o, &first, sizeof first);  // the first 28 bytes are PNCVT_OCT's
-  for (int k = 0; k < 2; ++k) o.uv1[k] = meshopt_quantizeHalf(v.uv1[k]);
+  for (int k = 0; k < 2; ++k) o.uv1[k] = to_half(v.uv1[k]);
   return o;
 }
 
@@ -139,9 +139,14 @@ std::string half_uv_loss(const std::vector<MeshVertex>& vertices, assetlib::Vert
     }
   }
   if (!(largest >= kHalfUvLimit)) return {};
+  char text[128];
+  if (largest > kMaxHalf) {
+    std::snprintf(text, sizeof text, "UVs reach %g, beyond the largest half float: clamped to %g",
+                  largest, kMaxHalf);
+    return text;
+  }
   // A half float has 10 fraction bits: between 2^e and 2^(e+1) it steps by 2^(e-10).
   const double step = std::ldexp(1.0, std::ilogb(largest) - 10);
-  char text[96];
   std::snprintf(text, sizeof text, "UVs reach %g, where a half float steps by %g", largest, step);
   return text;
 }

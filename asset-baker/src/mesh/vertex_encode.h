@@ -22,7 +22,8 @@ inline constexpr float kHalfUvLimit = 8;
 
 // When `format` stores UVs as half floats (the _OCT formats, P32N8C8V16) and some UV of `vertices`
 // reaches kHalfUvLimit: the largest magnitude and the half-float step there ("UVs reach 2048.3,
-// where a half float steps by 2"); else empty. For a warning: such UVs move by whole texels.
+// where a half float steps by 2"), or, past kMaxHalf, that they were clamped to it (to_half,
+// half_float.h); else empty. For a warning: such UVs move by whole texels.
 std::string half_uv_loss(const std::vector<MeshVertex>& vertices, assetlib::VertexFormat format);
 
 // The skin stream of `vertices` in `format`'s layout (docs/format.md): one record per vertex, their

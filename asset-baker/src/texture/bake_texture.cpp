@@ -1,5 +1,6 @@
 #include "texture/bake_texture.h"
 
+#include "common/half_float.h"
 #include "import/image_colour_space.h"
 #include "import/image_import.h"
 #include "texture/block_compress.h"

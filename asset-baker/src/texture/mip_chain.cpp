@@ -1,6 +1,7 @@
 #include "texture/mip_chain.h"
 
-#include <meshoptimizer.h>
+#include "common/half_float.h"
+
 #include <stb/stb_image_resize.h>
 
 #include <algorithm>
@@ -94,25 +95,14 @@ void renormalize_level(TextureFormat format, std::byte* texels, uint64_t count) 
   if (format == TextureFormat::RGBA16_UNORM) renormalize<uint16_t>(texels, count);
 }
 
-// A radiance as a half float: never negative (NaN and any negative value are 0) and at most 65504
-// (the source was clamped to it, bake_texture, with a warning), or shading would see negative
-// light or infinities. Below 2^-14, where meshopt_quantizeHalf
-// flushes to zero, the subnormal halves are used (rounded to nearest even): dark HDR content keeps
-// its detail down to 2^-24.
-uint16_t radiance_to_half(float v) {
-  if (!(v > 0)) return 0;  // also NaN
-  v = std::min(v, kMaxHalf);
-  if (v < 0x1p-14f) return uint16_t(std::lrint(v * 0x1p24f));
-  return meshopt_quantizeHalf(v);
-}
-
 // Float pixels are resized as float, then stored as half floats.
 void floats_to_halves(std::vector<std::byte>& chain, const TextureInfo& info,
                       std::vector<std::byte>& halves) {
   halves.resize(info.total_size);
   auto out = reinterpret_cast<uint16_t*>(halves.data());
   auto in = reinterpret_cast<const float*>(chain.data());
-  for (uint64_t i = 0; i < info.total_size / 2; ++i) out[i] = radiance_to_half(in[i]);
+  // Radiance is never negative: what the filters leave below 0, and NaN, is 0.
+  for (uint64_t i = 0; i < info.total_size / 2; ++i) out[i] = to_half(in[i] > 0 ? in[i] : 0.0f);
 }
 
 }  // namespace

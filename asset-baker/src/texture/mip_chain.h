@@ -11,9 +11,6 @@
 
 namespace baker {
 
-// The largest finite half float: RGBA16_SFLOAT levels hold nothing beyond it.
-inline constexpr float kMaxHalf = 65504.0f;
-
 // All levels of `info` (format RGBA8_SRGB, RGBA8_UNORM, RGBA16_UNORM or RGBA16_SFLOAT), in the
 // assetlib layout. Level 0 is the image scaled to info's size; each further level is filtered from
 // the one before: gamma-correct and alpha-weighted for sRGB, renormalised for normal maps, in float
