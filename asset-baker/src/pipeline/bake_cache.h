@@ -88,8 +88,8 @@ namespace baker {
 //      rules of 32-bit texels (were always alpha); BMP: pixels after a gap bake (were refused);
 //      JPEG: more than 256 scans refused; HDR mips filtered with a tent (rang negative), values
 //      below 2^-14 kept as subnormal halves (were 0); 16-bit normal maps converted from 8 bits
-//      cancel to flat (tilted); UVs beyond 65504 clamped in half formats (were infinite), small ones
-//      kept as subnormals; sloppy LODs from LOD 0; mesh bounds rounded outward
+//      cancel to flat (tilted); UVs beyond 65504 clamped in half formats (were infinite), small
+//      ones kept as subnormals; sloppy LODs from LOD 0; mesh bounds rounded outward
 inline constexpr uint32_t kBakerVersion = 18;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
