@@ -62,20 +62,30 @@ size_t morph_target_count(const Json& mesh, const std::string& path) {
   return targets;
 }
 
-bool node_has_other_weights(const Json& root, const Json& node, const std::string& path,
+MeshDefaultWeights::MeshDefaultWeights(const Json& root)
+    : root_(root), weights_(array_size(root, "meshes")) {}
+
+const std::vector<float>& MeshDefaultWeights::of(uint32_t mesh) {
+  std::optional<std::vector<float>>& known = weights_[mesh];
+  if (!known) {
+    const std::string mp = json_path("meshes", mesh);
+    const Json& json = root_["meshes"][mesh];
+    const size_t targets = morph_target_count(json, mp);
+    known = targets == 0 ? std::vector<float>() : morph_weights(json, mp, targets);
+  }
+  return *known;
+}
+
+bool node_has_other_weights(const Json& node, const std::string& path, MeshDefaultWeights& defaults,
                             uint32_t mesh) {
   if (!node.contains("weights")) return false;
-  const std::string mp = json_path("meshes", mesh);
-  const size_t targets = morph_target_count(root["meshes"][mesh], mp);
-  if (targets == 0) return false;
-  // The node's first: a malformed list is refused at its own length, before the mesh's is read.
-  std::vector<float> own;
+  const std::vector<float>& mesh_weights = defaults.of(mesh);
+  if (mesh_weights.empty()) return false;
   try {
-    own = morph_weights(node, path, targets);
+    return morph_weights(node, path, mesh_weights.size()) != mesh_weights;
   } catch (const GltfError&) {
-    return true;
+    return true;  // not the right count of numbers
   }
-  return own != morph_weights(root["meshes"][mesh], mp, targets);
 }
 
 void apply_morph_targets(GltfData& data, const Json& p, const std::string& path,

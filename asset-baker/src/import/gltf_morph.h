@@ -7,6 +7,7 @@
 #include "import/gltf_json.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -21,10 +22,23 @@ size_t morph_target_count(const Json& mesh, const std::string& path);
 // targets: zeros when absent. Throws GltfError when it is not an array of that many finite numbers.
 std::vector<float> morph_weights(const Json& obj, const std::string& path, size_t targets);
 
-// Whether `node` (at `path`), drawing meshes[mesh] of `root`, lists morph weights other than the
-// mesh's defaults (or ones that are not the right count of numbers): the mesh asset, shared by
+// The default morph weights of each mesh of a document (morph_weights of the mesh, one per morph
+// target; empty without targets), read when first asked and kept: a mesh's primitives are walked
+// once, not once per node drawing it (100000 primitives drawn by 5000 nodes took 32 s).
+class MeshDefaultWeights {
+ public:
+  explicit MeshDefaultWeights(const Json& root);
+  const std::vector<float>& of(uint32_t mesh);
+
+ private:
+  const Json& root_;
+  std::vector<std::optional<std::vector<float>>> weights_;
+};
+
+// Whether `node` (at `path`), drawing a mesh of default weights `mesh_weights`, lists morph weights
+// other than those (or ones that are not the right count of numbers): the mesh asset, shared by
 // every node drawing it, keeps the mesh's.
-bool node_has_other_weights(const Json& root, const Json& node, const std::string& path,
+bool node_has_other_weights(const Json& node, const std::string& path, MeshDefaultWeights& defaults,
                             uint32_t mesh);
 
 // Adds the deltas of the targets of primitive `p` (at `path`) with a weight other than 0 to the

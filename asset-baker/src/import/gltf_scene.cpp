@@ -267,6 +267,7 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
   scene.instances.resize(count);
   size_t unused_skins = 0, rigid_skinned = 0, matrix_and_trs = 0, renormalised = 0,
          instances_renormalised = 0, other_weights = 0;
+  MeshDefaultWeights default_weights(root);
   std::vector<Step> pending;
   std::vector<uint32_t> roots = scene_roots(root, source, warnings);
   for (size_t i = roots.size(); i-- > 0;) pending.push_back({roots[i], -1, false});
@@ -297,7 +298,7 @@ GltfScene import_gltf_scene(GltfData& data, const std::vector<std::optional<Gltf
     std::optional<uint32_t> skin = index_or_none(node, path, "skin", skin_count, "skin");
     std::string skeleton;  // of the node's mesh, when it is skinned
     if (std::optional<uint32_t> m = index_or_none(node, path, "mesh", meshes.size(), "mesh")) {
-      other_weights += visits[n] == 1 && node_has_other_weights(root, node, path, *m);
+      other_weights += visits[n] == 1 && node_has_other_weights(node, path, default_weights, *m);
       if (meshes[*m]) {
         out_node.mesh = meshes[*m]->mesh;
         out_node.materials = meshes[*m]->materials;
