@@ -1361,26 +1361,45 @@ TEST_CASE("a BMP without a palette whose pixels start after a gap bakes its pixe
   }
 }
 
+namespace {
+
+// A 1 x 1 8-bit raw RGB PSD of (200, 100, 50) holding one image resource `id` (named "p").
+Bytes psd_with_resource(uint16_t id, const Bytes& data) {
+  Bytes b;
+  hostile::append(b, std::string("8BPS"));
+  b.insert(b.end(), {0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 8, 0, 3});
+  hostile::put_be32(b, 0);  // colour mode data
+  Bytes resource;
+  hostile::append(resource, std::string("8BIM"));
+  hostile::put_be16(resource, id);
+  resource.insert(resource.end(), {1, 'p'});  // name "p": 2 bytes, even
+  hostile::put_be32(resource, uint32_t(data.size()));
+  resource.insert(resource.end(), data.begin(), data.end());
+  if (data.size() % 2) resource.push_back(0);
+  hostile::put_be32(b, uint32_t(resource.size()));
+  b.insert(b.end(), resource.begin(), resource.end());
+  hostile::put_be32(b, 0);  // layers and masks
+  hostile::put_be16(b, 0);  // raw
+  b.insert(b.end(), {200, 100, 50});
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("a PSD saved without its merged image is refused, naming the setting") {
+  // Version info (1057): version 1, then hasRealMergedData. Photoshop without "Maximize
+  // Compatibility" writes a blank stand-in for the merged image: it baked a blank texture.
+  Baked blank = bake(psd_with_resource(1057, {0, 0, 0, 1, 0}), "paint.psd");
+  REQUIRE_FALSE(blank.status.ok());
+  CHECK(blank.status.code == baker::BakeError::UnsupportedFeature);
+  CHECK(blank.status.message().find("Maximize Compatibility off") != std::string::npos);
+  Baked real = bake(psd_with_resource(1057, {0, 0, 0, 1, 1}), "paint.psd");
+  REQUIRE(real.status.ok());
+  CHECK(real.picture.texels == std::vector<Rgb>{{200, 100, 50}});
+}
+
 TEST_CASE("a PSD's ICC profile resource is judged as other formats' profiles are") {
-  // 1 x 1, 8-bit RGB, raw; image resource 1039 (the ICC profile) with a one-letter name.
-  auto psd = [](const Bytes& profile) {
-    Bytes b;
-    hostile::append(b, std::string("8BPS"));
-    b.insert(b.end(), {0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 8, 0, 3});
-    hostile::put_be32(b, 0);  // colour mode data
-    Bytes resource;
-    hostile::append(resource, std::string("8BIM"));
-    resource.insert(resource.end(), {1039 >> 8, 1039 & 255, 1, 'p'});  // name "p": 2 bytes, even
-    hostile::put_be32(resource, uint32_t(profile.size()));
-    resource.insert(resource.end(), profile.begin(), profile.end());
-    if (profile.size() % 2) resource.push_back(0);
-    hostile::put_be32(b, uint32_t(resource.size()));
-    b.insert(b.end(), resource.begin(), resource.end());
-    hostile::put_be32(b, 0);  // layers and masks
-    hostile::put_be16(b, 0);  // raw
-    b.insert(b.end(), {200, 100, 50});
-    return b;
-  };
+  auto psd = [](const Bytes& profile) { return psd_with_resource(1039, profile); };
   const Bytes p3 = icc_profile(kDisplayP3Xyz, 3, kSrgbCurve, 0, "Display P3 (sRGB compatible)");
   const Bytes srgb = icc_profile(kSrgbXyz, 3, kSrgbCurve, 0, "Generic monitor");
   baker::BakeSettings colour;  // the colour role: the one whose files declare a colour space

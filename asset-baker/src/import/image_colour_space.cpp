@@ -4,6 +4,7 @@
 #include "import/icc_profile.h"
 #include "import/jpeg_segments.h"
 #include "import/png_chunks.h"
+#include "import/psd_resources.h"
 
 #include <stb_image.h>
 
@@ -207,28 +208,17 @@ std::string jpeg_colour_space(const ByteView& s, uint64_t segments) {
   return "an ICC profile '" + name + "'";
 }
 
-// A PSD's ICC profile: image resource 1039 in the image resources section (after the 26-byte
-// header and the colour mode data), each resource "8BIM", an id, a Pascal name padded to an even
-// length, a size and data padded to an even length.
+// A PSD's ICC profile: image resource 1039.
 std::string psd_colour_space(const ByteView& s, std::span<const std::byte> source) {
   constexpr uint32_t kIccProfile = 1039;
-  const uint64_t resources = 26 + 4 + uint64_t(s.be32(26));
-  const uint64_t end = resources + 4 + uint64_t(s.be32(resources));
-  for (uint64_t at = resources + 4; at + 12 <= end && at + 12 <= s.size() && s.has(at, "8BIM");) {
-    const uint32_t id = s.be16(at + 4);
-    const uint64_t name = at + 6, size_at = name + ((1 + uint64_t(s.u8(name)) + 1) & ~uint64_t(1));
-    const uint64_t data = size_at + 4, size = s.be32(size_at);
-    if (id == kIccProfile) {
-      if (data + size > s.size()) return "an ICC profile that cannot be read (outside the file)";
-      std::optional<IccProfile> profile = read_icc_profile(source.subspan(data, size));
-      if (profile && profile->srgb) return {};
-      return "an ICC profile '" +
-             (profile && !profile->description.empty() ? profile->description : "ICC profile") +
-             "'";
-    }
-    at = data + ((size + 1) & ~uint64_t(1));
-  }
-  return {};
+  const std::optional<PsdResource> icc = psd_resource(s, kIccProfile);
+  if (!icc) return {};
+  if (icc->data + icc->size > s.size())
+    return "an ICC profile that cannot be read (outside the file)";
+  std::optional<IccProfile> profile = read_icc_profile(source.subspan(icc->data, icc->size));
+  if (profile && profile->srgb) return {};
+  return "an ICC profile '" +
+         (profile && !profile->description.empty() ? profile->description : "ICC profile") + "'";
 }
 
 }  // namespace

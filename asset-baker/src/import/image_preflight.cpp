@@ -2,6 +2,7 @@
 
 #include "import/byte_view.h"
 #include "import/png_chunks.h"
+#include "import/psd_resources.h"
 
 #include <zlib.h>
 
@@ -345,6 +346,18 @@ BakeStatus check_psd(std::span<const std::byte> source, const std::string& name,
   if (r.be16() == kRgb && channels < 3)
     return refuse(name,
                   "the RGB PSD has " + std::to_string(channels) + " channel(s), fewer than 3");
+  // Version info (1057): a version, then whether the file holds a real merged image. Photoshop
+  // without "Maximize Compatibility" writes a blank one in its place: baked, a blank texture.
+  constexpr uint32_t kVersionInfo = 1057;
+  const ByteView b(source);
+  if (std::optional<PsdResource> version = psd_resource(b, kVersionInfo);
+      version && version->size >= 5 && b.u8(version->data + 4) == 0) {
+    return refuse(name,
+                  "a PSD saved without its merged image (Photoshop's Maximize Compatibility off): "
+                  "the image data stb_image reads is a blank stand-in; save it with Maximize "
+                  "Compatibility on, or as PNG",
+                  BakeError::UnsupportedFeature);
+  }
   for (int section = 0; section < 3; ++section) r.skip(r.be32());  // colour mode, resources, layers
   uint32_t compression = r.be16();
   uint64_t read_channels = std::min<uint64_t>(channels, 4);
