@@ -13,6 +13,9 @@
 #                     cache cannot be written
 #   interrupted       SIGINT mid-bake: exit 130, a consistent manifest of what is done, the rerun
 #                     bakes only the rest
+#   interrupted_long_job  SIGINT while one large texture compresses: the bake ends within seconds
+#                     (the source abandoned a second later), exit 130, no output of it, the
+#                     previous outputs and manifest kept
 #   overlap           output = parent of the input, or the input itself: refused, no source touched
 #   time_limit        a source still baking at --time-limit: it fails naming the limit, the bake
 #                     stops, the manifest holds what finished, previous outputs are kept, exit 1;
@@ -214,6 +217,40 @@ interrupted)
   run "$work/src" -o "$work/out" -j1
   expect_rc 0
   expect_line "$work/log" "baked $((150 - done)), up to date $done,"
+  ;;
+interrupted_long_job)
+  make_pngs "$work/src" 3 16
+  run "$work/src" -o "$work/out" -j1
+  expect_rc 0
+  before=$(tree_hash "$work/out")
+  # 16384 x 8192 grey: seconds of block compression, from a small file (a gradient).
+  python3 - "$work/src/big.png" <<'PY'
+import struct, sys, zlib
+w, h = 16384, 8192
+def chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+row = b"\0" + bytes(x * 255 // (w - 1) for x in range(w))
+png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)) +
+       chunk(b"IDAT", zlib.compress(row * h, 1)) + chunk(b"IEND", b""))
+open(sys.argv[1], "wb").write(png)
+PY
+  set +e
+  timeout --foreground 300 "$baker" "$work/src" -o "$work/out" -j1 >"$work/log" 2>&1 &
+  pid=$!
+  sleep 1
+  start=$(date +%s.%N)
+  kill -INT "$pid"
+  wait "$pid"
+  rc=$?
+  set -e
+  elapsed=$(python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$start" "$(date +%s.%N)")
+  expect_rc 130
+  python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 3.5 else 1)" "$elapsed" ||
+    { cat "$work/log"; fail "the interrupted bake took $elapsed s to end"; }
+  expect_line "$work/log" "interrupted: [0-9]+ source\(s\) not started or stopped"
+  [ ! -e "$work/out/big.tx" ] || fail "the abandoned source wrote its output"
+  [ "$before" = "$(tree_hash "$work/out")" ] || fail "the interrupted bake changed previous outputs"
+  check_output "$work/out"
   ;;
 symlinked_assets)
   make_pngs "$work/src" 2 16

@@ -702,11 +702,13 @@ int run_bake(const BakeOptions& options) {
   }
   if (int signal = interrupt_signal()) {
     std::fprintf(stderr,
-                 "interrupted: %zu source(s) not started; the cache and manifest hold what is "
-                 "done, run again "
-                 "to finish\n",
+                 "interrupted: %zu source(s) not started or stopped; the cache and manifest hold "
+                 "what is done, run again to finish\n",
                  totals.not_run);
-    return 128 + signal;
+    if (!abandoned) return 128 + signal;
+    // Sources still baking were abandoned: their threads still run; end without unwinding.
+    std::fflush(nullptr);
+    std::_Exit(128 + signal);
   }
   if (abandoned) {
     std::fprintf(

@@ -8,12 +8,16 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace baker {
 namespace {
 
 constexpr size_t kIdle = SIZE_MAX;
+
+// How long sources already baking may go on after an interrupt before they are abandoned.
+constexpr std::chrono::seconds kInterruptGrace{1};
 
 std::string seconds_text(double seconds) {
   char text[32];
@@ -71,8 +75,17 @@ bool run_jobs(JobContext& context, const std::vector<Source>& sources,
   for (size_t w = 0; w < workers; ++w) threads.emplace_back(work, w);
 
   std::unique_lock lock(shared->mutex);
+  std::optional<std::chrono::steady_clock::time_point> interrupted_at;
   while (shared->running > 0 && !shared->stopped) {
     shared->finished.wait_for(lock, std::chrono::milliseconds(100));
+    // Interrupted (Ctrl-C, SIGTERM): no source starts, and those baking get a moment to finish.
+    // Then they are abandoned as at the time limit, their previous outputs kept: one large
+    // texture compresses for many seconds, and an interrupt must end the bake promptly.
+    if (interrupt_signal() && !interrupted_at) interrupted_at = std::chrono::steady_clock::now();
+    if (interrupted_at && std::chrono::steady_clock::now() - *interrupted_at > kInterruptGrace) {
+      shared->stopped = true;  // their results stay NotRun
+      break;
+    }
     for (size_t w = 0; limits.time_limit > 0 && w < workers; ++w) {
       const size_t i = shared->current[w];
       if (i == kIdle || shared->clocks[w].seconds() <= limits.time_limit) continue;

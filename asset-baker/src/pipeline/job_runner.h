@@ -22,8 +22,9 @@ struct RunLimits {
 };
 
 // Runs run_job for the sources `to_run` (indices into `sources`), each result into `results`, and
-// reports each on `progress`. Stops starting sources on SIGINT/SIGTERM (interrupt.h). Returns true
-// when jobs were abandoned at the time limit: the worker threads are then detached and still
+// reports each on `progress`. Stops starting sources on SIGINT/SIGTERM (interrupt.h), and abandons
+// those still baking a second later. Returns true when jobs were abandoned, at the time limit or
+// after an interrupt: the worker threads are then detached and still
 // running (they still use `context`, `sources`, `to_run` and `progress`, which must live on), and
 // the process must end (std::_Exit) once the caller has written what is done.
 bool run_jobs(JobContext& context, const std::vector<Source>& sources,
