@@ -74,9 +74,7 @@ std::string jpeg_feature(const ByteView& h, uint64_t segments) {
   for (JpegSegment s; walk.next(s);) {
     const uint32_t marker = s.marker;
     adobe = adobe || (marker == 0xee && h.has(s.data(), "Adobe"));
-    bool frame =
-        marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc;
-    if (frame && components == 0) {
+    if (s.is_frame_header() && components == 0) {
       if (marker == 0xc3) return not_supported("lossless JPEG");
       if (marker >= 0xc9 && marker <= 0xcb) return not_supported("arithmetic-coded JPEG");
       if (marker >= 0xc5) return not_supported("hierarchical (differential) JPEG");

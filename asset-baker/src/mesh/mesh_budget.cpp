@@ -79,11 +79,12 @@ std::string MeshFallbacks::describe() const {
   return out;
 }
 
-uint32_t max_valence(const uint32_t* indices, size_t index_count, size_t vertex_count) {
+bool needs_linear_fallback(const uint32_t* indices, size_t index_count, size_t vertex_count) {
   std::vector<uint32_t> triangles(vertex_count, 0);
-  uint32_t largest = 0;
-  for (size_t i = 0; i < index_count; ++i) largest = std::max(largest, ++triangles[indices[i]]);
-  return largest;
+  for (size_t i = 0; i < index_count; ++i) {
+    if (++triangles[indices[i]] > kMaxOptimizedValence) return true;
+  }
+  return false;
 }
 
 bool meshlet_tree_degenerate(const uint32_t* indices, size_t index_count, const float* positions,
@@ -131,7 +132,7 @@ void SubmeshVertices::to_mesh(uint32_t* local, size_t count) const {
 
 void optimize_vertex_cache(uint32_t* destination, const uint32_t* indices, size_t index_count,
                            size_t vertex_count, MeshFallbacks& fallbacks) {
-  if (max_valence(indices, index_count, vertex_count) > kMaxOptimizedValence) {
+  if (needs_linear_fallback(indices, index_count, vertex_count)) {
     fallbacks.fifo_cache = true;
     meshopt_optimizeVertexCacheFifo(destination, indices, index_count, vertex_count, 16);
     return;
@@ -143,7 +144,7 @@ size_t simplify(uint32_t* destination, const uint32_t* indices, size_t index_cou
                 const float* positions, size_t vertex_count, size_t stride,
                 size_t target_index_count, float target_error, bool keep_borders,
                 float* result_error, MeshFallbacks& fallbacks) {
-  if (max_valence(indices, index_count, vertex_count) > kMaxOptimizedValence) {
+  if (needs_linear_fallback(indices, index_count, vertex_count)) {
     fallbacks.sloppy_lods = true;
     return meshopt_simplifySloppy(destination, indices, index_count, positions, vertex_count,
                                   stride, target_index_count, target_error, result_error);
@@ -158,7 +159,7 @@ size_t build_meshlets(meshopt_Meshlet* meshlets, uint32_t* meshlet_vertices,
                       const float* positions, size_t vertex_count, size_t stride,
                       size_t max_vertices, size_t max_triangles, float cone_weight,
                       MeshFallbacks& fallbacks) {
-  if (max_valence(indices, index_count, vertex_count) > kMaxOptimizedValence ||
+  if (needs_linear_fallback(indices, index_count, vertex_count) ||
       meshlet_tree_degenerate(indices, index_count, positions, stride)) {
     fallbacks.scan_meshlets = true;
     return meshopt_buildMeshletsScan(meshlets, meshlet_vertices, meshlet_triangles, indices,

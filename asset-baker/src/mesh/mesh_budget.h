@@ -53,8 +53,9 @@ struct MeshFallbacks {
   std::string describe() const;
 };
 
-// The most triangles any vertex of `indices` belongs to.
-uint32_t max_valence(const uint32_t* indices, size_t index_count, size_t vertex_count);
+// Whether these triangles take the linear fallbacks: a vertex in more than kMaxOptimizedValence
+// of them. The one test behind optimize_vertex_cache, simplify and build_meshlets below.
+bool needs_linear_fallback(const uint32_t* indices, size_t index_count, size_t vertex_count);
 
 // True when meshopt_buildMeshlets would build a k-d tree with a leaf of more than kMaxMeshletLeaf
 // triangle centres for these triangles (the same centres, splits and partition order).

@@ -32,8 +32,7 @@ void build_lods(const std::vector<MeshVertex>& vertices,
   const std::vector<std::vector<uint32_t>> lod0 = previous;
   std::vector<bool> from_lod0(lod0.size());
   for (size_t s = 0; s < lod0.size() && count > 0; ++s) {
-    from_lod0[s] =
-        max_valence(lod0[s].data(), lod0[s].size(), vertices.size()) > kMaxOptimizedValence;
+    from_lod0[s] = needs_linear_fallback(lod0[s].data(), lod0[s].size(), vertices.size());
   }
   for (uint32_t level = 0; level < count; ++level) {
     assetlib::MeshLod lod;
