@@ -328,6 +328,26 @@ collect_after_single_file)
   cmp -s "$work/out/a.mesh" "$work/fresh/a.mesh" || fail "collect lost the single-file bake's output"
   "$baker" check "$work/out" >/dev/null || fail "check"
   ;;
+collect_stale_plan)
+  # An image deleted between plan and its edges: the model's edge bakes a material naming its
+  # texture (the plan said it is there), the image's edge fails. collect must fail too, naming the
+  # texture: the folder it indexes is one `check` fails.
+  mkdir -p "$work/in"
+  printf 'mtllib a.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nusemtl m\nf 1/1 2/2 3/3\n' >"$work/in/a.obj"
+  printf 'newmtl m\nmap_Kd b.ppm\n' >"$work/in/a.mtl"
+  python3 -c "import sys; open(sys.argv[1], 'wb').write(b'P6 4 4 255\n' + bytes(range(48)))" "$work/in/b.ppm"
+  "$baker" plan "$work/in" --plan-dir "$work/plan" -o "$work/out" -q || fail "plan"
+  rm "$work/in/b.ppm"
+  "$baker" bake-one "$work/in/a.obj" --root "$work/in" -o "$work/out" --plan-dir "$work/plan" -q || fail "bake-one a.obj"
+  set +e
+  "$baker" bake-one "$work/in/b.ppm" --root "$work/in" -o "$work/out" --plan-dir "$work/plan" -q 2>/dev/null
+  "$baker" collect "$work/in" -o "$work/out" >"$work/log" 2>&1; rc=$?
+  "$baker" check "$work/out" >/dev/null 2>&1; check_rc=$?
+  set -e
+  [ "$check_rc" = 1 ] || fail "check passed a material naming a texture never baked: the case tests nothing"
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "collect exited $rc over a material naming a texture never baked"; }
+  grep -qF "a.obj: a material names texture 'b.ppm'" "$work/log" || { cat "$work/log"; fail "the texture is not named"; }
+  ;;
 bake_one_parallel)
   # Many bake-one runs at once in one output folder, then collect: equal to a whole bake.
   python3 "$repo/scripts/make_scale_tree.py" "$work/tree" --count 300 >/dev/null

@@ -69,7 +69,7 @@ std::vector<std::string> read_paths(const fs::path& root, const std::string& rel
                                     const std::optional<fs::path>& plan_file) {
   std::vector<std::string> paths{(root / relative).string()};
   for (const Dependency& dep : entry.deps) {
-    if (dep.state.rfind("texture:", 0) == 0) continue;  // its plan file covers it
+    if (texture_dependency_of(dep)) continue;  // its plan file covers it
     std::optional<fs::path> file = inside_root(root, dep.path);
     if (!file) continue;
     if (dep.state != "absent") {

@@ -27,24 +27,24 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr std::string_view kTextureDependency = "texture:";
+constexpr std::string_view kAbsentTexture = "absent";
+
 // The dependency on the texture a material names for `image` in `role`: which name the bake gave
 // it (or "absent"). Rebaked when that changes: the image appears or goes, or its role changes.
 std::string texture_dependency(const TexturePlan& plan, const std::string& image,
                                TextureRole role) {
   std::optional<std::string> name = plan.texture_name(image, role);
-  return std::string("texture:") + texture_role_name(role) + ":" + name.value_or("absent");
+  return std::string(kTextureDependency) + texture_role_name(role) + ":" +
+         name.value_or(std::string(kAbsentTexture));
 }
 
 // True when the dependency still holds: a file with the same content (or still missing), or the
 // same texture name.
 bool dependency_holds(JobContext& context, const Dependency& dep) {
-  if (dep.state.rfind("texture:", 0) == 0) {
-    size_t colon = dep.state.find(':', 8);
-    std::optional<TextureRole> role =
-        texture_role_from_name(std::string_view(dep.state).substr(8, colon - 8));
-    return role && colon != std::string::npos &&
-           texture_dependency(context.textures, dep.path, *role) == dep.state;
-  }
+  if (std::optional<TextureDependency> texture = texture_dependency_of(dep))
+    return texture_dependency(context.textures, dep.path, texture->role) == dep.state;
+  if (dep.state.rfind(kTextureDependency, 0) == 0) return false;  // damaged: bake again
   // A file the bake looked for and did not find holds while it is still missing.
   return context.file_hash(dep.path).value_or("absent") == dep.state;
 }
@@ -245,6 +245,19 @@ uint64_t unpacked_size(const assetlib::AssetFile& file) {
 }
 
 }  // namespace
+
+std::optional<TextureDependency> texture_dependency_of(const Dependency& dep) {
+  std::string_view state = dep.state;
+  if (state.rfind(kTextureDependency, 0) != 0) return std::nullopt;
+  state.remove_prefix(kTextureDependency.size());
+  size_t colon = state.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  std::optional<TextureRole> role = texture_role_from_name(state.substr(0, colon));
+  if (!role) return std::nullopt;
+  std::string_view name = state.substr(colon + 1);
+  if (name == kAbsentTexture) return TextureDependency{*role, std::nullopt};
+  return TextureDependency{*role, std::string(name)};
+}
 
 // True when every output `entry` names is one `source` writes (its planned outputs, or a file in
 // its parts folder) under a name of its own, and every planned output is there: an entry planted

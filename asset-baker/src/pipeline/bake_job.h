@@ -39,6 +39,15 @@ struct CacheEntry;
 // in a cache or a record cannot claim another source's outputs.
 bool owns_outputs(const Source& source, const CacheEntry& entry);
 
+// What a dependency on a material's texture slot says (written by the bake of a model): the image,
+// its role, and the texture name the bake gave it (nullopt: the image was absent).
+struct TextureDependency {
+  TextureRole role;
+  std::optional<std::string> name;
+};
+// nullopt for a dependency on a file's content.
+std::optional<TextureDependency> texture_dependency_of(const Dependency& dep);
+
 // NotRun: the bake was interrupted before this source started, or stopped while it ran.
 enum class Outcome { NotRun, Baked, UpToDate, Failed };
 const char* to_string(Outcome outcome);
