@@ -3,6 +3,7 @@
 #include "corpus_files.h"
 #include "gltf_fixture.h"
 
+#include "texture/alpha_coverage.h"
 #include "texture/bake_texture.h"
 #include "texture/block_compress.h"
 #include "texture/texture_quality.h"
@@ -15,6 +16,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <span>
 
 using namespace assetlib;
@@ -327,12 +329,12 @@ std::string edge_png() {
 }
 
 // The edge image baked as RGBA8 data, its mip filters reading beyond the edges as `edges` say.
-Baked bake_edges(baker::MipEdges edges) {
+Baked bake_edges(baker::SlotSampling edges) {
   const std::string png = edge_png();
   baker::BakeSettings settings;
   settings.texture.role = TextureRole::Data;
   settings.texture.block_compression = false;
-  settings.texture.edges = edges;
+  settings.texture.sampling = edges;
   Baked b;
   AssetFile file;
   REQUIRE(
@@ -359,19 +361,19 @@ TEST_CASE("mip levels filter across the edges as the texture's samplers wrap it"
   const TextureWrap repeat = TextureWrap::Repeat, clamp = TextureWrap::ClampToEdge,
                     mirror = TextureWrap::MirroredRepeat;
   // A tiling texture's last column and row blend with its first (else a seam shows between tiles).
-  Baked tiled = bake_edges({repeat, repeat});
+  Baked tiled = bake_edges({repeat, repeat, {}});
   CHECK(level1(tiled, 7, 4) > 0);
   CHECK(level1(tiled, 4, 7) > 0);
   // Each axis as its own wrap says.
-  Baked clamp_u = bake_edges({clamp, repeat});
+  Baked clamp_u = bake_edges({clamp, repeat, {}});
   CHECK(level1(clamp_u, 7, 4) == 0);
   CHECK(level1(clamp_u, 4, 7) > 0);
-  Baked clamp_v = bake_edges({repeat, clamp});
+  Baked clamp_v = bake_edges({repeat, clamp, {}});
   CHECK(level1(clamp_v, 7, 4) > 0);
   CHECK(level1(clamp_v, 4, 7) == 0);
   // Mirrored is filtered as clamped (the texel beyond the edge is the edge texel either way).
-  Baked mirrored = bake_edges({mirror, mirror});
-  Baked clamped = bake_edges({clamp, clamp});
+  Baked mirrored = bake_edges({mirror, mirror, {}});
+  Baked clamped = bake_edges({clamp, clamp, {}});
   CHECK(mirrored.unpacked == clamped.unpacked);
   CHECK(level1(clamped, 7, 4) == 0);
   // The interior is the same whatever the edges.
@@ -397,10 +399,10 @@ TEST_CASE("an image inside a glTF filters its mips as the sampler of its texture
   const baker::BakedAsset* texture = scene.find("x.gltf#image/0");
   REQUIRE(texture);
   // The same texture as the image baked on its own with the sampler's edges; not as repeated.
-  auto baked_alone = [&](baker::MipEdges edges) {
+  auto baked_alone = [&](baker::SlotSampling edges) {
     baker::BakeSettings settings = test::float_vertex_settings();
     settings.texture.role = TextureRole::Color;
-    settings.texture.edges = edges;
+    settings.texture.sampling = edges;
     AssetFile file;
     std::vector<std::string> warnings;
     REQUIRE(baker::bake_texture(std::as_bytes(std::span(png)), "x.gltf#image/0", settings, file,
@@ -408,8 +410,142 @@ TEST_CASE("an image inside a glTF filters its mips as the sampler of its texture
                 .ok());
     return file.blob;
   };
-  CHECK(texture->file.blob == baked_alone({TextureWrap::ClampToEdge, TextureWrap::MirroredRepeat}));
+  CHECK(texture->file.blob ==
+        baked_alone({TextureWrap::ClampToEdge, TextureWrap::MirroredRepeat, {}}));
   CHECK(texture->file.blob != baked_alone({}));
+}
+
+namespace {
+
+// 64 x 64 leaves: white texels, 30 % of them opaque at random, the rest fully transparent. Filtered
+// as is, fewer and fewer texels of each smaller level pass an alpha test at 0.5.
+std::string cut_out_png() {
+  std::vector<uint8_t> rgba(64 * 64 * 4, 255);
+  uint32_t state = 12345;
+  for (size_t i = 0; i < 64 * 64; ++i) {
+    state = state * 1664525u + 1013904223u;
+    rgba[i * 4 + 3] = (state >> 8) % 100 < 30 ? 255 : 0;
+  }
+  std::string png;
+  REQUIRE(stbi_write_png_to_func(append_to, &png, 64, 64, 4, rgba.data(), 0));
+  return png;
+}
+
+// The fraction of level `level`'s texels (RGBA8) whose alpha passes 0.5.
+double coverage(const TextureInfo& info, const std::vector<std::byte>& unpacked, size_t level) {
+  const size_t count = size_t(info.mips[level].width) * info.mips[level].height;
+  size_t passing = 0;
+  for (size_t i = 0; i < count; ++i)
+    passing += uint8_t(unpacked[info.mips[level].offset + i * 4 + 3]) >= 128;
+  return double(passing) / double(count);
+}
+
+Baked bake_cut_out(const std::string& png, std::optional<float> cutoff, uint32_t max_size = 0) {
+  baker::BakeSettings settings;
+  settings.texture.role = TextureRole::Color;
+  settings.texture.block_compression = false;
+  settings.texture.max_size = max_size;
+  settings.texture.sampling.alpha_cutoff = cutoff;
+  Baked b;
+  AssetFile file;
+  REQUIRE(
+      baker::bake_texture(std::as_bytes(std::span(png)), "leaves.png", settings, file, b.warnings)
+          .ok());
+  REQUIRE(read_texture_info(file, b.info).ok());
+  REQUIRE(b.info.format == TextureFormat::RGBA8_SRGB);
+  b.unpacked.resize(b.info.total_size);
+  REQUIRE(unpack_texture(b.info, file.blob.data(), file.blob.size(), b.unpacked.data(),
+                         b.unpacked.size())
+              .ok());
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("a cut-out texture keeps its alpha coverage in every mip level") {
+  const std::string png = cut_out_png();
+  Baked plain = bake_cut_out(png, std::nullopt);
+  Baked masked = bake_cut_out(png, 0.5f);
+  const double level0 = coverage(plain.info, plain.unpacked, 0);
+  REQUIRE(level0 == Approx(0.3).margin(0.03));
+  // Filtered as is, the leaves thin out (the case the test is about).
+  CHECK(coverage(plain.info, plain.unpacked, 2) < 0.15);
+  CHECK(coverage(masked.info, masked.unpacked, 0) == level0);
+  for (size_t level = 1; level + 2 < masked.info.mips.size(); ++level) {
+    INFO("level " << level);
+    CHECK(coverage(masked.info, masked.unpacked, level) == Approx(level0).margin(0.04));
+  }
+  // A level 0 scaled down by max_size keeps the source's coverage too.
+  Baked smaller = bake_cut_out(png, 0.5f, 16);
+  CHECK(coverage(smaller.info, smaller.unpacked, 0) == Approx(level0).margin(0.04));
+}
+
+TEST_CASE("keep_alpha_coverage moves the alpha that passes first onto the cutoff, keeping order") {
+  // Alphas 0, 50, 100, 150, 200, 250 (8-bit): at cutoff 0.5 (128) the top 3 pass.
+  std::vector<std::byte> texels(6 * 4, std::byte{0});
+  for (size_t i = 0; i < 6; ++i) texels[i * 4 + 3] = std::byte(uint8_t(50 * i));
+  auto alpha = [&](size_t i) { return int(texels[i * 4 + 3]); };
+  using baker::AlphaDepth;
+  CHECK(baker::alpha_coverage(texels.data(), 6, AlphaDepth::Bits8, 0.5f) == Approx(0.5));
+  // Asked for 4 of 6: 100 moves onto 128 (and everything by the same factor), 50 stays below.
+  baker::keep_alpha_coverage(texels.data(), 6, AlphaDepth::Bits8, 0.5f, 4.0 / 6);
+  CHECK(alpha(2) == 128);
+  CHECK(alpha(1) < 128);
+  CHECK(alpha(5) == 255);  // 320, clamped
+  CHECK(baker::alpha_coverage(texels.data(), 6, AlphaDepth::Bits8, 0.5f) == Approx(4.0 / 6));
+  // Already as close as it can come: unchanged.
+  std::vector<std::byte> before = texels;
+  baker::keep_alpha_coverage(texels.data(), 6, AlphaDepth::Bits8, 0.5f, 4.0 / 6);
+  CHECK(texels == before);
+  // 16-bit, asked for 1 of 6: the top one alone passes. The least change does it: 40001, the
+  // lowest alpha passing with it, lands on the cutoff (32768), so 50000 becomes 40958.
+  std::vector<std::byte> wide(6 * 8, std::byte{0});
+  for (size_t i = 0; i < 6; ++i) {
+    uint16_t a = uint16_t(10000 * i);
+    std::memcpy(&wide[i * 8 + 6], &a, 2);
+  }
+  baker::keep_alpha_coverage(wide.data(), 6, AlphaDepth::Bits16, 0.5f, 1.0 / 6);
+  uint16_t top = 0, next = 0;
+  std::memcpy(&top, &wide[5 * 8 + 6], 2);
+  std::memcpy(&next, &wide[4 * 8 + 6], 2);
+  CHECK(top == 50000u * 32768u / 40001u);
+  CHECK(next < 32768);
+  CHECK(baker::alpha_coverage(wide.data(), 6, AlphaDepth::Bits16, 0.5f) == Approx(1.0 / 6));
+}
+
+TEST_CASE("an image inside a glTF keeps its alpha coverage where a masked material uses it") {
+  const std::string png = cut_out_png();
+  auto bake_with = [&](const char* alpha_mode) {
+    test::GeneratedGltf g = test::one_primitive({0, 0, 0, 1, 0, 0, 0, 1, 0}, {0, 1, 2}, 4);
+    while (g.bin.size() % 4) g.bin += '\0';
+    g.doc["bufferViews"].push_back(
+        {{"buffer", 0}, {"byteOffset", g.bin.size()}, {"byteLength", png.size()}});
+    g.bin += png;
+    g.doc["images"] = {
+        {{"bufferView", g.doc["bufferViews"].size() - 1}, {"mimeType", "image/png"}}};
+    g.doc["textures"] = {{{"source", 0}}};
+    g.doc["materials"] = {{{"alphaMode", alpha_mode},
+                           {"pbrMetallicRoughness", {{"baseColorTexture", {{"index", 0}}}}}}};
+    g.doc["meshes"][0]["primitives"][0]["material"] = 0;
+    baker::BakeSettings settings = test::float_vertex_settings();
+    settings.texture.block_compression = false;
+    test::BakedScene scene = test::bake_gltf_bytes(g.bytes(), "x.gltf", {}, settings);
+    INFO(scene.status.message());
+    REQUIRE(scene.status.ok());
+    const baker::BakedAsset* texture = scene.find("x.gltf#image/0");
+    REQUIRE(texture);
+    Baked b;
+    REQUIRE(read_texture_info(texture->file, b.info).ok());
+    b.unpacked.resize(b.info.total_size);
+    REQUIRE(unpack_texture(b.info, texture->file.blob.data(), texture->file.blob.size(),
+                           b.unpacked.data(), b.unpacked.size())
+                .ok());
+    return b;
+  };
+  Baked masked = bake_with("MASK"), blended = bake_with("BLEND");
+  const double level0 = coverage(masked.info, masked.unpacked, 0);
+  CHECK(coverage(masked.info, masked.unpacked, 2) == Approx(level0).margin(0.04));
+  CHECK(coverage(blended.info, blended.unpacked, 2) < 0.15);
 }
 
 namespace {

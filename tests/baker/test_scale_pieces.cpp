@@ -174,8 +174,9 @@ TEST_CASE(
   dir.write("root/a.png", "not read");
   TexturePlan plan;
   plan.add_image("a.png", TextureRole::Color);
-  plan.add_use("a.png", TextureRole::Normal, {TextureWrap::ClampToEdge, TextureWrap::Repeat});
-  plan.add_use("a.png", TextureRole::Color, {TextureWrap::MirroredRepeat, TextureWrap::Repeat});
+  plan.add_use("a.png", TextureRole::Normal, {TextureWrap::ClampToEdge, TextureWrap::Repeat, {}});
+  plan.add_use("a.png", TextureRole::Color,
+               {TextureWrap::MirroredRepeat, TextureWrap::Repeat, 0.25f});
   Source a{"a.png", AssetKind::Texture, {"a.tx"}, "", 8};
   Source b{"b.jpg", AssetKind::Texture, {"a.tx"}, "", 8};
   PlanWrite written;
@@ -194,9 +195,10 @@ TEST_CASE(
   CHECK(refused.empty());
   CHECK(read.roles("a.png") == plan.roles("a.png"));
   REQUIRE(read.targets("a.png").size() == 2);
-  CHECK(read.targets("a.png")[0].edges ==
-        MipEdges{TextureWrap::MirroredRepeat, TextureWrap::Repeat});
-  CHECK(read.targets("a.png")[1].edges == MipEdges{TextureWrap::ClampToEdge, TextureWrap::Repeat});
+  CHECK(read.targets("a.png")[0].sampling ==
+        SlotSampling{TextureWrap::MirroredRepeat, TextureWrap::Repeat, 0.25f});
+  CHECK(read.targets("a.png")[1].sampling ==
+        SlotSampling{TextureWrap::ClampToEdge, TextureWrap::Repeat, {}});
   CHECK(read.texture_name("a.png", TextureRole::Normal) ==
         plan.texture_name("a.png", TextureRole::Normal));
   REQUIRE(read_source_plan(dir.path() / "plan", "b.jpg", read, refused));
@@ -231,15 +233,63 @@ TEST_CASE("the texture plan gives each texture the edges its slots wrap, repeat 
   auto edges = [&](const std::string& image) {
     std::vector<TextureTarget> targets = plan.targets(image);
     REQUIRE(targets.size() == 1);
-    return targets[0].edges;
+    return targets[0].sampling;
   };
-  CHECK(edges("clamped.png") == MipEdges{TextureWrap::ClampToEdge, TextureWrap::MirroredRepeat});
-  CHECK(edges("tiled.png") == MipEdges{TextureWrap::Repeat, TextureWrap::Repeat});
-  CHECK(edges("alone.png") == MipEdges{});
+  CHECK(edges("clamped.png") ==
+        SlotSampling{TextureWrap::ClampToEdge, TextureWrap::MirroredRepeat, {}});
+  CHECK(edges("tiled.png") == SlotSampling{TextureWrap::Repeat, TextureWrap::Repeat, {}});
+  CHECK(edges("alone.png") == SlotSampling{});
   // Two plans whose only difference is a wrap are told apart.
   TexturePlan repeated, clamped;
   for (TexturePlan* p : {&repeated, &clamped}) p->add_image("a.png", TextureRole::Color);
   repeated.add_use("a.png", TextureRole::Color, {});
-  clamped.add_use("a.png", TextureRole::Color, {TextureWrap::ClampToEdge, TextureWrap::Repeat});
+  clamped.add_use("a.png", TextureRole::Color, {TextureWrap::ClampToEdge, TextureWrap::Repeat, {}});
   CHECK(repeated.digest() != clamped.digest());
+}
+
+TEST_CASE(
+    "a masked material's base colour texture is planned with the cutoff its alpha is tested by",
+    "[source_plan]") {
+  test::TempDir dir;
+  // glTF: a.png masked at 0.3 under a base colour alpha of 0.6 (the texture's alpha is tested
+  // against 0.5); b.png masked at the default 0.5 in one material and blended in another (the
+  // mask wins); c.png masked but as an emissive map (not tested); d.png masked with a factor alpha
+  // of 0.4 (no texel can pass: no cutoff). MTL: e.png is a cut-out (map_d is map_Kd), f.png not.
+  dir.write("root/a.gltf", R"({"asset": {"version": "2.0"},
+    "images": [{"uri": "a.png"}, {"uri": "b.png"}, {"uri": "c.png"}, {"uri": "d.png"}],
+    "textures": [{"source": 0}, {"source": 1}, {"source": 2}, {"source": 3}],
+    "materials": [
+      {"alphaMode": "MASK", "alphaCutoff": 0.3,
+       "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}, "baseColorFactor": [1, 1, 1, 0.6]}},
+      {"alphaMode": "MASK", "pbrMetallicRoughness": {"baseColorTexture": {"index": 1}},
+       "emissiveTexture": {"index": 2}},
+      {"alphaMode": "BLEND", "pbrMetallicRoughness": {"baseColorTexture": {"index": 1}}},
+      {"alphaMode": "MASK", "alphaCutoff": 0.5,
+       "pbrMetallicRoughness": {"baseColorTexture": {"index": 3}, "baseColorFactor": [1, 1, 1, 0.4]}}]})");
+  dir.write("root/b.obj", "mtllib b.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl M\nf 1 2 3\n");
+  dir.write("root/b.mtl",
+            "newmtl M\nmap_Kd e.png\nmap_d e.png\nnewmtl N\nmap_Kd f.png\nmap_d g.png\n");
+  std::vector<Source> sources = {{"a.gltf", AssetKind::Scene, {}, "", 1},
+                                 {"b.obj", AssetKind::Mesh, {}, "", 1}};
+  for (const char* image : {"a.png", "b.png", "c.png", "d.png", "e.png", "f.png", "g.png"}) {
+    dir.write(std::string("root/") + image, "not read");
+    sources.push_back({image, AssetKind::Texture, {}, "", 1});
+  }
+  TexturePlan plan = plan_textures(dir.path() / "root", BakeConfig{}, sources);
+  auto cutoff = [&](const std::string& image) {
+    std::vector<TextureTarget> targets = plan.targets(image);
+    REQUIRE(targets.size() == 1);
+    return targets[0].sampling.alpha_cutoff;
+  };
+  REQUIRE(cutoff("a.png"));
+  CHECK(*cutoff("a.png") == Approx(0.5f));
+  CHECK(cutoff("b.png") == 0.5f);
+  CHECK_FALSE(cutoff("c.png"));
+  CHECK_FALSE(cutoff("d.png"));
+  CHECK(cutoff("e.png") == 0.5f);
+  CHECK_FALSE(cutoff("f.png"));
+  // Two masked uses keep the lower cutoff.
+  CHECK(either({assetlib::TextureWrap::Repeat, assetlib::TextureWrap::Repeat, 0.4f},
+               {assetlib::TextureWrap::Repeat, assetlib::TextureWrap::Repeat, 0.7f})
+            .alpha_cutoff == 0.4f);
 }

@@ -90,9 +90,9 @@ BakeStatus bake_images(const GltfImport& scene, const std::string& source,
     std::string name = part_name(source, PartKind::Image, image.index);
     std::string path = part_path(source, PartKind::Image, image.index);
     std::vector<TextureTarget> targets;
-    for (const auto& [role, edges] : image.uses) {
+    for (const auto& [role, sampling] : image.uses) {
       targets.push_back({role, texture_variant_name(name, role, TextureRole::Color),
-                         texture_variant_path(path, role, TextureRole::Color), edges});
+                         texture_variant_path(path, role, TextureRole::Color), sampling});
     }
     std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(image.bytes.data()),
                                      image.bytes.size());

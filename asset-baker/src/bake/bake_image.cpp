@@ -10,7 +10,7 @@ BakeStatus bake_image(std::span<const std::byte> source, const std::string& imag
   for (const TextureTarget& target : targets) {
     BakeSettings role_settings = settings;
     role_settings.texture.role = target.role;
-    role_settings.texture.edges = target.edges;
+    role_settings.texture.sampling = target.sampling;
     BakedAsset asset{target.name, target.path, {}};
     if (BakeStatus s =
             bake_texture(source, image_name, role_settings, asset.file, warnings, threads);

@@ -18,7 +18,7 @@ struct TextureTarget {
   TextureRole role = TextureRole::Color;
   std::string name;
   std::string path;
-  MipEdges edges;  // as the slots using the image in `role` wrap it
+  SlotSampling sampling;  // as the slots using the image in `role` sample it
 };
 
 // Bakes `source` (the image named `image_name`, whose file is `relative_path` or, for an image

@@ -19,23 +19,38 @@ const char* texture_role_name(TextureRole role);
 // The role named `name`, or nullopt.
 std::optional<TextureRole> texture_role_from_name(std::string_view name);
 
-// How the mip filters read beyond a texture's edges: as the samplers that use it wrap it (glTF
-// wrapS/wrapT, MTL -clamp). A tiling texture filtered as if clamped shows a seam where its tiles
-// meet in every smaller level; a clamped one filtered as if tiling takes in its opposite edge.
-struct MipEdges {
+// How the material slots that use a texture sample it, which its mip filters follow:
+// - u, v: how the samplers wrap it (glTF wrapS/wrapT, MTL -clamp), which is how the filters read
+//   beyond its edges. A tiling texture filtered as if clamped shows a seam where its tiles meet in
+//   every smaller level; a clamped one filtered as if tiling takes in its opposite edge.
+// - alpha_cutoff: the cutoff of an alpha-tested (masked) material drawing it as its base colour.
+//   Filtering averages a cut-out's thin opaque parts with the transparent texels beside them, so
+//   fewer texels pass the test in each smaller level and foliage and fences thin out and vanish
+//   with distance; such a texture's levels keep the fraction that passes at level 0.
+struct SlotSampling {
   assetlib::TextureWrap u = assetlib::TextureWrap::Repeat, v = assetlib::TextureWrap::Repeat;
-  bool operator==(const MipEdges&) const = default;
+  std::optional<float> alpha_cutoff;  // only strictly between 0 and 1
+  bool operator==(const SlotSampling&) const = default;
 };
 
-// The edges of a texture that two slots wrap differently: per axis, repeat over mirrored repeat
-// over clamp (a seam between tiles shows more than a blend at a clamped border).
-MipEdges either(MipEdges a, MipEdges b);
-// "repeat,clamp_to_edge": u then v, for cache keys and digests.
-std::string mip_edges_name(MipEdges edges);
+// How a texture that two slots sample differently is filtered: per axis, repeat over mirrored
+// repeat over clamp (a seam between tiles shows more than a blend at a clamped border); the lower
+// alpha cutoff of two masked uses, the cutoff of one.
+SlotSampling either(SlotSampling a, SlotSampling b);
+// "repeat,clamp_to_edge": u then v, then ",alpha_cutoff:0.5" when masked; for cache keys and
+// digests.
+std::string sampling_name(SlotSampling sampling);
+// `cutoff` when alpha testing by it leaves some texels and drops others (0 < cutoff < 1), else
+// nullopt: the only cutoffs whose coverage mips can keep.
+std::optional<float> testable_cutoff(double cutoff);
+// The cutoff a masked material tests its base colour texture's alpha against: the material's
+// cutoff divided by the alpha of its base colour factor (which multiplies the texture's alpha),
+// when testable.
+std::optional<float> masked_texture_cutoff(double material_cutoff, double factor_alpha);
 
 struct TextureSettings {
   TextureRole role = TextureRole::Auto;
-  MipEdges edges;  // from the slots that use the image (TexturePlan), never from baker.json
+  SlotSampling sampling;  // from the slots that use the image (TexturePlan), never baker.json
   bool mips = true;
   uint32_t max_size = 0;  // 0: keep the source size; else the largest side is scaled down to it
   bool block_compression = true;  // BC1/BC3/BC4/BC5 by role; false keeps 8-bit RGBA

@@ -134,15 +134,15 @@ void import_motion(GltfData& data, std::vector<GltfSkin>& skins, GltfScene& scen
   out.prefab = std::move(scene.prefab);
 }
 
-// How the slots that use each image in each role wrap it, merged (either()).
-using UseEdges = std::map<std::pair<uint32_t, TextureRole>, MipEdges>;
-UseEdges edges_of_uses(const Json& root) {
-  UseEdges edges;
+// How the slots that use each image in each role sample it, merged (either()).
+using UseSampling = std::map<std::pair<uint32_t, TextureRole>, SlotSampling>;
+UseSampling sampling_of_uses(const Json& root) {
+  UseSampling sampling;
   for (const GltfImageUse& use : gltf_image_uses(root)) {
-    auto [it, added] = edges.try_emplace({use.image, use.role}, use.edges);
-    if (!added) it->second = either(it->second, use.edges);
+    auto [it, added] = sampling.try_emplace({use.image, use.role}, use.sampling);
+    if (!added) it->second = either(it->second, use.sampling);
   }
-  return edges;
+  return sampling;
 }
 
 void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out,
@@ -208,14 +208,14 @@ void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out
   import_motion(data, skins, scene, out, warnings);
   warn_mesh_notes(notes, source, warnings);
   // Read once for all embedded images (a file may embed thousands).
-  const UseEdges edges = embedded_roles.empty() ? UseEdges() : edges_of_uses(doc.json);
+  const UseSampling sampling = embedded_roles.empty() ? UseSampling() : sampling_of_uses(doc.json);
   for (const auto& [image, roles] : embedded_roles) {
     GltfEmbeddedImage& embedded = out.images.emplace_back();
     embedded.index = image;
     embedded.bytes = embedded_bytes(data, image);
     for (TextureRole role : roles) {
-      auto it = edges.find({image, role});
-      embedded.uses[role] = it == edges.end() ? MipEdges{} : it->second;
+      auto it = sampling.find({image, role});
+      embedded.uses[role] = it == sampling.end() ? SlotSampling{} : it->second;
     }
   }
 }

@@ -27,12 +27,12 @@
 
 namespace baker {
 
-// An image inside the file (a GLB buffer view or a data URI), the roles its slots need and the
-// edges of each.
+// An image inside the file (a GLB buffer view or a data URI), the roles its slots need and how
+// each samples it.
 struct GltfEmbeddedImage {
   uint32_t index = 0;  // images[index]
   std::string bytes;   // the PNG or JPEG file
-  std::map<TextureRole, MipEdges> uses;
+  std::map<TextureRole, SlotSampling> uses;
 };
 
 struct GltfImport {

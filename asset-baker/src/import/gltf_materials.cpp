@@ -70,13 +70,13 @@ std::optional<uint32_t> sampler_of(const Json& root, uint32_t texture) {
 }
 
 // The wrapS and wrapT of the sampler `s` (at JSON path `sp`), repeat by default.
-MipEdges sampler_edges(const Json& s, const std::string& sp) {
+SlotSampling sampler_edges(const Json& s, const std::string& sp) {
   return {wrap_of(uint_or(s, sp, "wrapS", 10497), json_path(sp, "wrapS")),
-          wrap_of(uint_or(s, sp, "wrapT", 10497), json_path(sp, "wrapT"))};
+          wrap_of(uint_or(s, sp, "wrapT", 10497), json_path(sp, "wrapT")), std::nullopt};
 }
 
 // How textures[texture] wraps: as its sampler says; repeat without one.
-MipEdges texture_edges(const Json& root, uint32_t texture) {
+SlotSampling texture_edges(const Json& root, uint32_t texture) {
   std::optional<uint32_t> sampler = sampler_of(root, texture);
   if (!sampler) return {};
   return sampler_edges(root["samplers"][*sampler], json_path("samplers", *sampler));
@@ -91,7 +91,7 @@ void read_sampler(const Json& root, uint32_t texture, assetlib::TextureSlot& slo
   if (!sampler) return;
   std::string sp = json_path("samplers", *sampler);
   const Json& s = root["samplers"][*sampler];
-  const MipEdges edges = sampler_edges(s, sp);
+  const SlotSampling edges = sampler_edges(s, sp);
   slot.wrap_u = edges.u;
   slot.wrap_v = edges.v;
   const uint64_t mag = uint_or(s, sp, "magFilter", kLinear);
@@ -117,6 +117,17 @@ void read_transform(const Json& info, const std::string& path, assetlib::Texture
   slot.rotation = float(number_or(ext, tp, "rotation", 0));
   numbers(ext, tp, "scale", slot.scale, 2);
   slot.uv_set = uint32_t(std::min<uint64_t>(uint_or(ext, tp, "texCoord", slot.uv_set), UINT32_MAX));
+}
+
+// The cutoff a masked material tests its base colour texture's alpha against: the material's,
+// divided by the alpha of the base colour factor, which multiplies the texture's. nullopt for a
+// material that is not masked, and where the test keeps or drops every texel.
+std::optional<float> masked_cutoff(const Json& material, const std::string& path) {
+  if (string_or(material, path, "alphaMode", "OPAQUE") != "MASK") return std::nullopt;
+  float factor[4] = {1, 1, 1, 1};
+  const Json& pbr = object_or_empty(material, path, "pbrMetallicRoughness");
+  numbers(pbr, json_path(path, "pbrMetallicRoughness"), "baseColorFactor", factor, 4);
+  return masked_texture_cutoff(number_or(material, path, "alphaCutoff", 0.5), factor[3]);
 }
 
 assetlib::TextureSlot read_slot(const Json& root, const Json& info, const std::string& path,
@@ -201,8 +212,12 @@ std::vector<GltfImageUse> gltf_image_uses(const Json& root) {
       const Json* info = texture_info(materials[i], path, spec);
       if (!info) continue;
       uint32_t texture = index_of(*info, path, "index", array_size(root, "textures"), "texture");
-      if (std::optional<uint32_t> image = texture_image(root, texture))
-        uses.push_back({*image, spec.role, texture_edges(root, texture)});
+      std::optional<uint32_t> image = texture_image(root, texture);
+      if (!image) continue;
+      SlotSampling sampling = texture_edges(root, texture);
+      if (spec.slot == &assetlib::MaterialInfo::base_color)
+        sampling.alpha_cutoff = masked_cutoff(materials[i], json_path("materials", i));
+      uses.push_back({*image, spec.role, sampling});
     }
   }
   return uses;
@@ -245,7 +260,7 @@ std::vector<ImageUse> gltf_texture_references(std::span<const std::byte> bytes,
       std::string why;
       std::optional<std::string> file =
           uri.empty() || is_data_uri(uri) ? std::nullopt : resolve_gltf_uri(source, uri, why);
-      if (file) references.push_back({*file, use.role, use.edges});
+      if (file) references.push_back({*file, use.role, use.sampling});
     }
   } catch (const GltfError&) {
     return {};

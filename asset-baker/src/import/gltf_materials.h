@@ -23,15 +23,15 @@ namespace baker {
 struct GltfImageUse {
   uint32_t image;
   TextureRole role;
-  MipEdges edges;  // the texture's sampler wrapS and wrapT
+  SlotSampling sampling;  // the sampler's wrapS and wrapT; the cutoff of a masked base colour
 };
 
-// Every (image, role, edges) the materials of `root` use. Textures whose only image is in an
+// Every (image, role, sampling) the materials of `root` use. Textures whose only image is in an
 // extension (KHR_texture_basisu, EXT_texture_webp) use none. Throws GltfError.
 std::vector<GltfImageUse> gltf_image_uses(const Json& root);
 
 // The images of the glTF file `source` that its materials use, as root-relative paths with their
-// roles and edges: what the texture plan needs before any source bakes. Images inside the file and
+// roles and sampling: what the texture plan needs before any source bakes. Images inside the file and
 // files that cannot be parsed give nothing (the file's own bake reports problems).
 std::vector<ImageUse> gltf_texture_references(std::span<const std::byte> bytes,
                                               const std::string& source);

@@ -23,11 +23,11 @@ struct ImportInputs {
 };
 
 // An image file a model's material uses, as the texture plan needs it before any source bakes:
-// its root-relative path, the role of the slot, and how the slot's sampler wraps it.
+// its root-relative path, the role of the slot, and how the slot samples it.
 struct ImageUse {
   std::string image;
   TextureRole role = TextureRole::Color;
-  MipEdges edges;
+  SlotSampling sampling;
 };
 
 }  // namespace baker

@@ -261,9 +261,10 @@ std::string with_full_texture_options(const std::string& text, size_t& nameless)
 
 // `-clamp on`: one copy of the map, not tiled; the edge texels beyond it are the nearest sampler
 // mode a GPU has. Without it, a map repeats.
-MipEdges edges_of(const tinyobj::texture_option_t& o) {
+SlotSampling edges_of(const tinyobj::texture_option_t& o) {
   using assetlib::TextureWrap;
-  return o.clamp ? MipEdges{TextureWrap::ClampToEdge, TextureWrap::ClampToEdge} : MipEdges{};
+  return o.clamp ? SlotSampling{TextureWrap::ClampToEdge, TextureWrap::ClampToEdge, std::nullopt}
+                 : SlotSampling{};
 }
 
 // The textures a material uses, with their slot roles. One list for the plan and the import.
@@ -327,7 +328,7 @@ assetlib::TextureSlot make_slot(const TextureUse& use, const std::string& folder
     slot.scale[0] = float(o.scale[0]);
     slot.scale[1] = float(o.scale[1]);
   }
-  const MipEdges edges = edges_of(o);
+  const SlotSampling edges = edges_of(o);
   slot.wrap_u = edges.u;
   slot.wrap_v = edges.v;
   return slot;
@@ -575,6 +576,16 @@ std::string escape_mtllib_lines(std::string obj_text) {
   return out;
 }
 
+// An .mtl has no alpha test of its own: a material whose opacity map (`map_d`) is its colour map
+// is a cut-out (foliage, fences), drawn masked at the default cutoff. Its opacity (`d`) scales
+// the map's alpha.
+bool is_cut_out(const tinyobj::material_t& m) {
+  return !m.alpha_texname.empty() && m.alpha_texname == m.diffuse_texname;
+}
+float opacity(const tinyobj::material_t& m, MtlStated stated) {
+  return unit(stated.dissolve.value_or(m.dissolve), 1);
+}
+
 std::vector<ImageUse> obj_texture_references(std::string_view obj_text, const std::string& obj_path,
                                              const ImportInputs& inputs) {
   std::vector<std::string> ignored;
@@ -591,9 +602,14 @@ std::vector<ImageUse> obj_texture_references(std::string_view obj_text, const st
   for (size_t i = 0; i < materials.size(); ++i) {
     for (const TextureUse& use : texture_uses(materials[i])) {
       std::string why;
-      if (auto path = texture_path(libraries.folder_of(i), *use.name, why)) {
-        references.push_back({*path, use.role, edges_of(*use.options)});
+      auto path = texture_path(libraries.folder_of(i), *use.name, why);
+      if (!path) continue;
+      SlotSampling sampling = edges_of(*use.options);
+      if (use.name == &materials[i].diffuse_texname && is_cut_out(materials[i])) {
+        sampling.alpha_cutoff = masked_texture_cutoff(assetlib::MaterialInfo().alpha_cutoff,
+                                                      opacity(materials[i], libraries.stated(i)));
       }
+      references.push_back({*path, use.role, sampling});
     }
   }
   return references;
@@ -612,7 +628,7 @@ assetlib::MaterialInfo convert_mtl_material(const tinyobj::material_t& m, const 
     out.emissive_factor[k] =
         std::max(finite_or(stated.emission_grey.value_or(m.emission[k]), 0), 0.0f);
   }
-  out.base_color_factor[3] = unit(stated.dissolve.value_or(m.dissolve), 1);
+  out.base_color_factor[3] = opacity(m, stated);
   out.metallic_factor = unit(m.metallic, 0);
   // Ns is a Blinn-Phong exponent (0..1000); sqrt(2 / (Ns + 2)) is the matching GGX roughness.
   float shininess = std::max(finite_or(m.shininess, 0), 0.0f);
@@ -636,9 +652,7 @@ assetlib::MaterialInfo convert_mtl_material(const tinyobj::material_t& m, const 
       out.normal_scale = finite_or(use.options->bump_multiplier, 1);
     }
   }
-  if (!m.alpha_texname.empty() && m.alpha_texname == m.diffuse_texname) {
-    out.alpha_mode = assetlib::AlphaMode::Mask;  // cut-outs: alpha in the colour map
-  }
+  if (is_cut_out(m)) out.alpha_mode = assetlib::AlphaMode::Mask;
   warn_unbaked_maps(m, obj_path, warnings);
   return out;
 }

@@ -139,14 +139,14 @@ uint64_t estimated_bake_memory(AssetKind kind, std::span<const std::byte> source
   return source.size() + pixels * per_pixel_x3 / 3;
 }
 
-// The settings key of a source: its settings and, for an image, the roles it bakes in with the
-// edges of each.
+// The settings key of a source: its settings and, for an image, the roles it bakes in with how
+// each is sampled.
 std::string source_settings_key(const JobContext& context, const Source& source,
                                 const BakeSettings& settings) {
   if (source.kind != AssetKind::Texture) return settings.key;
   std::string key = settings.key + " roles:";
   for (const TextureTarget& target : context.textures.targets(source.relative)) {
-    key += std::string(" ") + texture_role_name(target.role) + ":" + mip_edges_name(target.edges);
+    key += std::string(" ") + texture_role_name(target.role) + ":" + sampling_name(target.sampling);
   }
   return key;
 }

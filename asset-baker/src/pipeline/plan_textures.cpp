@@ -48,7 +48,8 @@ TexturePlan plan_textures(const std::filesystem::path& root, const BakeConfig& c
   if (!plan.has_images()) return plan;
   for (const Source& s : sources) {
     if (s.kind == AssetKind::Texture) continue;
-    for (const ImageUse& use : texture_uses(root, s)) plan.add_use(use.image, use.role, use.edges);
+    for (const ImageUse& use : texture_uses(root, s))
+      plan.add_use(use.image, use.role, use.sampling);
   }
   return plan;
 }

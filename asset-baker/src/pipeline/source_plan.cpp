@@ -11,14 +11,17 @@ namespace {
 using nlohmann::json;
 
 // The "roles" of each texture made of `image`, in one order, and for the image's own plan file
-// their "edges" (wrap u, wrap v). A model's plan file leaves the edges out: the model's bake does
-// not use them, and a wrap changed in one model must not rebake the others that use the image.
+// how they are sampled, as "edges" (wrap u, wrap v, and the alpha cutoff of a masked use). A
+// model's plan file leaves the edges out: the model's bake does not use them, and a wrap changed
+// in one model must not rebake the others that use the image.
 json image_plan(const TexturePlan& plan, const std::string& image, bool with_edges) {
   json roles = json::array(), edges = json::array();
   for (const TextureTarget& target : plan.targets(image)) {
     roles.push_back(texture_role_name(target.role));
-    edges.push_back(
-        {assetlib::texture_wrap_name(target.edges.u), assetlib::texture_wrap_name(target.edges.v)});
+    json sampling = {assetlib::texture_wrap_name(target.sampling.u),
+                     assetlib::texture_wrap_name(target.sampling.v)};
+    if (target.sampling.alpha_cutoff) sampling.push_back(*target.sampling.alpha_cutoff);
+    edges.push_back(sampling);
   }
   json entry = {{"natural", texture_role_name(plan.natural_role(image))}, {"roles", roles}};
   if (with_edges) entry["edges"] = edges;
@@ -91,10 +94,14 @@ BakeStatus read_source_plan(const std::filesystem::path& plan_dir, const std::st
         throw std::invalid_argument("roles and edges differ");
       for (size_t i = 0; i < roles.size(); ++i) {
         std::optional<TextureRole> role = texture_role_from_name(roles[i].get<std::string>());
-        MipEdges e;
+        SlotSampling e;
         if (!edges.empty()) {
-          e = {assetlib::texture_wrap_from_name(edges[i].at(0).get<std::string>()),
-               assetlib::texture_wrap_from_name(edges[i].at(1).get<std::string>())};
+          e.u = assetlib::texture_wrap_from_name(edges[i].at(0).get<std::string>());
+          e.v = assetlib::texture_wrap_from_name(edges[i].at(1).get<std::string>());
+          if (edges[i].size() > 2) {
+            e.alpha_cutoff = testable_cutoff(edges[i].at(2).get<double>());
+            if (!e.alpha_cutoff) throw std::invalid_argument("alpha cutoff out of range");
+          }
         }
         if (!role || e.u == assetlib::TextureWrap::Unknown || e.v == assetlib::TextureWrap::Unknown)
           throw std::invalid_argument("unknown role or wrap");

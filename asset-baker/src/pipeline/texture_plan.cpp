@@ -12,11 +12,11 @@ void TexturePlan::add_image(const std::string& image, TextureRole natural) {
   images_[image].natural = natural;
 }
 
-void TexturePlan::add_use(const std::string& image, TextureRole role, MipEdges edges) {
+void TexturePlan::add_use(const std::string& image, TextureRole role, SlotSampling sampling) {
   auto it = images_.find(image);
   if (it == images_.end()) return;
-  auto [use, added] = it->second.uses.try_emplace(role, edges);
-  if (!added) use->second = either(use->second, edges);
+  auto [use, added] = it->second.uses.try_emplace(role, sampling);
+  if (!added) use->second = either(use->second, sampling);
 }
 
 uint64_t TexturePlan::digest() const {
@@ -25,8 +25,8 @@ uint64_t TexturePlan::digest() const {
     text += image;
     text += '\0';
     text += texture_role_name(entry.natural);
-    for (const auto& [role, edges] : entry.uses) {
-      text.append(" ").append(texture_role_name(role)).append(":").append(mip_edges_name(edges));
+    for (const auto& [role, sampling] : entry.uses) {
+      text.append(" ").append(texture_role_name(role)).append(":").append(sampling_name(sampling));
     }
     text += '\n';
   }
@@ -43,7 +43,7 @@ std::vector<TextureRole> TexturePlan::roles(const std::string& image) const {
   if (it == images_.end()) return {};
   if (it->second.uses.empty()) return {it->second.natural};
   std::vector<TextureRole> out;
-  for (const auto& [role, edges] : it->second.uses) out.push_back(role);
+  for (const auto& [role, sampling] : it->second.uses) out.push_back(role);
   return out;
 }
 
@@ -59,12 +59,12 @@ std::vector<TextureTarget> TexturePlan::targets(const std::string& image) const 
   auto it = images_.find(image);
   if (it == images_.end()) return out;
   const TextureRole natural = it->second.natural;
-  auto add = [&](TextureRole role, MipEdges edges) {
+  auto add = [&](TextureRole role, SlotSampling sampling) {
     out.push_back({role, texture_variant_name(image, role, natural),
-                   texture_variant_path(with_extension(image, ".tx"), role, natural), edges});
+                   texture_variant_path(with_extension(image, ".tx"), role, natural), sampling});
   };
   if (it->second.uses.empty()) add(natural, {});
-  for (const auto& [role, edges] : it->second.uses) add(role, edges);
+  for (const auto& [role, sampling] : it->second.uses) add(role, sampling);
   return out;
 }
 

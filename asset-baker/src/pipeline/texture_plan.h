@@ -22,9 +22,9 @@ class TexturePlan {
  public:
   // An image this bake includes (a texture source), with its own role (never Auto).
   void add_image(const std::string& image, TextureRole natural);
-  // A model uses `image` in `role`, wrapped as `edges` say; ignored when the image is not part of
-  // the bake. Uses of one role that wrap differently are merged (either()).
-  void add_use(const std::string& image, TextureRole role, MipEdges edges);
+  // A model uses `image` in `role`, sampled as `sampling` says; ignored when the image is not
+  // part of the bake. Uses of one role that sample differently are merged (either()).
+  void add_use(const std::string& image, TextureRole role, SlotSampling sampling);
 
   bool has_image(const std::string& image) const { return images_.count(image) > 0; }
   bool has_images() const { return !images_.empty(); }
@@ -34,8 +34,8 @@ class TexturePlan {
   // The logical name of the texture made of `image` in `role`, or nullopt when the bake makes
   // none (the image is not part of it, or no model uses it in that role).
   std::optional<std::string> texture_name(const std::string& image, TextureRole role) const;
-  // The textures `image` bakes into: one per role, with its name, output path and mip edges (those
-  // of its uses; repeat for an image no model uses).
+  // The textures `image` bakes into: one per role, with its name, output path and sampling (that
+  // of its uses; repeat, unmasked, for an image no model uses).
   std::vector<TextureTarget> targets(const std::string& image) const;
   // XXH3-64 of every image with its own role and its uses: equal for two plans of one tree.
   uint64_t digest() const;
@@ -43,7 +43,7 @@ class TexturePlan {
  private:
   struct Image {
     TextureRole natural = TextureRole::Color;
-    std::map<TextureRole, MipEdges> uses;
+    std::map<TextureRole, SlotSampling> uses;
   };
   std::map<std::string, Image> images_;
 };

@@ -148,7 +148,7 @@ BakeStatus bake_texture(std::span<const std::byte> source, const std::string& re
       format, width, height, mips ? assetlib::texture_full_mip_count(width, height) : 1);
   info.original_file = relative_path;
 
-  std::vector<std::byte> chain = build_mip_chain(image, info, role, settings.texture.edges);
+  std::vector<std::byte> chain = build_mip_chain(image, info, role, settings.texture.sampling);
   if (final_format != format) {
     TextureInfo blocks =
         assetlib::make_texture_info(final_format, width, height, uint32_t(info.mips.size()));

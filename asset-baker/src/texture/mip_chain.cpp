@@ -1,6 +1,7 @@
 #include "texture/mip_chain.h"
 
 #include "common/half_float.h"
+#include "texture/alpha_coverage.h"
 
 #include <stb/stb_image_resize.h>
 
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace baker {
 namespace {
@@ -44,8 +46,8 @@ stbir_edge stb_edge(assetlib::TextureWrap wrap) {
 
 // One level filtered from the one before (or level 0 from a larger source), reading beyond the
 // edges as `edges` says.
-void resize_level(TextureFormat format, MipEdges edges, const std::byte* src, uint32_t sw,
-                  uint32_t sh, std::byte* dst, uint32_t dw, uint32_t dh) {
+void resize_level(TextureFormat format, const SlotSampling& edges, const std::byte* src,
+                  uint32_t sw, uint32_t sh, std::byte* dst, uint32_t dw, uint32_t dh) {
   stbir_datatype type = STBIR_TYPE_FLOAT;
   // Radiance (float) is filtered with a tent, which has no negative lobes: the default Mitchell
   // filter rings around a bright texel, and in HDR a sun of 50000 beside a sky of 1 rang down to
@@ -105,10 +107,28 @@ void floats_to_halves(std::vector<std::byte>& chain, const TextureInfo& info,
   for (uint64_t i = 0; i < info.total_size / 2; ++i) out[i] = to_half(in[i] > 0 ? in[i] : 0.0f);
 }
 
+// Where the levels of a cut-out keep its alpha coverage: the cutoff and the alpha channel, for a
+// colour texture whose slots test its alpha; nullopt for any other.
+struct CoverageTest {
+  float cutoff;
+  AlphaDepth depth;
+};
+std::optional<CoverageTest> coverage_test(TextureFormat format, TextureRole role,
+                                          const SlotSampling& sampling) {
+  if (role != TextureRole::Color || !sampling.alpha_cutoff) return std::nullopt;
+  if (format == TextureFormat::RGBA8_SRGB || format == TextureFormat::RGBA8_UNORM)
+    return CoverageTest{*sampling.alpha_cutoff, AlphaDepth::Bits8};
+  if (format == TextureFormat::RGBA16_UNORM)
+    return CoverageTest{*sampling.alpha_cutoff, AlphaDepth::Bits16};
+  return std::nullopt;  // half floats: HDR radiance carries no alpha to test
+}
+
 }  // namespace
 
 std::vector<std::byte> build_mip_chain(DecodedImage& image, const TextureInfo& info,
-                                       TextureRole role, MipEdges edges) {
+                                       TextureRole role, SlotSampling sampling) {
+  const std::optional<CoverageTest> test = coverage_test(info.format, role, sampling);
+  double coverage = 0;  // of the source, at test->cutoff
   TextureFormat format = info.format;
   // Resizing works on float for HDR; the chain is converted to halves at the end.
   TextureFormat work_format =
@@ -127,22 +147,34 @@ std::vector<std::byte> build_mip_chain(DecodedImage& image, const TextureInfo& i
   std::vector<std::byte> chain(chain_size);
   if (width == image.width && height == image.height) {
     convert_level0(image, format, chain.data());
+    if (test)
+      coverage = alpha_coverage(chain.data(), uint64_t(width) * height, test->depth, test->cutoff);
   } else {
     std::vector<std::byte> full(size_t(image.width) * image.height * texel_bytes);
     convert_level0(image, format, full.data());
-    resize_level(work_format, edges, full.data(), image.width, image.height, chain.data(), width,
+    resize_level(work_format, sampling, full.data(), image.width, image.height, chain.data(), width,
                  height);
     if (role == TextureRole::Normal)
       renormalize_level(format, chain.data(), uint64_t(width) * height);
+    if (test) {
+      coverage = alpha_coverage(full.data(), uint64_t(image.width) * image.height, test->depth,
+                                test->cutoff);
+      keep_alpha_coverage(chain.data(), uint64_t(width) * height, test->depth, test->cutoff,
+                          coverage);
+    }
   }
   image.pixels.reset();
   for (size_t i = 1; i < info.mips.size(); ++i) {
     const auto& prev = info.mips[i - 1];
     const auto& mip = info.mips[i];
-    resize_level(work_format, edges, chain.data() + offsets[i - 1], prev.width, prev.height,
+    resize_level(work_format, sampling, chain.data() + offsets[i - 1], prev.width, prev.height,
                  chain.data() + offsets[i], mip.width, mip.height);
     if (role == TextureRole::Normal)
       renormalize_level(format, chain.data() + offsets[i], uint64_t(mip.width) * mip.height);
+    if (test) {
+      keep_alpha_coverage(chain.data() + offsets[i], uint64_t(mip.width) * mip.height, test->depth,
+                          test->cutoff, coverage);
+    }
   }
   if (format == TextureFormat::RGBA16_SFLOAT) {
     std::vector<std::byte> halves;
