@@ -9,9 +9,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-
+#include <array>
 #include <cmath>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -629,7 +630,84 @@ TEST_CASE("an MTL material without Kd is white: its map_Kd is its colour, undark
   CHECK(mtl_materials("newmtl M\nmap_Kd a.png\n")[0].base_color_factor[0] == 1.0f);
   CHECK(mtl_materials("newmtl M\nNs 10\n")[0].base_color_factor[1] == 1.0f);
   CHECK(mtl_materials("newmtl M\nmap_Kd a.png\nKd 0.5 0.25 1\n")[0].base_color_factor[1] == 0.25f);
-  CHECK(mtl_materials("newmtl M\nKd 0 0 0\nmap_Kd a.png\n")[0].base_color_factor[2] == 0.0f);
+}
+
+namespace {
+
+// The one material of a triangle drawn with material M of `mtl`, and the warnings.
+Imported with_mtl(const std::string& mtl) {
+  Imported i = import("mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl M\nf 1 2 3\n",
+                      {{"models/m.mtl", mtl}});
+  INFO(i.status.message());
+  REQUIRE(i.status.ok());
+  REQUIRE(i.materials.size() == 1);
+  return i;
+}
+
+bool warned(const Imported& i, const std::string& what) {
+  return std::any_of(i.warnings.begin(), i.warnings.end(),
+                     [&](const std::string& w) { return w.find(what) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("an MTL material of black Kd beside a map_Kd is white, as Maya means it") {
+  Imported maya = with_mtl("newmtl M\nillum 4\nKd 0.00 0.00 0.00\nmap_Kd a.png\n");
+  CHECK(maya.materials[0].base_color_factor[0] == 1.0f);
+  CHECK(maya.materials[0].base_color_factor[2] == 1.0f);
+  CHECK(
+      warned(maya, "material 'M': 'Kd 0 0 0' beside map_Kd (as Maya writes it) is read as white"));
+  // Without a map, black is black; beside one, a colour that is not black tints it.
+  Imported black = with_mtl("newmtl M\nKd 0 0 0\n");
+  CHECK(black.materials[0].base_color_factor[0] == 0.0f);
+  CHECK(black.warnings.empty());
+  CHECK(with_mtl("newmtl M\nKd 0 0 0.5\nmap_Kd a.png\n").materials[0].base_color_factor[0] == 0.0f);
+}
+
+TEST_CASE("an MTL 'Tr 1' alone is opaque, as MeshLab and openMVS write it for opaque materials") {
+  Imported meshlab = with_mtl("newmtl M\nKd 1 1 1\nTr 1.000000\nillum 2\n");
+  CHECK(meshlab.materials[0].base_color_factor[3] == 1.0f);
+  CHECK(meshlab.materials[0].alpha_mode == assetlib::AlphaMode::Opaque);
+  CHECK(warned(meshlab,
+               "material 'M': 'Tr 1' (fully transparent) without a 'd' line is read as "
+               "opaque"));
+  // A d line decides, before or after Tr; a Tr below 1 is a transparency.
+  CHECK(with_mtl("newmtl M\nTr 1\nd 0.25\n").materials[0].base_color_factor[3] == 0.25f);
+  CHECK(with_mtl("newmtl M\nd 0.25\nTr 1\n").materials[0].base_color_factor[3] == 0.25f);
+  Imported half = with_mtl("newmtl M\nTr 0.25\n");
+  CHECK(half.materials[0].base_color_factor[3] == 0.75f);
+  CHECK(half.warnings.empty());
+}
+
+TEST_CASE("an MTL Ks of one number is grey") {
+  Imported i = with_mtl("newmtl M\nKd 0.8\nKs 0.5\nNs 50\n");
+  REQUIRE(i.mesh.materials.size() == 1);
+  for (int k = 0; k < 3; ++k) CHECK(i.mesh.materials[0].specular_color[k] == 0.5f);
+}
+
+TEST_CASE("MTL text ending its lines in CR, or CR CR LF, reads as with LF") {
+  const std::string lf = "newmtl M\nKd 1 0 0\nPr 0.3\nillum 0\nmap_Kd -o 0.5 0.5 tex.png\n";
+  std::string cr = lf, crcrlf;
+  std::replace(cr.begin(), cr.end(), '\n', '\r');
+  for (char c : lf) crcrlf += c == '\n' ? std::string("\r\r\n") : std::string(1, c);
+  const assetlib::MaterialInfo expected = mtl_materials(lf)[0];
+  REQUIRE(expected.base_color.texture == "models/tex.png");
+  for (const std::string& text : {cr, crcrlf}) {
+    const assetlib::MaterialInfo m = mtl_materials(text)[0];
+    CHECK(m.base_color_factor[1] == expected.base_color_factor[1]);
+    CHECK(m.roughness_factor == expected.roughness_factor);
+    CHECK(m.unlit);
+    CHECK(same_slot(m.base_color, expected.base_color));
+  }
+}
+
+TEST_CASE("a material defined twice is baked from its first definition alone") {
+  Imported i =
+      with_mtl("newmtl M\nKd 0.8 0.1 0.1\nNs 10\nillum 2\n\nnewmtl M\nKd 0.5\nPr 0.9\nillum 0\n");
+  CHECK(i.materials[0].base_color_factor[0] == 0.8f);
+  CHECK(i.materials[0].base_color_factor[1] == 0.1f);
+  CHECK(i.materials[0].roughness_factor == Approx(std::sqrt(2.0 / 12.0)));
+  CHECK_FALSE(i.materials[0].unlit);
 }
 
 TEST_CASE("an MTL material of illumination model 0 is unlit, every other model lit") {
@@ -673,4 +751,28 @@ TEST_CASE("OBJ vertex colours: dropped with a warning unless every v has one, cl
     return w.find("2 vertex colour component(s) outside 0..1 clamped") != std::string::npos;
   }));
   CHECK(import("v 0 0 0 1 0 0\nv 1 0 0 0 1 0\nv 0 1 0 0 0 1\nf 1 2 3\n").warnings.empty());
+}
+
+TEST_CASE("smoothing group numbers of any length are groups of their own") {
+  // Two quads meeting at 90 degrees along x = 0, no normals: one group smooths the edge (one normal
+  // at the origin), two groups keep it hard (two).
+  auto normals_at_origin = [](const std::string& first, const std::string& second) {
+    Imported i = import("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 -1\nv 0 1 -1\ns " + first +
+                        "\nf 1 2 3 4\ns " + second + "\nf 1 4 6 5\n");
+    REQUIRE(i.status.ok());
+    std::set<std::array<float, 3>> normals;
+    for (size_t c = 0; c < i.corner_count(); ++c) {
+      const baker::MeshVertex& v = i.corner(c);
+      if (v.position[0] == 0 && v.position[1] == 0 && v.position[2] == 0)
+        normals.insert({v.normal[0], v.normal[1], v.normal[2]});
+    }
+    return normals.size();
+  };
+  CHECK(normals_at_origin("8", "8") == 1);
+  CHECK(normals_at_origin("1", "2") == 2);
+  CHECK(normals_at_origin("2147483648", "2147483648") == 1);  // was flat: an int's sign bit
+  CHECK(normals_at_origin("1", "4294967297") == 2);           // was group 1: wrapped
+  CHECK(normals_at_origin("18446744073709551617", "18446744073709551617") == 1);
+  CHECK(normals_at_origin("007", "7") == 1);
+  CHECK(normals_at_origin("off", "0") == 2);
 }

@@ -1,6 +1,7 @@
 #include "import/mtl_materials.h"
 
 #include "common/source_paths.h"
+#include "import/obj_lines.h"
 #include "import/text_encoding.h"
 
 #include <algorithm>
@@ -66,35 +67,38 @@ ColourLine read_colour(std::istringstream& words) {
   return c;
 }
 
-// What each material of `text` (an .mtl) states itself, by its index in `material_map` (materials
-// that state nothing of it are left out), and `notes` on what tinyobjloader reads otherwise than
-// the format means or what no slot bakes ("material 'm': ...").
-std::map<size_t, MtlStated> stated_by_material(const std::string& text,
-                                               const std::map<std::string, int>& material_map,
+// What each material of `text` (an .mtl) states itself, by its index among the library's
+// materials in the order tinyobjloader's LoadMtl gives them, one per `newmtl` (materials that
+// state nothing of it are left out; a name defined twice has two), and `notes` on what
+// tinyobjloader reads otherwise than the format means or what no slot bakes ("material 'm': ...").
+std::map<size_t, MtlStated> stated_by_material(std::string_view text,
                                                std::vector<std::string>& notes) {
   std::map<size_t, MtlStated> found;
-  std::istringstream lines(text);
-  std::string line, current;
+  ObjLines lines(text);
+  std::string_view view;
+  std::string current;
+  std::optional<size_t> index;  // of the material being defined; none before the first newmtl
   std::set<std::string> noted;  // one note per material and kind
   auto note = [&](const std::string& kind, const std::string& what) {
     if (noted.insert(current + '\0' + kind).second)
       notes.push_back("material '" + current + "': " + what);
   };
-  while (std::getline(lines, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::istringstream words(line);
+  std::map<size_t, std::string> tr_invisible;  // materials whose Tr makes them fully transparent
+  std::set<size_t> d_stated;
+  while (lines.next(view)) {
+    std::istringstream words{std::string(view)};
     std::string key;
     words >> key;
     if (key == "newmtl") {
       std::getline(words >> std::ws, current);
       while (!current.empty() && (current.back() == ' ' || current.back() == '\t'))
         current.pop_back();
+      // LoadMtl takes "newmtl" with nothing after it for no statement at all.
+      if (!current.empty()) index = index ? *index + 1 : 0;
       continue;
     }
-    if (key.empty() || key[0] == '#') continue;
-    auto it = material_map.find(current);
-    if (it == material_map.end()) continue;
-    MtlStated& stated = found[size_t(it->second)];
+    if (key.empty() || key[0] == '#' || !index) continue;
+    MtlStated& stated = found[*index];
     if (!kMtlKeys.count(key)) {
       for (const std::string& known : kMtlKeys) {
         if (lower(known) == lower(key))
@@ -109,20 +113,30 @@ std::map<size_t, MtlStated> stated_by_material(const std::string& text,
     } else if (key == "illum") {
       int model = 0;
       if (words >> model) stated.illumination = model;
-    } else if (key == "Kd" || key == "Ke") {
+    } else if (key == "Kd" || key == "Ke" || key == "Ks") {
       ColourLine c = read_colour(words);
       const bool diffuse = key == "Kd";
       if (diffuse) stated.diffuse = true;
-      std::optional<float>& grey = diffuse ? stated.diffuse_grey : stated.emission_grey;
+      std::optional<float>& grey = diffuse          ? stated.diffuse_grey
+                                   : key == "Ke" ? stated.emission_grey
+                                                 : stated.specular_grey;
       if (!c.word.empty()) {
         grey = diffuse ? 1.0f : 0.0f;
         note(key + "word", "'" + key + " " + c.word + " ...' (a CIE XYZ or spectral colour) is " +
-                               "not read; " + (diffuse ? "white" : "no emission") + " baked");
+                               "not read; " +
+                               (diffuse ? "white" : key == "Ke" ? "no emission" : "no specular") +
+                               " baked");
       } else if (c.count == 1) {
         grey = c.first;  // "if only r is specified, g and b are assumed equal to r"
       }
       if (diffuse && c.outside) note("Kd range", "'Kd' outside 0..1 clamped");
+    } else if (key == "Tr") {
+      // LoadMtl reads Tr as 1 - d unless a d line says otherwise. MeshLab (vcglib, to 2022) and
+      // openMVS write "Tr 1" for every opaque material: alone, it would make it invisible.
+      float transparency = 0;
+      if (words >> transparency && transparency >= 1) tr_invisible[*index] = current;
     } else if (key == "d") {
+      d_stated.insert(*index);
       std::string token;
       if (words >> token && token == "-halo") {
         float value = 1;
@@ -138,6 +152,13 @@ std::map<size_t, MtlStated> stated_by_material(const std::string& text,
           note(key + token, "texture option '" + token + "' of '" + key + "' is not applied");
       }
     }
+  }
+  for (const auto& [material, name] : tr_invisible) {
+    if (d_stated.count(material)) continue;
+    found[material].dissolve = 1;
+    notes.push_back("material '" + name +
+                    "': 'Tr 1' (fully transparent) without a 'd' line is read as opaque, as "
+                    "MeshLab and openMVS mean it");
   }
   return found;
 }
@@ -238,23 +259,21 @@ std::string full_texture_options(std::string_view line, bool& named) {
 // lost its name to the third number and the slot went untextured in silence. MTL lets v and w be
 // left out (0 for -o and -t, 1 for -s; -mm's gain is 1): they are written out. `-cc on|off` (colour
 // correction), which tinyobjloader takes for the start of the name, is left out. Other lines are
-// unchanged. `nameless` counts the texture statements that name no file.
-std::string with_full_texture_options(const std::string& text, size_t& nameless) {
+// unchanged; every line ends in '\n'. `nameless` counts the texture statements that name no file.
+std::string with_full_texture_options(std::string_view text, size_t& nameless) {
   std::string out;
   out.reserve(text.size());
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = std::min(text.find('\n', start), text.size());
-    std::string_view line(text.data() + start, end - start);
+  ObjLines lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
     size_t key_start = line.find_first_not_of(" \t");
     std::string_view key =
         key_start == std::string_view::npos ? std::string_view() : line.substr(key_start);
-    key = key.substr(0, key.find_first_of(" \t\r"));
+    key = key.substr(0, key.find_first_of(" \t"));
     bool named = true;
     out += is_texture_statement(key) ? full_texture_options(line, named) : std::string(line);
     nameless += !named;
-    if (end < text.size()) out += '\n';
-    start = end + 1;
+    out += '\n';  // the line ends LoadMtl reads: '\r' and "\r\n" too, as ObjLines split them
   }
   return out;
 }
@@ -496,7 +515,7 @@ bool MtlLibraries::load(const std::string& name, std::vector<tinyobj::material_t
   // Appended after the materials of earlier libraries, as tinyobjloader numbers them.
   size_t first = materials->size();
   std::vector<std::string> notes;
-  for (const auto& [i, stated] : stated_by_material(text, library_map, notes))
+  for (const auto& [i, stated] : stated_by_material(text, notes))
     stated_[first + i] = stated;
   for (const std::string& n : notes)
     warnings_.push_back(obj_path_ + ": material library '" + *path + "': " + n);
@@ -615,6 +634,10 @@ std::vector<ImageUse> obj_texture_references(std::string_view obj_text, const st
   return references;
 }
 
+void mtl_specular_colour(const tinyobj::material_t& m, MtlStated stated, float out[3]) {
+  for (int k = 0; k < 3; ++k) out[k] = unit(stated.specular_grey.value_or(m.specular[k]), 0);
+}
+
 assetlib::MaterialInfo convert_mtl_material(const tinyobj::material_t& m, const std::string& folder,
                                             MtlStated stated, const std::string& obj_path,
                                             const ImportInputs& inputs,
@@ -629,6 +652,15 @@ assetlib::MaterialInfo convert_mtl_material(const tinyobj::material_t& m, const 
         std::max(finite_or(stated.emission_grey.value_or(m.emission[k]), 0), 0.0f);
   }
   out.base_color_factor[3] = opacity(m, stated);
+  // Maya writes "Kd 0 0 0" for every material whose colour a texture gives: multiplying the map by
+  // black is what the format says, but no exporter means a black model.
+  if (!m.diffuse_texname.empty() && out.base_color_factor[0] == 0 &&
+      out.base_color_factor[1] == 0 && out.base_color_factor[2] == 0) {
+    std::fill(out.base_color_factor, out.base_color_factor + 3, 1.0f);
+    warnings.push_back(obj_path + ": material '" + m.name +
+                       "': 'Kd 0 0 0' beside map_Kd (as Maya writes it) is read as white: the map "
+                       "is the colour");
+  }
   out.metallic_factor = unit(m.metallic, 0);
   // Ns is a Blinn-Phong exponent (0..1000); sqrt(2 / (Ns + 2)) is the matching GGX roughness.
   float shininess = std::max(finite_or(m.shininess, 0), 0.0f);

@@ -38,7 +38,7 @@ struct MtlStated {
   // Where tinyobjloader reads the line otherwise than the MTL format means it: a `Kd` or `Ke` of
   // one number is grey (it read red), `Kd xyz`/`spectral` is not read here (white; it shifted the
   // numbers along), `d -halo x` is x (it read "-halo" as 0: invisible).
-  std::optional<float> diffuse_grey, emission_grey, dissolve;
+  std::optional<float> diffuse_grey, emission_grey, specular_grey, dissolve;
   // An `illum` line's model number; tinyobjloader's default, 0, would read as "colour only" for
   // every material that states none.
   std::optional<int> illumination;
@@ -98,8 +98,13 @@ std::vector<std::string> split_library_names(std::string_view text);
 std::vector<ImageUse> obj_texture_references(std::string_view obj_text, const std::string& obj_path,
                                              const ImportInputs& inputs);
 
+// The specular colour (Ks) of a material, each component clamped to 0..1 (0 where not finite); one
+// number is grey.
+void mtl_specular_colour(const tinyobj::material_t& material, MtlStated stated, float out[3]);
+
 // One .mtl material as a MaterialInfo (named `material.name`, original_file `obj_path`):
-// Kd (white when not stated: a map_Kd is the colour then) and d base colour, Ke / map_Ke emissive,
+// Kd (white when not stated, or black beside a map_Kd: the map is the colour then) and d base
+// colour, Ke / map_Ke emissive,
 // Pm metalness, Pr roughness (else derived from the Blinn-Phong exponent Ns: sqrt(2 / (Ns + 2))),
 // map_Kd / norm / map_Bump textures with their -o and -s options as the texture transform and -bm
 // as the normal scale, map_d equal to map_Kd as alpha MASK, d < 1 as BLEND. Maps with no slot in

@@ -354,11 +354,7 @@ BakeStatus import_obj(std::string_view obj_text, const std::string& relative_pat
         const tinyobj::material_t& source = materials[size_t(m)];
         material = convert_mtl_material(source, reader.folder_of(size_t(m)),
                                         reader.stated(size_t(m)), relative_path, inputs, warnings);
-        for (int k = 0; k < 3; ++k) {
-          specular[k] = std::isfinite(source.specular[k])
-                            ? std::clamp(float(source.specular[k]), 0.0f, 1.0f)
-                            : 0.0f;
-        }
+        mtl_specular_colour(source, reader.stated(size_t(m)), specular);
       }
       assetlib::MeshMaterial& summary = out.materials.emplace_back(
           material_summary(material, part_name(relative_path, PartKind::Material, slot)));

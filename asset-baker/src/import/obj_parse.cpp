@@ -554,18 +554,26 @@ class ObjParser {
     return {};
   }
 
-  // "s off", "s 0" (flat) or "s <n>"; a negative number is 0.
+  // "s off", "s 0" (flat) or "s <n>": each number a group of its own, however many digits it has
+  // (3ds Max writes group bit masks; an int wrapped 2^32 + 1 onto group 1 and 2^31 onto flat). A
+  // negative number, or none, is flat. Groups are numbered from 1 in order of first use.
   BakeStatus smoothing(LineReader& r) {
     r.skip_blanks();
     if (r.done()) return {};
     std::string_view rest = r.line.substr(r.at);
     out_.smoothing_stated = true;
-    if (rest.substr(0, 3) == "off") {
+    if (!rest.empty() && rest[0] == '+') rest.remove_prefix(1);
+    size_t digits = 0;
+    while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
+    std::string_view number = rest.substr(0, digits);
+    while (!number.empty() && number[0] == '0') number.remove_prefix(1);
+    if (number.empty()) {
       smoothing_group_ = 0;
       return {};
     }
-    int id = c_atoi(rest);
-    smoothing_group_ = id < 0 ? 0 : uint32_t(id);
+    auto [group, added] =
+        smoothing_groups_.try_emplace(std::string(number), uint32_t(smoothing_groups_.size() + 1));
+    smoothing_group_ = group->second;
     return {};
   }
 
@@ -587,6 +595,7 @@ class ObjParser {
   std::map<std::string, int> late_names_;
   std::vector<const std::string*> late_order_;
   uint32_t smoothing_group_ = 0;
+  std::map<std::string, uint32_t> smoothing_groups_;  // by the number's digits
   std::string beyond_float_;  // a coordinate of the current line that no float holds
   std::string group_name_;
   bool group_named_ = false;
