@@ -36,6 +36,16 @@
 #                     output: not taken for up to date, rebaked; the folder checks clean
 #   check_symlinks    check and info on a baked folder with a symlinked asset, folder and manifest:
 #                     each reported, none followed; info --sources not through a symlink out
+#   inherited_process what the baker inherits does not decide what it writes: with stdin, stdout
+#                     and stderr closed nothing lands in its own files; piped into `head -1`, and
+#                     on SIGHUP, the bake ends consistently; a low soft limit on open files does
+#                     not fail a glTF of many materials
+#   special_destinations  --json, pack -o and --depfile naming a FIFO or a device write into it (a
+#                     rename replaced it with a regular file: as root, /dev/null itself)
+#   far_future_mtime  a source dated after 2262, edited at its size with its time put back, is
+#                     rebaked (the nanosecond stamp wrapped into the past and was trusted)
+#   bind_mounted_output  (root only) an output folder that is the input bind-mounted elsewhere is
+#                     refused, nothing written into the sources
 #   baker_names       source folders named manifest.json, .assetlib-cache.json, .assetlib-records:
 #                     those sources fail naming why, the rest bakes (a 251-byte name too), the
 #                     folder stays usable
@@ -78,6 +88,121 @@ PY
 tree_hash() { (cd "$1" && find . -type f ! -name '.assetlib-cache.json' ! -name '.assetlib-lock' ! -name '.assetlib-journal' -exec sha256sum {} + | sort); }
 
 case $case in
+inherited_process)
+  make_pngs "$work/src" 300 4
+  # Closed standard streams: the first files the baker opens would take descriptors 0-2 and its
+  # progress lines land in them (the lock file, the journal, another thread's output).
+  set +e
+  timeout 300 "$baker" "$work/src" -o "$work/closed" -j2 --force <&- >&- 2>&-
+  rc=$?
+  set -e
+  expect_rc 0
+  [ ! -s "$work/closed/.assetlib-lock" ] || fail "the bake wrote into its lock file: $(head -c 200 "$work/closed/.assetlib-lock")"
+  check_output "$work/closed"
+  # Piped into head: the reader goes after one line, the bake goes on to a consistent folder.
+  set +e
+  timeout 300 "$baker" "$work/src" -o "$work/piped" -j1 | head -1 >/dev/null
+  rc=${PIPESTATUS[0]}
+  set -e
+  expect_rc 0
+  check_output "$work/piped"
+  # SIGHUP (a closed terminal) stops the bake as SIGTERM does: exit 129, a consistent folder.
+  make_pngs "$work/slow" 150 128
+  set +e
+  timeout --foreground 300 "$baker" "$work/slow" -o "$work/hup" -j1 >"$work/log" 2>&1 &
+  pid=$!
+  for _ in $(seq 300); do grep -q "baked" "$work/log" && break; sleep 0.05; done
+  kill -HUP "$pid"
+  wait "$pid"
+  rc=$?
+  set -e
+  expect_rc 129
+  expect_line "$work/log" "interrupted: [0-9]+ source\(s\) not started"
+  check_output "$work/hup"
+  ! find "$work/hup" -name '*.assetlib-tmp-*' | grep -q . || fail "temporaries left after SIGHUP"
+  # A glTF of 300 materials under a soft limit of 128 open files (outputs are published together).
+  mkdir -p "$work/many"
+  python3 - "$work/many/many.gltf" <<'PY'
+import base64, json, struct, sys
+pos = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0)
+json.dump({"asset": {"version": "2.0"},
+           "buffers": [{"byteLength": 36, "uri": "data:application/octet-stream;base64," + base64.b64encode(pos).decode()}],
+           "bufferViews": [{"buffer": 0, "byteLength": 36}],
+           "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                          "min": [0, 0, 0], "max": [1, 1, 0]}],
+           "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "material": 0}]}],
+           "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0,
+           "materials": [{"name": "m%d" % i} for i in range(300)]}, open(sys.argv[1], "w"))
+PY
+  set +e
+  (ulimit -Sn 128 && timeout 300 "$baker" "$work/many" -o "$work/many-out" -q) >"$work/log" 2>&1
+  rc=$?
+  set -e
+  expect_rc 0
+  [ "$(find "$work/many-out" -name '*.mat' | wc -l)" = 300 ] || fail "not every material baked"
+  ;;
+special_destinations)
+  make_pngs "$work/src" 2 4
+  mkfifo "$work/report.fifo" "$work/pack.fifo" "$work/deps.fifo"
+  set +e
+  timeout 60 cat "$work/report.fifo" >"$work/report.json" &
+  reader=$!
+  run "$work/src" -o "$work/out" --json "$work/report.fifo"
+  wait "$reader"
+  set -e
+  expect_rc 0
+  [ -p "$work/report.fifo" ] || fail "--json replaced the FIFO with a file"
+  python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['baked'] == 2" "$work/report.json" ||
+    fail "the report did not arrive through the FIFO"
+  set +e
+  timeout 60 cat "$work/pack.fifo" >"$work/game.pack" &
+  reader=$!
+  timeout 60 "$baker" pack "$work/out" -o "$work/pack.fifo" -q >"$work/log" 2>&1
+  rc=$?
+  wait "$reader"
+  set -e
+  expect_rc 0
+  [ -p "$work/pack.fifo" ] || fail "pack -o replaced the FIFO with a file"
+  check_output "$work/game.pack"
+  set +e
+  timeout 60 cat "$work/deps.fifo" >"$work/deps.d" &
+  reader=$!
+  timeout 60 "$baker" bake-one "$work/src/noise000.png" --root "$work/src" -o "$work/one" \
+    --depfile "$work/deps.fifo" -q >"$work/log" 2>&1
+  rc=$?
+  wait "$reader"
+  set -e
+  expect_rc 0
+  [ -p "$work/deps.fifo" ] || fail "--depfile replaced the FIFO with a file"
+  expect_line "$work/deps.d" "noise000.png"
+  ;;
+far_future_mtime)
+  mkdir -p "$work/src"
+  python3 -c "import sys; open(sys.argv[1], 'wb').write(b'P6 4 4 255\n' + bytes(range(48)))" "$work/src/a.ppm"
+  touch -d "2300-01-01" "$work/src/a.ppm"
+  run "$work/src" -o "$work/out"
+  expect_rc 0
+  python3 -c "import sys; p = sys.argv[1]; d = bytearray(open(p, 'rb').read()); d[-48:] = bytes(255 - b for b in d[-48:]); open(p, 'wb').write(d)" "$work/src/a.ppm"
+  touch -d "2300-01-01" "$work/src/a.ppm"
+  run "$work/src" -o "$work/out"
+  expect_rc 0
+  expect_line "$work/log" "baked 1, up to date 0"
+  ;;
+bind_mounted_output)
+  if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
+    echo "SKIP: needs root and unshare -m for a private bind mount"
+    exit 0
+  fi
+  make_pngs "$work/src" 2 4
+  mkdir -p "$work/mnt/out"
+  set +e
+  unshare -m bash -c 'mount --bind "$1" "$2" && exec "$3" "$1" -o "$2" -q' _ "$work/src" "$work/mnt/out" "$baker" >"$work/log" 2>&1
+  rc=$?
+  set -e
+  expect_rc 2
+  expect_line "$work/log" "is, or holds, the input folder .* under another path"
+  [ "$(ls -A "$work/src")" = "$(printf 'noise000.png\nnoise001.png')" ] || fail "the bake wrote into the sources: $(ls -A "$work/src")"
+  ;;
 planted_cache)
   make_pngs "$work/src" 2 32
   mkdir -p "$work/out" "$work/abs"

@@ -7,6 +7,7 @@
 #include "common/regular_file.h"
 #include "common/source_paths.h"
 #include "common/terminal_text.h"
+#include "pipeline/streamed_file.h"
 
 #include <assetlib/texture_asset.h>
 
@@ -99,8 +100,7 @@ int export_throwing(const std::filesystem::path& texture, const std::filesystem:
     return fail(BakeStatus::failure(BakeError::IoError, png.string(), "PNG encoding failed"));
   }
   const std::span<const std::byte> parts[] = {encoded};
-  if (auto s = assetlib::write_file_atomically(png.string(), parts); !s)
-    return fail(BakeStatus::from_file_call(s, BakeError::IoError, png.string()));
+  if (BakeStatus s = write_named_file(png, parts); !s) return fail(s);
   std::printf("%s: level %u, %ux%u %s -> %s\n", terminal_text(path).c_str(), mip, level.width,
               level.height, assetlib::texture_format_name(info.format),
               terminal_text(png.string()).c_str());

@@ -51,7 +51,7 @@ std::string starter_config() { return kStarterConfig; }
 int run_init(const std::filesystem::path& folder) {
   std::filesystem::path path = folder / "baker.json";
   // O_EXCL: never replace a config someone wrote, even one created a moment ago.
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0) {
     std::fprintf(stderr, "error: %s: %s\n", path.c_str(),
                  errno == EEXIST ? "already exists; not replaced" : std::strerror(errno));

@@ -1,16 +1,18 @@
 // asset-baker: command-line wiring only; the work lives in bake_tree, info_command, check_command,
 // pack_command.
 #include "cli/commands.h"
+#include "cli/process_setup.h"
 #include "common/terminal_text.h"
 #include "pipeline/bake_tree.h"
 #include "pipeline/watch_loop.h"
 
-#include <malloc.h>
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <stdexcept>
@@ -39,28 +41,25 @@ int guarded(const std::string& subject, Run&& run) {
   return 1;
 }
 
-// A bake allocates and frees the same large buffers (source text, vertex soups, index lists) file
-// after file. glibc's defaults map each buffer over its adaptive threshold afresh, every page of
-// it faulting in zeroed, and return the top of the heap to the kernel after each free: a tenth of
-// an OBJ bake went to page faults. Blocks up to 32 MiB now come from the heap, and up to 64 MiB
-// of free heap top is kept for the next file. Larger buffers (decoded images) are still mapped
-// and unmapped. The cost is memory held between files: a full bake of the corpus at -j2 peaks
-// about a tenth higher, well inside the bench's baker_rss budget (docs/benchmarks.md).
-void reuse_freed_memory() {
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+// info, check and presets print what their caller reads, often from a file or a pipe: a write
+// that failed (a full disk, a closed pipe) fails the command, rather than leaving a truncated
+// listing behind an exit 0. A closed pipe is said by the exit code alone, as it is on purpose
+// (`| head`).
+int with_output_written(int status) {
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  if (flushed && !std::ferror(stdout)) return status;
+  if (!flushed && error != EPIPE)
+    baker::print_message("error", std::string("writing standard output: ") + std::strerror(error));
+  else if (flushed)
+    baker::print_message("error", "writing standard output failed");
+  return status == 0 ? 1 : status;
 }
-
-// A write past the file size limit (ulimit -f) would kill the process (SIGXFSZ) with a temporary
-// left behind and nothing said. Ignored, the write fails with EFBIG and is reported as a full disk
-// is: that output fails, its previous version stays, the other sources still bake.
-void fail_writes_past_size_limit() { std::signal(SIGXFSZ, SIG_IGN); }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  reuse_freed_memory();
-  fail_writes_past_size_limit();
+  baker::prepare_process();
   CLI::App app{
       "asset-baker: converts images, OBJ models and glTF scenes into engine-ready assetlib files"};
   app.require_subcommand(0, 1);
@@ -227,9 +226,11 @@ int main(int argc, char** argv) {
   }
 
   if (info->parsed())
-    return guarded(info_path, [&] { return baker::run_info(info_path, info_sources, info_json); });
+    return with_output_written(
+        guarded(info_path, [&] { return baker::run_info(info_path, info_sources, info_json); }));
   if (check->parsed())
-    return guarded(check_dir, [&] { return baker::run_check(check_dir, check_quiet); });
+    return with_output_written(
+        guarded(check_dir, [&] { return baker::run_check(check_dir, check_quiet); }));
   if (exporter->parsed()) {
     return guarded(export_in, [&] { return baker::run_export(export_in, export_out, export_mip); });
   }
@@ -270,7 +271,8 @@ int main(int argc, char** argv) {
   std::optional<std::filesystem::path> config_path;
   if (!config.empty()) config_path = config;
   if (list_presets)
-    return guarded(input, [&] { return baker::run_list_presets(input, config_path); });
+    return with_output_written(
+        guarded(input, [&] { return baker::run_list_presets(input, config_path); }));
   if (input.empty()) {
     std::fputs("error: no input folder or file given\nRun with --help for more information.\n",
                stderr);

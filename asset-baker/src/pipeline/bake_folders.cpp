@@ -1,5 +1,7 @@
 #include "pipeline/bake_folders.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -29,9 +31,22 @@ BakeStatus resolve_root(const fs::path& root, fs::path& out) {
   return {};
 }
 
+bool output_holds_input(const fs::path& input, const fs::path& output) {
+  if (folder_within(input, output)) return true;
+  struct stat input_stat {};
+  if (::stat(input.c_str(), &input_stat) != 0) return false;
+  for (fs::path p = output;; p = p.parent_path()) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) == 0 && st.st_dev == input_stat.st_dev &&
+        st.st_ino == input_stat.st_ino)
+      return true;
+    if (p == p.parent_path()) return false;
+  }
+}
+
 BakeStatus resolve_output(const fs::path& root, const fs::path& output, fs::path& out) {
   out = resolved(output);
-  if (folder_within(root, out)) {
+  if (output_holds_input(root, out)) {
     return BakeStatus::failure(
         BakeError::Config, out.string(),
         "the output folder must not be or contain the input folder " + root.string());

@@ -17,6 +17,11 @@ namespace baker {
 // True when `inner` is `outer` or lies below it (both absolute and normalised).
 bool folder_within(const std::filesystem::path& inner, const std::filesystem::path& outer);
 
+// True when the output folder `output` is, or contains, the input folder `input`: by path
+// (folder_within), or as the same folder under another path that no symlink explains (a bind
+// mount, a container volume mounted twice), told by its device and inode.
+bool output_holds_input(const std::filesystem::path& input, const std::filesystem::path& output);
+
 // `path` made absolute and canonical as far as it exists.
 std::filesystem::path resolved(const std::filesystem::path& path);
 

@@ -19,6 +19,7 @@
 #include "pipeline/plan_textures.h"
 #include "pipeline/progress_report.h"
 #include "pipeline/side_files.h"
+#include "pipeline/streamed_file.h"
 
 #include <assetlib/manifest.h>
 
@@ -192,10 +193,7 @@ void write_json_report(const fs::path& path, const Totals& t, double seconds,
               {"files", files}};
   std::string text = doc.dump(1, '\t', false, json::error_handler_t::replace) + "\n";
   const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
-  if (BakeStatus s = BakeStatus::from_file_call(
-          assetlib::write_file_atomically(path.string(), parts), BakeError::IoError, path.string());
-      !s)
-    report.error(s);
+  if (BakeStatus s = write_named_file(path, parts); !s) report.error(s);
 }
 
 // Input, configuration and output folder of a bake, resolved and checked.
@@ -277,12 +275,15 @@ BakeStatus resolve_setup(const BakeOptions& options, Setup& setup) {
   if (ec)
     return BakeStatus::failure(BakeError::IoError, output.string(),
                                "cannot resolve: " + ec.message());
-  if (folder_within(setup.input, setup.output)) {
-    return BakeStatus::failure(BakeError::Config, setup.output.string(),
-                               setup.input == setup.output
-                                   ? "the output folder must differ from the input folder"
-                                   : "the output folder contains the input folder " +
-                                         setup.input.string() + "; choose another output folder");
+  if (output_holds_input(setup.input, setup.output)) {
+    std::string why = setup.input == setup.output
+                          ? "the output folder must differ from the input folder"
+                      : folder_within(setup.input, setup.output)
+                          ? "the output folder contains the input folder " + setup.input.string() +
+                                "; choose another output folder"
+                          : "the output folder is, or holds, the input folder " +
+                                setup.input.string() + " under another path (a bind mount?)";
+    return BakeStatus::failure(BakeError::Config, setup.output.string(), why);
   }
   if (options.json_report) {
     if (BakeStatus s = check_side_file(*options.json_report, SideFile::Report, "--json",

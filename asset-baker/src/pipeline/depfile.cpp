@@ -1,6 +1,7 @@
 #include "pipeline/depfile.h"
 
-#include <assetlib/asset_file.h>
+#include "pipeline/streamed_file.h"
+
 
 namespace baker {
 namespace {
@@ -43,8 +44,7 @@ BakeStatus write_depfile(const std::filesystem::path& path, const std::string& t
   std::filesystem::create_directories(path.parent_path(), ec);
   std::string text = depfile_text(target, inputs);
   const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
-  return BakeStatus::from_file_call(assetlib::write_file_atomically(path.string(), parts),
-                                    BakeError::IoError, path.string());
+  return write_named_file(path, parts);
 }
 
 }  // namespace baker

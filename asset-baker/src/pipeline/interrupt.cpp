@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <iterator>
 
 namespace baker {
 namespace {
@@ -9,7 +10,11 @@ namespace {
 std::atomic<int> g_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free, "read from a signal handler");
 
-struct sigaction g_previous_int, g_previous_term;
+// SIGHUP is a closed terminal or a dropped SSH session: the same request to stop as the others,
+// unless it is ignored (nohup). (SIGINT is taken even then: a script's background jobs start with
+// it ignored, and Ctrl-C or `kill -INT` still means stop.)
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction g_previous[std::size(kStopSignals)];
 
 void on_signal(int signal) { g_signal.store(signal); }
 
@@ -21,13 +26,16 @@ InterruptScope::InterruptScope() {
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESETHAND;  // the second signal takes the default action
-  sigaction(SIGINT, &action, &g_previous_int);
-  sigaction(SIGTERM, &action, &g_previous_term);
+  for (size_t i = 0; i < std::size(kStopSignals); ++i) {
+    sigaction(kStopSignals[i], &action, &g_previous[i]);
+    if (kStopSignals[i] == SIGHUP && g_previous[i].sa_handler == SIG_IGN)
+      sigaction(SIGHUP, &g_previous[i], nullptr);
+  }
 }
 
 InterruptScope::~InterruptScope() {
-  sigaction(SIGINT, &g_previous_int, nullptr);
-  sigaction(SIGTERM, &g_previous_term, nullptr);
+  for (size_t i = 0; i < std::size(kStopSignals); ++i)
+    sigaction(kStopSignals[i], &g_previous[i], nullptr);
 }
 
 int interrupt_signal() { return g_signal.load(); }

@@ -1,7 +1,7 @@
-// Ctrl-C and SIGTERM during a bake: stop starting new sources, let the running ones finish, then
-// write the cache and a consistent manifest of what is done, so that a rerun does only the rest.
-// A second signal ends the process at once (the default action): temporaries it leaves are swept
-// by the next run.
+// Ctrl-C, SIGTERM and SIGHUP during a bake: stop starting new sources, let the running ones finish,
+// then write the cache and a consistent manifest of what is done, so that a rerun does only the
+// rest. A second signal ends the process at once (the default action): temporaries it leaves are
+// swept by the next run.
 #pragma once
 
 namespace baker {
@@ -15,7 +15,7 @@ class InterruptScope {
   InterruptScope& operator=(const InterruptScope&) = delete;
 };
 
-// The signal received since the scope began (SIGINT or SIGTERM), or 0.
+// The signal received since the scope began (SIGINT, SIGTERM or SIGHUP), or 0.
 int interrupt_signal();
 
 }  // namespace baker

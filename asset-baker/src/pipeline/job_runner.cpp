@@ -9,6 +9,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <system_error>
 #include <thread>
 
 namespace baker {
@@ -72,7 +74,22 @@ bool run_jobs(JobContext& context, const std::vector<Source>& sources,
     s.finished.notify_all();
   };
   std::vector<std::thread> threads;
-  for (size_t w = 0; w < workers; ++w) threads.emplace_back(work, w);
+  try {
+    for (size_t w = 0; w < workers; ++w) threads.emplace_back(work, w);
+  } catch (const std::system_error&) {
+    // No thread to spare (a process limit: ulimit -u, a container's pids.max). The bake goes on
+    // with the workers it got; with none, on this thread, without the time limit's watch.
+    progress.warning("-j " + std::to_string(workers) + ": only " + std::to_string(threads.size()) +
+                     " worker thread(s) could be started (a limit on processes?); baking on "
+                     "with " +
+                     std::to_string(std::max<size_t>(threads.size(), 1)));
+    std::lock_guard lock(shared->mutex);
+    shared->running -= workers - threads.size();  // those started may have finished already
+  }
+  if (threads.empty()) {
+    shared->running = 1;
+    work(0);
+  }
 
   std::unique_lock lock(shared->mutex);
   std::optional<std::chrono::steady_clock::time_point> interrupted_at;

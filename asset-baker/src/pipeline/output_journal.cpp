@@ -44,7 +44,7 @@ BakeStatus OutputJournal::note(const std::vector<std::pair<std::string, std::str
   if (fd_ < 0) {  // opened with the first note: a run that publishes nothing leaves none
     // Never blocking (a FIFO planted there), and a regular file only.
     fd_ = ::openat(output_->descriptor(), kJournalFileName,
-                   O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+                   O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
     const char* not_a_file = "is not a regular file; remove it";
     if (fd_ < 0) {  // ENXIO: a FIFO without a reader
       return BakeStatus::failure(BakeError::IoError, where,

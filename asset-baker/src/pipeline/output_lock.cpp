@@ -43,7 +43,7 @@ BakeStatus OutputLock::acquire_waiting(const OutputTree& tree,
 BakeStatus OutputLock::take(const OutputTree& tree, int operation, bool& busy) {
   std::string where = tree.root().string();
   int fd =
-      ::openat(tree.descriptor(), kLockFileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+      ::openat(tree.descriptor(), kLockFileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0) {
     return BakeStatus::failure(
         BakeError::IoError, where,

@@ -3,6 +3,7 @@
 #include "common/asset_kinds.h"
 #include "common/content_hash.h"
 #include "common/file_descriptor.h"
+#include "common/file_time.h"
 #include "pipeline/file_copy.h"
 
 #include <assetlib/asset_file.h>
@@ -189,7 +190,7 @@ int OutputTree::open_parent(const std::string& relative, bool create, std::strin
     std::string name = relative.substr(start, slash - start);
     int next = open_folder(dir.get(), name.c_str());
     if (next < 0 && errno == ENOENT && create) {
-      if (::mkdirat(dir.get(), name.c_str(), 0755) != 0 && errno != EEXIST) return -1;
+      if (::mkdirat(dir.get(), name.c_str(), 0777) != 0 && errno != EEXIST) return -1;
       next = open_folder(dir.get(), name.c_str());
     }
     if (next < 0) return -1;  // ELOOP / ENOTDIR: a symlink or a file where a folder should be
@@ -243,7 +244,7 @@ BakeStatus OutputTree::stage(const std::string& relative,
   }
   std::string tmp = temporary_name(leaf);
   FileDescriptor file(
-      ::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+      ::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
   if (file.get() < 0)
     return BakeStatus::failure(BakeError::IoError, path, io_reason("creating a temporary", errno));
   bool written = true;
@@ -347,8 +348,7 @@ std::optional<FileStat> OutputTree::file_stat(const std::string& relative) const
       !S_ISREG(st.st_mode)) {
     return std::nullopt;
   }
-  return FileStat{uint64_t(st.st_size),
-                  int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+  return FileStat{uint64_t(st.st_size), modification_ns(st)};
 }
 
 std::optional<std::string> OutputTree::read_file(const std::string& relative,

@@ -1,6 +1,7 @@
 #include "pipeline/shared_cache.h"
 
 #include "common/file_descriptor.h"
+#include "common/file_time.h"
 #include "pipeline/file_copy.h"
 
 #include <assetlib/asset_file.h>
@@ -40,12 +41,8 @@ int open_folder(int dir, const std::string& name) {
 
 // Opens (creating) the folder `name` inside `dir`, never through a symlink.
 int make_folder(int dir, const std::string& name) {
-  if (::mkdirat(dir, name.c_str(), 0755) != 0 && errno != EEXIST) return -1;
+  if (::mkdirat(dir, name.c_str(), 0777) != 0 && errno != EEXIST) return -1;
   return open_folder(dir, name);
-}
-
-int64_t mtime_ns(const struct stat& st) {
-  return int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
 }
 
 std::vector<std::string> folder_names(int dir) {
@@ -99,7 +96,7 @@ bool remove_entry(int bucket_fd, const std::string& key) {
 
 bool write_new_file(int dir, const char* name, const std::string& text) {
   FileDescriptor file(
-      ::openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+      ::openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
   if (file.get() < 0) return false;
   bool written = write_all(file.get(), std::as_bytes(std::span(text)));
   return ::close(file.release()) == 0 && written;
@@ -123,7 +120,7 @@ std::optional<EntryUse> measure_entry(int bucket_fd, const std::string& bucket,
   if (::fstatat(bucket_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode))
     return std::nullopt;
   if (name.find(kPendingMarker) != std::string::npos) {
-    if (now_ns - mtime_ns(st) > kStalePendingNs) remove_folder(bucket_fd, name);
+    if (now_ns - modification_ns(st) > kStalePendingNs) remove_folder(bucket_fd, name);
     return std::nullopt;
   }
   if (!is_key(name)) return std::nullopt;
@@ -134,7 +131,7 @@ std::optional<EntryUse> measure_entry(int bucket_fd, const std::string& bucket,
     struct stat f {};
     if (::fstatat(folder.get(), file.c_str(), &f, AT_SYMLINK_NOFOLLOW) != 0) continue;
     use.bytes += uint64_t(f.st_size);
-    if (file == kEntryFile) use.used_ns = mtime_ns(f);
+    if (file == kEntryFile) use.used_ns = modification_ns(f);
   }
   return use;
 }

@@ -1,5 +1,6 @@
 #include "pipeline/source_files.h"
 
+#include "common/file_time.h"
 #include "common/regular_file.h"
 #include "common/source_paths.h"
 
@@ -10,8 +11,7 @@ namespace baker {
 std::optional<FileStamp> stat_file(const std::filesystem::path& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  return FileStamp{
-      uint64_t(st.st_size), int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec, {}};
+  return FileStamp{uint64_t(st.st_size), modification_ns(st), {}};
 }
 
 BakeStatus read_source(const std::filesystem::path& root, const std::string& relative,

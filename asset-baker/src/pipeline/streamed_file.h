@@ -1,7 +1,13 @@
-// A file too large to assemble in memory (a pack), written piece by piece and put in place
-// atomically: a temporary sibling "<path>.assetlib-tmp-<pid>-<n>" (the name every tool sweeps,
-// docs/format.md), renamed over `path` by commit(). Until then `path` is untouched: a failure, or
-// a writer destroyed without commit(), removes the temporary. Not fsync'd, like every output.
+// A file a user names on the command line (a pack, a --json report, a stamp, a depfile, an
+// exported PNG), written piece by piece and put in place atomically: a temporary sibling
+// "<path>.assetlib-tmp-<pid>-<n>" (the name every tool sweeps, docs/format.md), renamed over `path`
+// by commit(). Until then `path` is untouched: a failure, or a writer destroyed without commit(),
+// removes the temporary. Not fsync'd, like every output.
+//
+// A `path` that exists and is neither a regular file nor a folder (/dev/null, /dev/stdout, a FIFO,
+// a shell's `>(...)`) is written in place, as a shell redirection would: renamed over, it was
+// replaced by a regular file (as root, /dev/null itself), and `>(...)` has no folder to make a
+// temporary in.
 #pragma once
 
 #include "common/bake_status.h"
@@ -38,8 +44,13 @@ class StreamedFile {
   void discard() noexcept;
 
   int fd_ = -1;
+  bool in_place_ = false;  // writing `path` itself (not a regular file)
   std::string path_, temporary_;
   uint64_t size_ = 0;
 };
+
+// Writes `parts` to `path` through a StreamedFile: atomically, or in place as above.
+BakeStatus write_named_file(const std::filesystem::path& path,
+                            std::span<const std::span<const std::byte>> parts);
 
 }  // namespace baker
