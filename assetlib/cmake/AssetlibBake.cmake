@@ -67,6 +67,30 @@ function(_assetlib_bake_find_config dir out_config)
   set(${out_config} "${found}" PARENT_SCOPE)
 endfunction()
 
+# The names of the files the edges keep for the sources in `list_var` (plan files, stamps,
+# depfiles), in place: what build_file_name() in the baker (pipeline/depfile.h) makes of them.
+# Every character a build file cannot hold in a path is written %XX: CMake refuses '#' in an
+# OUTPUT, Ninja reads '$' as a variable and ends depfile paths at quotes, '&', '^' and backticks.
+function(_assetlib_bake_build_file_names list_var)
+  set(names ${${list_var}})
+  list(TRANSFORM names REPLACE "%" "%25")  # first: the escape itself
+  list(TRANSFORM names REPLACE "#" "%23")
+  list(TRANSFORM names REPLACE "[$]" "%24")
+  list(TRANSFORM names REPLACE "&" "%26")
+  list(TRANSFORM names REPLACE "'" "%27")
+  list(TRANSFORM names REPLACE "[*]" "%2A")
+  list(TRANSFORM names REPLACE ":" "%3A")
+  list(TRANSFORM names REPLACE "<" "%3C")
+  list(TRANSFORM names REPLACE ">" "%3E")
+  list(TRANSFORM names REPLACE "[?]" "%3F")
+  list(TRANSFORM names REPLACE "[\\]" "%5C")
+  list(TRANSFORM names REPLACE "\\^" "%5E")
+  list(TRANSFORM names REPLACE "`" "%60")
+  list(TRANSFORM names REPLACE "[|]" "%7C")
+  list(TRANSFORM names REPLACE "\t" "%09")
+  set(${list_var} ${names} PARENT_SCOPE)
+endfunction()
+
 function(assetlib_bake)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET;SOURCE_DIR;OUTPUT_DIR;CONFIG;PRESET;CACHE_DIR"
                         "")
@@ -116,6 +140,17 @@ function(assetlib_bake)
   list(FILTER sources INCLUDE REGEX
        "\\.([pP][nN][gG]|[jJ][pP][eE]?[gG]|[tT][gG][aA]|[bB][mM][pP]|[pP][sS][dD]|[gG][iI][fF]|[hH][dD][rR]|[pP][iI][cC]|[pP][nN][mM]|[pP][pP][mM]|[pP][gG][mM]|[oO][bB][jJ]|[gG][lL][tT][fF]|[gG][lL][bB])$")
 
+  # A name CMake cannot hold fails the configure step naming the file: a ';' splits it in two (so
+  # neither half exists), a '\' is read as a folder, a '"' breaks the glob re-check that
+  # CONFIGURE_DEPENDS writes. Left out, it would be missing from the folder with no word of why.
+  foreach(file IN LISTS sources)
+    if(file MATCHES "\"" OR NOT EXISTS "${src}/${file}")
+      message(FATAL_ERROR "assetlib_bake: a file in ${src} (near '${file}') has a ';', '\\' "
+                          "or '\"' in its name, which a CMake build cannot hold: rename it "
+                          "(asset-baker ${src} bakes it as it is)")
+    endif()
+  endforeach()
+
   # The sources and the libraries, in a file rewritten only when the list changes: an input of the
   # plan and of the collect edge. Removing a source re-runs the configure step but changes no input
   # of theirs otherwise: the plan would keep a model naming a removed image, and the removed
@@ -149,7 +184,9 @@ function(assetlib_bake)
   # ASSETLIB_BAKE_PLAN_CHUNK at a time (default 1000): CMake's generator takes quadratic time in the
   # outputs of one command (two minutes for 100k). The first command plans; each other one only
   # follows it, and restat still tells Ninja which of its files the plan changed.
-  list(TRANSFORM sources PREPEND "${work}/plans/" OUTPUT_VARIABLE plan_files)
+  set(build_names ${sources})
+  _assetlib_bake_build_file_names(build_names)
+  list(TRANSFORM build_names PREPEND "${work}/plans/" OUTPUT_VARIABLE plan_files)
   list(TRANSFORM plan_files APPEND ".plan")
   set(chunk_size 1000)
   if(ASSETLIB_BAKE_PLAN_CHUNK)
@@ -177,21 +214,21 @@ function(assetlib_bake)
     math(EXPR begin "${begin} + ${chunk_size}")
   endwhile()
 
-  list(TRANSFORM sources PREPEND "${work}/stamps/" OUTPUT_VARIABLE stamps)
+  list(TRANSFORM build_names PREPEND "${work}/stamps/" OUTPUT_VARIABLE stamps)
   list(TRANSFORM stamps APPEND ".stamp")
-  foreach(file IN LISTS sources)
-    set(stamp "${work}/stamps/${file}.stamp")
+  foreach(file name IN ZIP_LISTS sources build_names)
+    set(stamp "${work}/stamps/${name}.stamp")
     set(depfile_target "")
     if(stamp_target)
-      set(depfile_target ${stamp_target}${file}.stamp)
+      set(depfile_target ${stamp_target}${name}.stamp)
     endif()
     add_custom_command(
       OUTPUT "${stamp}"
       COMMAND "${baker}" bake-one "${src}/${file}" --root "${src}" -o "${out}"
-              --plan-dir "${work}/plans" --depfile "${work}/deps/${file}.d" --stamp "${stamp}"
+              --plan-dir "${work}/plans" --depfile "${work}/deps/${name}.d" --stamp "${stamp}"
               ${depfile_target} ${options} ${cache_options} -q
-      DEPENDS "${src}/${file}" "${work}/plans/${file}.plan" ${config_depends} ${baker_depends}
-      DEPFILE "${work}/deps/${file}.d"
+      DEPENDS "${src}/${file}" "${work}/plans/${name}.plan" ${config_depends} ${baker_depends}
+      DEPFILE "${work}/deps/${name}.d"
       COMMENT "Baking ${file}"
       VERBATIM)
   endforeach()

@@ -384,6 +384,8 @@ full_bake)
   [ "$(count_outputs "$work/out")" = "$n" ] || fail "expected $n outputs"
   [ -f "$work/out/models/cube.mesh" ] && [ -f "$work/out/textures/ui/button.tx" ] || fail "mirrored paths missing"
   expect_line "$work/log" "baked $n, up to date 0, failed 0"
+  # Skipped: the README alone; the .mtl files are read with their models.
+  expect_line "$work/log" "skipped 1 unsupported files"
   "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check failed"; }
   "$baker" info "$work/out" >"$work/info"
   expect_line "$work/info" "texture BC1_RGB_SRGB 256x256, 9 mips"
@@ -465,6 +467,14 @@ delete_source)
   [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc after deleting a folder"; }
   [ ! -e "$work/out/textures/ui" ] || fail "the emptied output folder textures/ui stayed"
   [ -d "$work/out/textures" ] || fail "a folder still holding outputs was removed"
+  # An output edited since it was baked (another tool touched it) is left in place when its source
+  # goes, and said so: check reports it as not listed, and the bake says why.
+  printf 'X' | dd of="$work/out/textures/bricks.tx" bs=1 seek=100 conv=notrunc 2>/dev/null
+  rm "$work/src/textures/bricks.png"
+  bake
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc after deleting the source of an edited output"; }
+  [ -e "$work/out/textures/bricks.tx" ] || fail "an edited output was deleted"
+  expect_line "$work/log" "warning: textures/bricks.tx: no source makes it any more, but it no longer holds what the baker wrote"
   ;;
 broken_files)
   fresh_assets

@@ -79,6 +79,13 @@ cmake -G Ninja -S "$src/tests/consumer/bake" -B "$work/subdir" -DASSETLIB_SOURCE
   -DASSETLIB_BAKER="$build/asset-baker/asset-baker" -DASSETS_DIR="$work/assets" >/dev/null
 build subdir
 same_as_whole_bake "$work/assets" "$work/subdir/baked"
+# Without ASSETLIB_BAKER, ASSETLIB_BUILD_BAKER gives the edges the baker built in the project
+# (configured only: building it is the code build's business).
+cmake -G Ninja -S "$src/tests/consumer/bake" -B "$work/subdir-baker" -DASSETLIB_SOURCE_DIR="$src" \
+  -DASSETLIB_BUILD_BAKER=ON -DASSETS_DIR="$work/assets" >"$work/log" 2>&1 ||
+  { cat "$work/log"; fail "configure with ASSETLIB_BUILD_BAKER"; }
+ninja -C "$work/subdir-baker" -t query "$work/subdir-baker/game_assets.assetlib-bake/plan.stamp" |
+  grep -q "asset-baker/asset-baker" || fail "the plan edge does not run the project's baker"
 
 # Many edges at once in one output folder: a generated tree (OBJ, glTF, shared textures).
 python3 "$src/scripts/make_scale_tree.py" "$work/tree" --count 300 >/dev/null
@@ -86,4 +93,33 @@ cmake -G Ninja -S "$src/tests/consumer/bake" -B "$work/parallel" -DCMAKE_PREFIX_
   -DASSETS_DIR="$work/tree" -DASSETLIB_BAKE_PLAN_CHUNK=64 >/dev/null
 build parallel 4
 same_as_whole_bake "$work/tree" "$work/parallel/baked"
+# File names a whole-folder bake takes, which build files cannot hold as they are: '#' (CMake
+# refuses it in an output), '$' (a Ninja variable), quotes, '&', '^', backticks and '%' (Ninja
+# ends a depfile path there). Each bakes once, and a second build does nothing.
+mkdir -p "$work/odd"
+for name in 'rock#2' 'cost$1' "it's" 'a&b' 'a^b' 'tick`s' '100%' 'ab:c'; do
+  cp "$work/assets/textures/checker.png" "$work/odd/$name.png"
+done
+printf 'mtllib it'"'"'s.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl m\nf 1/1 2/1 3/1\n' >"$work/odd/model.obj"
+printf 'newmtl m\nmap_Kd rock#2.png\n' >"$work/odd/it's.mtl"
+cmake -G Ninja -S "$src/tests/consumer/bake" -B "$work/odd-build" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DASSETS_DIR="$work/odd" >"$work/log" 2>&1 || { cat "$work/log"; fail "configure with odd names"; }
+build odd-build
+same_as_whole_bake "$work/odd" "$work/odd-build/baked"
+build odd-build
+grep -q "no work to do" "$work/log" || { cat "$work/log"; fail "a second build with odd names did work"; }
+# The .mtl of an odd name is still an input of its model: an edit rebakes it.
+sleep 1.1  # a folder's time, which names it in the depfile, moves in whole seconds on some filesystems
+printf 'newmtl m\nKd 0.5 0.5 0.5\nmap_Kd rock#2.png\n' >"$work/odd/it's.mtl.tmp"
+mv "$work/odd/it's.mtl.tmp" "$work/odd/it's.mtl"
+build odd-build
+grep -q "Baking model.obj" "$work/log" || { cat "$work/log"; fail "a replaced .mtl of an odd name did not rebake its model"; }
+same_as_whole_bake "$work/odd" "$work/odd-build/baked"
+# A name no CMake list can hold (';', '\\'): the configure step fails naming it, not the build later.
+touch "$work/odd/a;b.png"
+if cmake -G Ninja -S "$src/tests/consumer/bake" -B "$work/odd-build" >"$work/log" 2>&1; then
+  fail "configure took a file name holding ';'"
+fi
+tr -s ' \n' ' ' <"$work/log" | grep -q "in its name, which a CMake build cannot hold: rename it" ||
+  { cat "$work/log"; fail "the ';' name is not explained"; }
 echo "PASS bake consumer"

@@ -407,13 +407,18 @@ baker_names)
   # A name of 251 bytes: its output (248) leaves no room for a temporary's suffix within 255.
   long=$(printf 'L%.0s' $(seq 247))
   cp "$work/src/noise000.png" "$work/src/$long.png"
+  # Names whose outputs no manifest holds: a drive letter as Windows reads one, a backslash.
+  cp "$work/src/noise000.png" "$work/src/c:x.png"
+  cp "$work/src/noise000.png" "$work/src/a\\b.png"
   for round in first second; do
     run "$work/src" -o "$work/out"
     expect_rc 1
     for folder in manifest.json .assetlib-cache.json .assetlib-records; do
       expect_line "$work/log" "error: $folder/noise000.png: output $folder/noise000.tx is a name the output folder keeps for the baker's own files"
     done
-    expect_line "$work/log" "baked 2, up to date 0, failed 3|baked 0, up to date 2, failed 3"
+    expect_line "$work/log" "error: c:x.png: output c:x.tx is no path a manifest can hold"
+    expect_line "$work/log" "output a.b.tx is no path a manifest can hold"
+    expect_line "$work/log" "baked 2, up to date 0, failed 5|baked 0, up to date 2, failed 5"
     [ -f "$work/out/manifest.json" ] && [ -f "$work/out/.assetlib-cache.json" ] ||
       fail "the $round bake left no manifest or cache file"
     check_output "$work/out"

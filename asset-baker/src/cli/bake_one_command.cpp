@@ -152,7 +152,7 @@ int run_bake_one(const BakeOneOptions& options) {
   std::string refused;
   std::optional<fs::path> plan_file;
   if (options.plan_dir) {
-    plan_file = resolved(*options.plan_dir / (relative + kPlanExtension));
+    plan_file = resolved(*options.plan_dir / plan_file_name(relative));
     if (BakeStatus s = read_source_plan(*options.plan_dir, relative, plan, refused); !s)
       return usage_error(s);
   } else if (BakeStatus s = plan_from_tree(root, out, config, relative, plan, refused); !s) {

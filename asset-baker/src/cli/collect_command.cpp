@@ -151,10 +151,12 @@ int run_collect(const CollectOptions& options) {
   }
   const size_t unheld_textures = report_unheld_textures(next, progress);
   size_t removed = 0;
-  if (BakeStatus s = write_index(output, previous, next, removed); !s) {
+  std::vector<std::string> kept;
+  if (BakeStatus s = write_index(output, previous, next, removed, kept); !s) {
     print_message("error", s.message());
     return 1;
   }
+  for (const std::string& path : kept) progress.warning(kept_output_warning(path));
   std::string cache_warning;
   std::unique_ptr<SharedCache> cache = open_cache_for(
       {options.cache_dir, options.no_cache, options.cache_limit}, root, output, cache_warning);

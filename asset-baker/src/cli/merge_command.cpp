@@ -279,10 +279,12 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
   check_shard_set(shard_set, problems);
   const size_t kept = problems > 0 ? keep_unmerged(previous, next, claimed) : 0;
   size_t removed = 0;
-  if (BakeStatus s = write_index(output, previous, next, removed); !s) {
+  std::vector<std::string> kept_outputs;
+  if (BakeStatus s = write_index(output, previous, next, removed, kept_outputs); !s) {
     print_message("error", s.message());
     return 1;
   }
+  for (const std::string& path : kept_outputs) print_message("warning", kept_output_warning(path));
   if (!quiet) {
     size_t assets = 0;
     for (const auto& [source, entry] : next.entries) assets += entry.outputs.size();

@@ -73,6 +73,12 @@ std::optional<AssetKind> source_kind(std::string_view relative_path) {
   return it->kind;
 }
 
+bool is_source_companion(std::string_view relative_path) {
+  std::string ext = lower_extension(relative_path);
+  std::string_view name = relative_path.substr(relative_path.rfind('/') + 1);
+  return ext == ".mtl" || ext == ".bin" || name == "baker.json";
+}
+
 std::optional<std::string> unread_asset_format(std::string_view relative_path) {
   std::string ext = lower_extension(relative_path);
   auto it = std::find_if(kUnreadFormats.begin(), kUnreadFormats.end(),

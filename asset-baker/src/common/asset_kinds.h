@@ -19,6 +19,11 @@ enum class AssetKind {
 // baker does not read.
 std::optional<AssetKind> source_kind(std::string_view relative_path);
 
+// True for a file the baker reads for the sources beside it, not as a source of its own: a
+// material library (.mtl), a glTF buffer (.bin), a baker.json. A walk does not count it as
+// unsupported.
+bool is_source_companion(std::string_view relative_path);
+
 // For an asset format the baker does not read but a user may expect it to (a WebP or DDS image,
 // an FBX model), what the format is and what to do instead ("a WebP image, which the baker does
 // not read; convert it to PNG or JPEG (HDR for HDR)"); nullopt for every other file. A walk names

@@ -85,6 +85,7 @@ void take_entry(const fs::path& root, const fs::directory_entry& entry, SourceWa
     return;
   }
   if (!kind) {
+    if (is_source_companion(relative)) return;
     ++walk.unsupported;
     if (std::optional<std::string> format = unread_asset_format(relative))
       report.info("skipped " + relative + ": " + *format);
@@ -298,17 +299,19 @@ BakeStatus resolve_setup(const BakeOptions& options, Setup& setup) {
 // The outputs sources claim: exact paths, and the parts folders of OBJ and glTF sources.
 class OutputClaims {
  public:
-  // The claimed output `source` would overwrite (or a baker's file, is_baker_file), or "" when it
-  // takes none.
+  // The claimed output `source` would overwrite (or a baker's file, is_baker_file, or a path no
+  // manifest holds), or "" when it takes none.
   std::string conflict(const Source& source) const {
     for (const std::string& path : source.outputs) {
-      if (paths_.count(path) || is_baker_file(path)) return path;
+      if (paths_.count(path) || is_baker_file(path) || !assetlib::is_safe_relative_path(path))
+        return path;
       for (size_t slash = path.find('/'); slash != std::string::npos;
            slash = path.find('/', slash + 1)) {
         if (folders_.count(path.substr(0, slash + 1))) return path;
       }
     }
     if (!source.parts.empty()) {
+      if (!assetlib::is_safe_relative_path(source.parts + "0")) return source.parts;
       auto inside = paths_.lower_bound(source.parts);
       if (inside != paths_.end() && inside->rfind(source.parts, 0) == 0) return *inside;
     }
@@ -330,12 +333,14 @@ BakeStatus refused_source(const std::string& relative, const std::string& taken)
     return BakeStatus::failure(BakeError::RefusedPath, relative,
                                "file name is not valid UTF-8; rename it");
   }
-  return BakeStatus::failure(
-      BakeError::RefusedPath, relative,
-      "output " + taken +
-          (is_baker_file(taken) ? " is a name the output folder keeps for the baker's own "
-                                  "files (manifest.json, .assetlib-*); rename the source"
-                                : " is already produced by another source"));
+  const char* why = is_baker_file(taken) ? " is a name the output folder keeps for the baker's "
+                                           "own files (manifest.json, .assetlib-*); rename the "
+                                           "source"
+                    : !assetlib::is_safe_relative_path(taken + "0")
+                        ? " is no path a manifest can hold (a '\\', or a drive letter such as "
+                          "'a:' at its start, as Windows reads it); rename the source"
+                        : " is already produced by another source";
+  return BakeStatus::failure(BakeError::RefusedPath, relative, "output " + taken + why);
 }
 
 std::vector<std::string> taken_outputs(const std::vector<Source>& sources) {
@@ -485,7 +490,10 @@ void remove_orphans(const OutputTree& output, const std::vector<Source>& sources
   for (const auto& [old_source, entry] : old_cache.entries) {
     const std::string& relative = old_source;  // clang 14 cannot capture a structured binding
     for (const OutputRecord& o : entry.outputs) {
-      if (live.count(o.path) || !output.remove_if_unchanged(o.path, o.hash)) continue;
+      if (live.count(o.path)) continue;
+      OutputTree::Removal removal = output.remove_if_unchanged(o.path, o.hash);
+      if (removal == OutputTree::Removal::Kept) progress.warning(kept_output_warning(o.path));
+      if (removal != OutputTree::Removal::Removed) continue;
       // Looked up only for a removal: a scan of every source per entry made a no-op bake of 100k
       // sources quadratic.
       bool still_there = std::any_of(sources.begin(), sources.end(),
@@ -506,7 +514,9 @@ void remove_left_over(const OutputTree& output, const OutputJournal& journal,
                       const std::set<std::string>& live, Totals& totals, ProgressReport& progress) {
   for (const auto& [noted_path, noted_hash] : journal.left_over()) {
     const std::string path(noted_path);
-    if (live.count(path) || !output.remove_if_unchanged(path, std::string(noted_hash))) continue;
+    if (live.count(path) ||
+        output.remove_if_unchanged(path, std::string(noted_hash)) != OutputTree::Removal::Removed)
+      continue;
     ++totals.removed;
     progress.info("removed " + path + " (put there by a bake that ended before recording it)");
   }

@@ -2,6 +2,7 @@
 
 #include "pipeline/streamed_file.h"
 
+#include <set>
 
 namespace baker {
 namespace {
@@ -25,17 +26,59 @@ std::string escaped(const std::string& path) {
   return out;
 }
 
+// Characters a build file holds in a path as themselves (build_file_name).
+bool plain_in_build_files(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80 ||
+         std::string_view("+,/_.~(){}=@[]!- ").find(char(c)) != std::string_view::npos;
+}
+
+// Whether Ninja's depfile reader takes `path` whole: its plain characters, and those escaped().
+bool ninja_reads(std::string_view path) {
+  for (char c : path) {
+    if (!plain_in_build_files(static_cast<unsigned char>(c)) &&
+        std::string_view(":%#$\\").find(c) == std::string_view::npos)
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string depfile_text(const std::string& target, const std::vector<std::string>& inputs) {
   std::string text = escaped(target) + ":";
+  std::set<std::string> folders;  // named once each
   for (const std::string& input : inputs) {
     if (input.empty() || input.find_first_of("\n\r") != std::string::npos) continue;
+    std::string path = input;
+    if (!ninja_reads(path)) {
+      std::filesystem::path folder = std::filesystem::path(input).parent_path();
+      while (!ninja_reads(folder.string()) && folder != folder.parent_path())
+        folder = folder.parent_path();
+      if (!ninja_reads(folder.string()) || !folders.insert(folder.string()).second) continue;
+      path = folder.string();
+    }
     text += " \\\n  ";
-    text += escaped(input);
+    text += escaped(path);
   }
   text += "\n";
   return text;
+}
+
+std::string build_file_name(std::string_view relative) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(relative.size());
+  for (char c : relative) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (plain_in_build_files(byte)) {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    }
+  }
+  return out;
 }
 
 BakeStatus write_depfile(const std::filesystem::path& path, const std::string& target,

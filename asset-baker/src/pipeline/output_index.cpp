@@ -28,8 +28,14 @@ bool outputs_hold(const OutputTree& output, const BakeCache& previous, CacheEntr
   return true;
 }
 
+std::string kept_output_warning(const std::string& path) {
+  return path +
+         ": no source makes it any more, but it no longer holds what the baker wrote (edited "
+         "since?): left in place, unlisted (check reports it); remove it if it is not needed";
+}
+
 BakeStatus write_index(const OutputTree& output, const BakeCache& previous, const BakeCache& next,
-                       size_t& removed) {
+                       size_t& removed, std::vector<std::string>& kept) {
   assetlib::Manifest manifest;
   std::set<std::string> live;
   for (const auto& [source, entry] : next.entries) {
@@ -40,7 +46,10 @@ BakeStatus write_index(const OutputTree& output, const BakeCache& previous, cons
   }
   for (const auto& [source, entry] : previous.entries) {
     for (const OutputRecord& o : entry.outputs) {
-      if (!live.count(o.path) && output.remove_if_unchanged(o.path, o.hash)) ++removed;
+      if (live.count(o.path)) continue;
+      OutputTree::Removal removal = output.remove_if_unchanged(o.path, o.hash);
+      removed += removal == OutputTree::Removal::Removed;
+      if (removal == OutputTree::Removal::Kept) kept.push_back(o.path);
     }
   }
   if (BakeStatus s = save_cache(output, next); !s) return s;

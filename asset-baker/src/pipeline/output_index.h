@@ -25,8 +25,14 @@ BakeStatus check_manifest_replaceable(const OutputTree& output);
 
 // Deletes the outputs `previous` lists that no entry of `next` does (while they still hold what the
 // baker wrote: OutputTree::remove_if_unchanged), then writes `next` as the cache and its outputs as
-// the manifest, the manifest last. `removed` counts the deleted files.
+// the manifest, the manifest last. `removed` counts the deleted files; `kept` gets the paths of
+// those left in place because they changed since (kept_output_warning).
 BakeStatus write_index(const OutputTree& output, const BakeCache& previous, const BakeCache& next,
-                       size_t& removed);
+                       size_t& removed, std::vector<std::string>& kept);
+
+// What a bake says of an output no source makes any more that it leaves in place, as it no longer
+// holds what the baker wrote: `check` then reports it as not listed, and nothing else would say
+// why.
+std::string kept_output_warning(const std::string& path);
 
 }  // namespace baker

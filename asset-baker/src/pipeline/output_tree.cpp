@@ -384,17 +384,20 @@ std::optional<std::string> OutputTree::file_hash(const std::string& relative) co
   return hash_string(hash);
 }
 
-bool OutputTree::remove_if_unchanged(const std::string& relative,
-                                     const std::string& expected_hash) const {
+OutputTree::Removal OutputTree::remove_if_unchanged(const std::string& relative,
+                                                    const std::string& expected_hash) const {
   std::string leaf;
   FileDescriptor dir(open_parent(relative, false, leaf));
-  if (dir.get() < 0) return false;
+  if (dir.get() < 0) return errno == ENOENT ? Removal::Absent : Removal::Kept;
+  struct stat st {};
+  if (::fstatat(dir.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
+    return Removal::Absent;
   FileDescriptor file(open_regular(dir.get(), leaf));
   uint64_t hash = 0;
   if (file.get() < 0 || !is_asset_file(file.get()) || ::lseek(file.get(), 0, SEEK_SET) != 0 ||
       !hash_fd(file.get(), hash) || hash_string(hash) != expected_hash)
-    return false;
-  if (::unlinkat(dir.get(), leaf.c_str(), 0) != 0) return false;
+    return Removal::Kept;
+  if (::unlinkat(dir.get(), leaf.c_str(), 0) != 0) return Removal::Kept;
   // Each folder above, deepest first, while it is empty (rmdir refuses one that is not).
   for (std::string folder = relative;;) {
     size_t slash = folder.rfind('/');
@@ -404,7 +407,7 @@ bool OutputTree::remove_if_unchanged(const std::string& relative,
     FileDescriptor parent(open_parent(folder, false, name));
     if (parent.get() < 0 || ::unlinkat(parent.get(), name.c_str(), AT_REMOVEDIR) != 0) break;
   }
-  return true;
+  return Removal::Removed;
 }
 
 void OutputTree::sweep_temporaries() const { sweep(fd_, 0); }

@@ -131,10 +131,11 @@ class OutputTree {
   // Deletes `relative` only when it is a regular file laid out as an asset (a known type, the
   // format version, header lengths matching its size) whose content hash is `expected_hash` (what
   // the baker recorded writing), then the folders above it that this leaves empty (a removed
-  // source's `textures/`, a glTF's `.parts`), as a fresh bake would not have them. Returns true
-  // when the file was deleted. Only while holding the output lock exclusively: a shared holder
-  // could be about to write into a folder that is empty for a moment.
-  bool remove_if_unchanged(const std::string& relative, const std::string& expected_hash) const;
+  // source's `textures/`, a glTF's `.parts`), as a fresh bake would not have them. Kept: something
+  // else is there (edited since, or replaced), left alone. Only while holding the output lock
+  // exclusively: a shared holder could be about to write into a folder that is empty for a moment.
+  enum class Removal { Removed, Absent, Kept };
+  Removal remove_if_unchanged(const std::string& relative, const std::string& expected_hash) const;
 
   // Deletes temporaries (is_temporary_name) that killed runs left anywhere in the tree, without
   // following symlinks. Only safe while holding the output lock (OutputLock).

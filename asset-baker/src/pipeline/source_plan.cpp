@@ -1,5 +1,6 @@
 #include "pipeline/source_plan.h"
 
+#include "pipeline/depfile.h"
 #include "pipeline/output_tree.h"
 #include "pipeline/plan_textures.h"
 
@@ -48,6 +49,10 @@ std::string plan_text(const std::filesystem::path& root, const Source& source,
 
 }  // namespace
 
+std::string plan_file_name(const std::string& relative) {
+  return build_file_name(relative) + kPlanExtension;
+}
+
 BakeStatus write_source_plans(const std::filesystem::path& plan_dir,
                               const std::filesystem::path& root, const std::vector<Source>& sources,
                               const std::vector<std::string>& taken, const TexturePlan& plan,
@@ -56,7 +61,7 @@ BakeStatus write_source_plans(const std::filesystem::path& plan_dir,
   if (BakeStatus s = OutputTree::open(plan_dir, tree); !s) return s;
   for (size_t i = 0; i < sources.size(); ++i) {
     std::string text = plan_text(root, sources[i], taken[i], plan, result.files_read);
-    std::string path = sources[i].relative + kPlanExtension;
+    std::string path = plan_file_name(sources[i].relative);
     if (tree.read_file(path, kMaxPlanBytes) == text) {
       ++result.unchanged;
       continue;
@@ -70,12 +75,12 @@ BakeStatus write_source_plans(const std::filesystem::path& plan_dir,
 
 BakeStatus read_source_plan(const std::filesystem::path& plan_dir, const std::string& relative,
                             TexturePlan& plan, std::string& refused) {
-  std::string path = (plan_dir / (relative + kPlanExtension)).string();
+  std::string path = (plan_dir / plan_file_name(relative)).string();
   OutputTree tree;
   std::error_code ec;
   if (!std::filesystem::is_directory(plan_dir, ec) || !OutputTree::open(plan_dir, tree))
     return BakeStatus::failure(BakeError::Config, plan_dir.string(), "no such plan folder");
-  std::optional<std::string> text = tree.read_file(relative + kPlanExtension, kMaxPlanBytes);
+  std::optional<std::string> text = tree.read_file(plan_file_name(relative), kMaxPlanBytes);
   if (!text) {
     return BakeStatus::failure(BakeError::Config, path,
                                "missing: run `asset-baker plan` before the bake");

@@ -23,6 +23,9 @@
 namespace baker {
 
 inline constexpr const char* kPlanExtension = ".plan";
+// The plan file of the source `relative`, inside the plan folder: its build_file_name (depfile.h)
+// and kPlanExtension, as assetlib_bake() names it.
+std::string plan_file_name(const std::string& relative);
 // A plan file larger than this is not one the baker wrote.
 inline constexpr uint64_t kMaxPlanBytes = 64ull << 20;
 

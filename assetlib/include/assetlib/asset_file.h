@@ -73,17 +73,18 @@ struct AssetView {
 Status save_binaryfile(const std::string& path, const AssetFile& file);
 
 // Reads a whole asset file into `out`.
-// Safe on hostile files. Before allocating, checks the version (UnsupportedVersion) and that the
-// file is exactly 16 + json_length + blob_length bytes (TruncatedHeader / LengthMismatch); then
-// allocates exactly the file's size. Other errors: FileNotFound, IoError. Messages start with
-// `path`.
-// Does not check the type or parse the JSON.
+// Safe on hostile files. Before allocating, checks that the type is four characters of an asset
+// type (UnknownType: not which type), the version (UnsupportedVersion), the JSON length against
+// kMaxJsonSize (InvalidValue) and that the file is exactly 16 + json_length + blob_length bytes
+// (TruncatedHeader / LengthMismatch); then allocates exactly the file's size. Other errors:
+// FileNotFound, IoError. Messages start with `path`.
+// Does not parse the JSON.
 Status load_binaryfile(const std::string& path, AssetFile& out);
 
 // Splits `bytes` (a complete asset file) into header, JSON and blob without copying or allocating.
 // Safe on hostile bytes: the same checks and errors as load_binaryfile. On success, `out.json` and
-// `out.blob` lie inside `bytes` (and are valid while it is); the type and the JSON are not checked
-// yet. `source_name` only labels error messages (a path, a pack entry name).
+// `out.blob` lie inside `bytes` (and are valid while it is); which type it is, and the JSON, are
+// not checked yet. `source_name` only labels error messages (a path, a pack entry name).
 Status parse_binaryfile(std::span<const std::byte> bytes, AssetView& out,
                         std::string_view source_name = "<memory>");
 

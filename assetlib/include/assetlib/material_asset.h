@@ -88,7 +88,8 @@ Status pack_material(const MaterialInfo& info, AssetFile& out);
 
 // Reads a "MATL" asset.
 // Safe on hostile bytes. Errors: UnknownType, InvalidJson, MissingKey, WrongKeyType, InvalidValue
-// (a non-finite number, an unknown alpha mode or wrap, a uv_set over 1, a non-empty blob); messages
+// (a non-finite number, an unknown alpha mode or wrap, a uv_set over 1, a non-empty blob),
+// UnknownCompression (a "compression" other than "LZ4" or "None"); messages
 // start with "MATL metadata" and do not name the file. `info` is left unchanged on error.
 // Once warm, allocates nothing when `info` is reused: the same asset again, or two in turn, read
 // into one `info` (the calling thread keeps a JSON parser and a scratch info, which trades memory

@@ -101,7 +101,8 @@ void prefab_local_matrix(const PrefabNode& node, float out[16]);
 Status pack_prefab(const PrefabInfo& info, AssetFile& out);
 
 // Reads a "PRFB" asset.
-// Safe on hostile bytes. Errors: UnknownType, InvalidJson, MissingKey, WrongKeyType, InvalidValue;
+// Safe on hostile bytes. Errors: UnknownType, InvalidJson, MissingKey, WrongKeyType, InvalidValue,
+// UnknownCompression;
 // messages start with "PRFB metadata" and do not name the file. `info` is left unchanged on error.
 // On success every parent is -1 or an earlier node, every camera and light index is -1 or in
 // range, types are known, every number is finite, and the arrays hold at most 2^20 entries. Node

@@ -63,7 +63,8 @@ inline constexpr uint32_t kMaxJoints = 65536;
 Status pack_skeleton(const SkeletonInfo& info, AssetFile& out);
 
 // Reads a "SKEL" asset.
-// Safe on hostile bytes. Errors: UnknownType, InvalidJson, MissingKey, WrongKeyType, InvalidValue;
+// Safe on hostile bytes. Errors: UnknownType, InvalidJson, MissingKey, WrongKeyType, InvalidValue,
+// UnknownCompression;
 // messages start with "SKEL metadata" and do not name the file. `info` is left unchanged on error.
 // On success: 1..kMaxJoints joints, every parent -1 or an earlier joint, every node >= -1 (not
 // checked against a prefab: do that before indexing one), every number finite and within +-3e38.
