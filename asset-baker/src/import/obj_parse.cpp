@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 
 namespace baker {
@@ -556,7 +557,8 @@ class ObjParser {
 
   // "s off", "s 0" (flat) or "s <n>": each number a group of its own, however many digits it has
   // (3ds Max writes group bit masks; an int wrapped 2^32 + 1 onto group 1 and 2^31 onto flat). A
-  // negative number, or none, is flat. Groups are numbered from 1 in order of first use.
+  // negative number, or none, is flat. A group below 2^31 keeps its number (as LoadObj gives it);
+  // larger ones are numbered from 2^31 in order of first use.
   BakeStatus smoothing(LineReader& r) {
     r.skip_blanks();
     if (r.done()) return {};
@@ -571,8 +573,15 @@ class ObjParser {
       smoothing_group_ = 0;
       return {};
     }
-    auto [group, added] =
-        smoothing_groups_.try_emplace(std::string(number), uint32_t(smoothing_groups_.size() + 1));
+    if (number.size() <= 10) {
+      const uint64_t value = std::strtoull(std::string(number).c_str(), nullptr, 10);
+      if (value < (1u << 31)) {
+        smoothing_group_ = uint32_t(value);
+        return {};
+      }
+    }
+    auto [group, added] = large_smoothing_groups_.try_emplace(
+        std::string(number), uint32_t((1u << 31) + large_smoothing_groups_.size()));
     smoothing_group_ = group->second;
     return {};
   }
@@ -595,7 +604,7 @@ class ObjParser {
   std::map<std::string, int> late_names_;
   std::vector<const std::string*> late_order_;
   uint32_t smoothing_group_ = 0;
-  std::map<std::string, uint32_t> smoothing_groups_;  // by the number's digits
+  std::map<std::string, uint32_t> large_smoothing_groups_;  // by the number's digits
   std::string beyond_float_;  // a coordinate of the current line that no float holds
   std::string group_name_;
   bool group_named_ = false;

@@ -35,9 +35,11 @@ bool output_holds_input(const fs::path& input, const fs::path& output) {
   if (folder_within(input, output)) return true;
   struct stat input_stat {};
   if (::stat(input.c_str(), &input_stat) != 0) return false;
+  // An output folder inside the input by path is the input's business (its walk leaves it out);
+  // the same folder reached by another path is not.
   for (fs::path p = output;; p = p.parent_path()) {
     struct stat st {};
-    if (::stat(p.c_str(), &st) == 0 && st.st_dev == input_stat.st_dev &&
+    if (p != input && ::stat(p.c_str(), &st) == 0 && st.st_dev == input_stat.st_dev &&
         st.st_ino == input_stat.st_ino)
       return true;
     if (p == p.parent_path()) return false;
