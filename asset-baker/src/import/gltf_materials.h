@@ -31,8 +31,8 @@ struct GltfImageUse {
 std::vector<GltfImageUse> gltf_image_uses(const Json& root);
 
 // The images of the glTF file `source` that its materials use, as root-relative paths with their
-// roles and sampling: what the texture plan needs before any source bakes. Images inside the file and
-// files that cannot be parsed give nothing (the file's own bake reports problems).
+// roles and sampling: what the texture plan needs before any source bakes. Images inside the file
+// and files that cannot be parsed give nothing (the file's own bake reports problems).
 std::vector<ImageUse> gltf_texture_references(std::span<const std::byte> bytes,
                                               const std::string& source);
 

@@ -117,14 +117,16 @@ std::map<size_t, MtlStated> stated_by_material(std::string_view text,
       ColourLine c = read_colour(words);
       const bool diffuse = key == "Kd";
       if (diffuse) stated.diffuse = true;
-      std::optional<float>& grey = diffuse          ? stated.diffuse_grey
+      std::optional<float>& grey = diffuse       ? stated.diffuse_grey
                                    : key == "Ke" ? stated.emission_grey
                                                  : stated.specular_grey;
       if (!c.word.empty()) {
         grey = diffuse ? 1.0f : 0.0f;
         note(key + "word", "'" + key + " " + c.word + " ...' (a CIE XYZ or spectral colour) is " +
                                "not read; " +
-                               (diffuse ? "white" : key == "Ke" ? "no emission" : "no specular") +
+                               (diffuse       ? "white"
+                                : key == "Ke" ? "no emission"
+                                              : "no specular") +
                                " baked");
       } else if (c.count == 1) {
         grey = c.first;  // "if only r is specified, g and b are assumed equal to r"
@@ -515,8 +517,7 @@ bool MtlLibraries::load(const std::string& name, std::vector<tinyobj::material_t
   // Appended after the materials of earlier libraries, as tinyobjloader numbers them.
   size_t first = materials->size();
   std::vector<std::string> notes;
-  for (const auto& [i, stated] : stated_by_material(text, notes))
-    stated_[first + i] = stated;
+  for (const auto& [i, stated] : stated_by_material(text, notes)) stated_[first + i] = stated;
   for (const std::string& n : notes)
     warnings_.push_back(obj_path_ + ": material library '" + *path + "': " + n);
   for (auto& [material_name, index] : library_map) {
