@@ -235,8 +235,8 @@ function(assetlib_bake)
 
   add_custom_command(
     OUTPUT "${out}/manifest.json"
-    COMMAND "${baker}" collect "${src}" -o "${out}" ${cache_options} -q
-    DEPENDS ${stamps} "${source_list_file}" ${baker_depends}
+    COMMAND "${baker}" collect "${src}" -o "${out}" ${options} ${cache_options} -q
+    DEPENDS ${stamps} "${source_list_file}" ${config_depends} ${baker_depends}
     COMMENT "Collecting the manifest of ${out}"
     VERBATIM)
   add_custom_target(${arg_TARGET} ALL DEPENDS "${out}/manifest.json")

@@ -271,6 +271,46 @@ unreadable_inputs)
     { cat "$work/diff"; fail "outputs changed although their inputs could not be read"; }
   "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check after unreadable inputs"; }
   ;;
+exclude)
+  # baker.json's exclude: a folder it names is not even listed (one that cannot be listed stops no
+  # bake: tested as nobody), its broken sources fail nothing; an excluded file that was baked has
+  # its outputs removed; a single-file bake and bake-one of an excluded source bake nothing and
+  # succeed; plan, bake-one and collect leave the folder a whole bake leaves.
+  fresh_assets
+  mkdir -p "$work/src/wip" "$work/src/lost+found"
+  printf 'garbage' >"$work/src/wip/broken.png"
+  printf 'garbage' >"$work/src/lost+found/x.png"
+  bake
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "broken sources must fail the bake before they are excluded"; }
+  printf '{ "exclude": ["**/wip", "lost+found", "textures/roughness.png"] }\n' >"$work/src/baker.json"
+  bake
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "a bake with the broken folders excluded exited $rc"; }
+  expect_line "$work/log" "removed textures/roughness.tx \(source excluded by baker.json\)"
+  [ ! -e "$work/out/textures/roughness.tx" ] || fail "the excluded source's output stayed"
+  "$baker" check "$work/out" >/dev/null || fail "check after excluding"
+  if [ "$(id -u)" = 0 ]; then
+    chmod 755 "$work" && mkdir "$work/nobody" && chown 65534:65534 "$work/nobody"
+    chmod 000 "$work/src/lost+found"
+    set +e; setpriv --reuid=65534 --regid=65534 --clear-groups "$baker" "$work/src" -o "$work/nobody" -q >"$work/log" 2>&1; rc=$?; set -e
+    chmod 755 "$work/src/lost+found"
+    [ "$rc" = 0 ] || { cat "$work/log"; fail "an excluded folder that cannot be listed stopped the bake ($rc)"; }
+  fi
+  set +e; "$baker" "$work/src/wip/broken.png" --root "$work/src" -o "$work/out" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "a single-file bake of an excluded source exited $rc"; }
+  expect_line "$work/log" "wip/broken.png: excluded by baker.json \('\*\*/wip'\); nothing baked"
+  "$baker" plan "$work/src" --plan-dir "$work/plan" -o "$work/edges" -q || fail "plan"
+  [ -f "$work/plan/wip/broken.png.plan" ] || fail "no plan file for an excluded source (a build declares one)"
+  (cd "$work/src" && find . -type f | sed 's|^\./||' | grep -iE '\.(png|obj|gltf)$') >"$work/list"
+  while read -r f; do
+    "$baker" bake-one "$work/src/$f" --root "$work/src" -o "$work/edges" --plan-dir "$work/plan" -q ||
+      fail "bake-one $f"
+  done <"$work/list"
+  "$baker" collect "$work/src" -o "$work/edges" -q || fail "collect"
+  rm -rf "$work/whole"
+  "$baker" "$work/src" -o "$work/whole" -q --no-cache || fail "whole bake"
+  diff -r -x .assetlib-cache.json -x .assetlib-records -x .assetlib-lock "$work/whole" "$work/edges" ||
+    fail "plan, bake-one and collect differ from a whole bake"
+  ;;
 unreadable_folders)
   # A folder the walk cannot list (permissions, a lost mount) fails the run, naming it, and the
   # outputs of its sources stay: nothing says those sources are gone. The root too.

@@ -542,3 +542,38 @@ TEST_CASE("config: without one in the input folder the nearest ancestor's baker.
   REQUIRE(found);
   CHECK(fs::equivalent(*found, nearer));
 }
+
+TEST_CASE("config: exclude globs leave out files and folders, a preset's added", "[config]") {
+  test::TempDir dir;
+  Loaded l = load(dir, R"({"exclude": ["**/wip", "lost+found", "*.psd"],
+                           "presets": {"ship": {"exclude": ["debug/**"]}}})",
+                  "ship");
+  REQUIRE(l.status.ok());
+  CHECK(l.config.warnings.empty());
+  CHECK(baker::exclusion_of(l.config, "art/wip") == "**/wip");
+  CHECK(baker::exclusion_of(l.config, "lost+found") == "lost+found");
+  CHECK(baker::exclusion_of(l.config, "a/b/c.psd") == "*.psd");
+  CHECK(baker::exclusion_of(l.config, "debug/grid.png") == "debug/**");
+  CHECK_FALSE(baker::exclusion_of(l.config, "art/wip/a.png"));  // the folder's glob, not its files'
+  CHECK(baker::exclusion_above(l.config, "art/wip/a.png") == "**/wip");
+  CHECK_FALSE(baker::exclusion_above(l.config, "art/final/a.png"));
+  // What is excluded is part of what the configuration makes a bake do.
+  Loaded none = load(dir, R"({})");
+  REQUIRE(none.status.ok());
+  CHECK(baker::config_digest(none.config) != baker::config_digest(l.config));
+}
+
+TEST_CASE("config: a malformed exclude is a Config error naming the file", "[config]") {
+  test::TempDir dir;
+  for (const char* text : {R"({"exclude": "*.psd"})", R"({"exclude": [1]})", R"({"exclude": [""]})",
+                           R"({"presets": {"p": {"exclude": {}}}})"}) {
+    INFO(text);
+    Loaded l = load(dir, text, std::string(text).find("presets") != std::string::npos ? "p" : "");
+    CHECK(l.status.code == BakeError::Config);
+    CHECK_THAT(l.status.message(), Catch::Contains("baker.json"));
+  }
+  Loaded long_glob =
+      load(dir, R"({"exclude": [")" + std::string(baker::kMaxGlobLength + 1, '*') + R"("]})");
+  CHECK(long_glob.status.code == BakeError::Config);
+  CHECK_THAT(long_glob.status.message(), Catch::Contains("-character limit"));
+}

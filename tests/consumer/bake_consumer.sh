@@ -115,6 +115,15 @@ mv "$work/odd/it's.mtl.tmp" "$work/odd/it's.mtl"
 build odd-build
 grep -q "Baking model.obj" "$work/log" || { cat "$work/log"; fail "a replaced .mtl of an odd name did not rebake its model"; }
 same_as_whole_bake "$work/odd" "$work/odd-build/baked"
+# baker.json's exclude, through every edge: the excluded source's output goes, as in a whole bake,
+# and the next build has nothing to do (the plan writes a plan file for it all the same).
+printf '{ "exclude": ["100%%.png", "a&b.png"] }\n' >"$work/odd/baker.json"
+build odd-build
+same_as_whole_bake "$work/odd" "$work/odd-build/baked"
+[ ! -e "$work/odd-build/baked/100%.tx" ] || fail "the excluded source's output stayed"
+build odd-build
+grep -q "no work to do" "$work/log" || { cat "$work/log"; fail "a second build with an exclude did work"; }
+rm "$work/odd/baker.json"
 # A name no CMake list can hold (';', '\\'): the configure step fails naming it, not the build later.
 touch "$work/odd/a;b.png"
 if cmake -G Ninja -S "$src/tests/consumer/bake" -B "$work/odd-build" >"$work/log" 2>&1; then

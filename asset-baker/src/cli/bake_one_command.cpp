@@ -1,6 +1,7 @@
 #include "cli/commands.h"
 
 #include "common/asset_kinds.h"
+#include "common/file_time.h"
 #include "common/source_paths.h"
 #include "common/terminal_text.h"
 #include "pipeline/bake_folders.h"
@@ -40,7 +41,7 @@ int usage_error(const BakeStatus& s) {
 BakeStatus plan_from_tree(const fs::path& root, const fs::path& output, const BakeConfig& config,
                           const std::string& relative, TexturePlan& plan, std::string& refused) {
   ProgressReport quiet(0, true, false);
-  SourceWalk walk = scan_sources(root, output, quiet);
+  SourceWalk walk = scan_sources(root, output, config, quiet);
   // A plan from part of the tree could give an image the wrong role: the bake waits for it all.
   if (!walk.unreadable.empty()) {
     const std::string& folder = walk.unreadable.front();
@@ -89,9 +90,11 @@ std::vector<std::string> read_paths(const fs::path& root, const std::string& rel
 
 // The stamp is dated when the bake began, not when it ended: a source saved while the edge ran is
 // then newer than the stamp, and the build system runs the edge again. Dated at its end, the stamp
-// made the edit look built, for good. (File times come from a clock a tick coarser than
-// `started_ns`: an edit in the run's first few milliseconds can still look older. Dating the stamp
-// earlier would make inputs written just before the run, a plan file, look newer for ever.)
+// made the edit look built, for good. It is dated by the clock file times come from
+// (file_clock_now_ns, a tick coarser than the precise one): dated by the precise clock, a stamp
+// could read newer than the manifest collect wrote a moment later, and the next build ran collect
+// again. (An edit in the same tick as the start still looks older. Dating the stamp earlier would
+// make inputs written just before the run, a plan file, look newer for ever.)
 BakeStatus write_stamp(const fs::path& stamp, int64_t started_ns) {
   std::error_code ec;
   fs::create_directories(stamp.parent_path(), ec);
@@ -118,9 +121,37 @@ const char* outcome_line(const JobResult& r) {
   return to_string(r.outcome);
 }
 
+// A source baker.json excludes: nothing is baked and the edge succeeds (a build globs every file).
+// collect leaves it out of the manifest, as a whole bake would. Its depfile names baker.json, so
+// that an edit lifting the exclusion runs the edge again.
+int finish_excluded(const BakeOneOptions& options, const fs::path& root,
+                    const std::string& relative, const BakeConfig& config, const std::string& glob,
+                    int64_t started_ns) {
+  if (!options.quiet) std::printf("%s\n", terminal_text(excluded_message(relative, glob)).c_str());
+  if (options.depfile) {
+    std::string target = options.depfile_target ? *options.depfile_target
+                         : options.stamp        ? options.stamp->string()
+                                                : (root / relative).string();
+    if (BakeStatus s =
+            write_depfile(*options.depfile, target, read_paths(root, relative, {}, config, {}));
+        !s) {
+      print_message("error", s.message());
+      return 1;
+    }
+  }
+  if (options.stamp) {
+    if (BakeStatus s = write_stamp(*options.stamp, started_ns); !s) {
+      print_message("error", s.message());
+      return 1;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_bake_one(const BakeOneOptions& options) {
+  const int64_t stamp_ns = file_clock_now_ns();
   auto started_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::system_clock::now().time_since_epoch())
                         .count();
@@ -140,6 +171,8 @@ int run_bake_one(const BakeOneOptions& options) {
   if (BakeStatus s = resolve_output(root, options.output, out); !s) return usage_error(s);
   if (BakeStatus s = check_build_files(options.stamp, options.depfile, root, out); !s)
     return usage_error(s);
+  if (std::optional<std::string> glob = exclusion_above(config, relative))
+    return finish_excluded(options, root, relative, config, *glob, stamp_ns);
   OutputTree output;
   OutputLock lock;
   if (BakeStatus s = OutputTree::open(out, output); !s) return usage_error(s);
@@ -221,7 +254,7 @@ int run_bake_one(const BakeOneOptions& options) {
     }
   }
   if (options.stamp && code == 0) {
-    if (BakeStatus s = write_stamp(*options.stamp, int64_t(started_ns)); !s) {
+    if (BakeStatus s = write_stamp(*options.stamp, stamp_ns); !s) {
       print_message("error", s.message());
       code = 1;
     }

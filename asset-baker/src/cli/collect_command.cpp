@@ -91,7 +91,9 @@ int run_collect(const CollectOptions& options) {
   fs::path root, out;
   OutputTree output;
   OutputLock lock;
+  BakeConfig config;
   BakeStatus ready = resolve_root(options.root, root);
+  if (ready) ready = load_bake_config(root, options.config, options.preset, config);
   if (ready) ready = resolve_output(root, options.output, out);
   if (ready) ready = OutputTree::open(out, output);
   if (ready) ready = lock.acquire(output);
@@ -102,7 +104,7 @@ int run_collect(const CollectOptions& options) {
   }
   output.sweep_temporaries();
   ProgressReport progress(0, options.quiet, false);
-  SourceWalk walk = scan_sources(root, out, progress);
+  SourceWalk walk = scan_sources(root, out, config, progress);
   const std::vector<Source>& sources = walk.sources;
   BakeCache previous = load_cache(output);
   BakeCache next;

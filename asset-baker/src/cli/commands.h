@@ -97,6 +97,8 @@ int run_plan(const PlanOptions& options);
 // was never baked into the folder (its stamps outlived a deleted output folder).
 struct CollectOptions {
   std::filesystem::path root, output;
+  std::optional<std::filesystem::path> config;  // else the nearest baker.json: its "exclude"
+  std::string preset;
   std::optional<std::filesystem::path> cache_dir;
   bool no_cache = false, quiet = false;
   uint64_t cache_limit = 0;

@@ -198,13 +198,16 @@ int main(int argc, char** argv) {
   planner->add_flag("-q,--quiet", plan.quiet, "Print only errors");
 
   baker::CollectOptions collect;
-  std::string collect_cache;
+  std::string collect_cache, collect_config;
   CLI::App* collector = app.add_subcommand(
       "collect", "Write the cache and manifest of an output folder from its bake-one records");
   collector->add_option("root", collect.root, "The input folder")->required();
   collector->add_option("-o,--output", collect.output, "Output folder")->required();
   collector->add_option("--cache-dir", collect_cache, "Shared cache folder to trim");
   collector->add_flag("--no-cache", collect.no_cache, "Use no shared cache");
+  collector->add_option("--config", collect_config,
+                        "baker.json to use (its \"exclude\" leaves sources out)");
+  collector->add_option("--preset", collect.preset, "Preset from baker.json to apply");
   collector->add_option("--cache-size", cache_size_mb, "MiB the shared cache is trimmed to")
       ->check(CLI::Range(0.0, 1e9));
   collector->add_flag("-q,--quiet", collect.quiet, "Print only errors");
@@ -261,6 +264,7 @@ int main(int argc, char** argv) {
   }
   if (collector->parsed()) {
     collect.cache_dir = optional_path(collect_cache);
+    collect.config = optional_path(collect_config);
     collect.cache_limit = uint64_t(cache_size_mb * 1048576.0);
     return guarded(collect.output.string(), [&] { return baker::run_collect(collect); });
   }

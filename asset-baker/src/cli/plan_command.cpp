@@ -31,16 +31,17 @@ int run_plan(const PlanOptions& options) {
     return 2;
   }
   ProgressReport progress(0, options.quiet, false);
-  SourceWalk walk = scan_sources(root, exclude, progress);
+  SourceWalk walk = scan_sources(root, exclude, config, progress);
   std::vector<Source>& sources = walk.sources;
   // Plans of the sources an unreadable folder hides would be missing: no stamp for that.
   if (!walk.unreadable.empty()) return 1;
   TexturePlan plan = plan_textures(root, config, sources);
   for (Source& s : sources) plan_outputs(plan, s);
   PlanWrite written;
-  if (BakeStatus s = write_source_plans(options.plan_dir, root, sources, taken_outputs(sources),
-                                        plan, written);
-      !s) {
+  BakeStatus wrote =
+      write_source_plans(options.plan_dir, root, sources, taken_outputs(sources), plan, written);
+  if (wrote) wrote = write_excluded_plans(options.plan_dir, root, exclude, config, written);
+  if (BakeStatus s = wrote; !s) {
     print_message("error", s.message());
     return 1;
   }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <sys/stat.h>
+#include <time.h>
 
 #include <cstdint>
 #include <limits>
@@ -18,6 +19,15 @@ inline int64_t modification_ns(const struct stat& st) {
   if (seconds >= kMax / kNs) return kMax;
   if (seconds <= -(kMax / kNs)) return -kMax;
   return seconds * kNs + st.st_mtim.tv_nsec;
+}
+
+// Now, as the times of files written now will read: Linux dates them from the coarse clock, up to
+// a tick (a few milliseconds) behind the precise one. A file written after this call never reads
+// as older than it.
+inline int64_t file_clock_now_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME_COARSE, &now);
+  return int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
 }  // namespace baker

@@ -24,8 +24,8 @@ using nlohmann::json;
 const std::vector<std::string> kSettingKeys = {
     "compression",       "lz4_hc_level",  "chunk_size", "texture_role", "mips",     "max_size",
     "block_compression", "vertex_format", "optimize",   "meshlets",     "lod_count"};
-const std::vector<std::string> kTopLevelKeys = {"settings", "rules", "presets"};
-const std::vector<std::string> kPresetKeys = {"settings", "rules", "output"};
+const std::vector<std::string> kTopLevelKeys = {"settings", "rules", "exclude", "presets"};
+const std::vector<std::string> kPresetKeys = {"settings", "rules", "exclude", "output"};
 const std::vector<std::string> kRuleKeys = {"match", "settings"};
 
 // Unknown keys are warnings, not errors, so that a config written for a newer baker still bakes;
@@ -56,8 +56,32 @@ BakeStatus config_error(const std::string& path, const std::string& what) {
   return BakeStatus::failure(BakeError::Config, path, what);
 }
 
-// Reads a "settings" object and a "rules" array out of `obj` (the top level or a preset).
+BakeStatus glob_length_error(const std::string& where, const char* what, size_t length) {
+  return config_error(where, std::string(what) + " of " + std::to_string(length) +
+                                 " characters is over the " + std::to_string(kMaxGlobLength) +
+                                 "-character limit");
+}
+
+// Reads an "exclude" array of globs out of `obj` (the top level or a preset).
+BakeStatus read_exclude(const json& obj, const std::string& where, BakeConfig& out) {
+  if (!obj.contains("exclude")) return {};
+  const json& globs = obj["exclude"];
+  if (!globs.is_array()) return config_error(where, "'exclude' must be an array of globs");
+  for (const json& glob : globs) {
+    if (!glob.is_string() || glob.get_ref<const std::string&>().empty())
+      return config_error(where, "each 'exclude' entry must be a non-empty glob string");
+    const std::string& text = glob.get_ref<const std::string&>();
+    if (text.size() > kMaxGlobLength)
+      return glob_length_error(where, "an 'exclude' glob", text.size());
+    out.exclude.push_back(text);
+  }
+  return {};
+}
+
+// Reads a "settings" object, a "rules" array and an "exclude" array out of `obj` (the top level
+// or a preset).
 BakeStatus read_layer(const json& obj, const std::string& where, BakeConfig& out) {
+  if (BakeStatus s = read_exclude(obj, where, out); !s) return s;
   if (obj.contains("settings")) {
     if (!obj["settings"].is_object()) return config_error(where, "'settings' must be an object");
     warn_unknown_keys(obj["settings"], kSettingKeys, where, "setting", out.warnings);
@@ -71,11 +95,8 @@ BakeStatus read_layer(const json& obj, const std::string& where, BakeConfig& out
         return config_error(where, "each rule needs a string 'match' and an object 'settings'");
       }
       const std::string& match = rule["match"].get_ref<const std::string&>();
-      if (match.size() > kMaxGlobLength) {
-        return config_error(where, "a rule's 'match' of " + std::to_string(match.size()) +
-                                       " characters is over the " + std::to_string(kMaxGlobLength) +
-                                       "-character limit");
-      }
+      if (match.size() > kMaxGlobLength)
+        return glob_length_error(where, "a rule's 'match'", match.size());
       const std::string rule_where = where + " rule '" + match + "'";
       warn_unknown_keys(rule, kRuleKeys, rule_where, "key", out.warnings);
       warn_unknown_keys(rule["settings"], kSettingKeys, rule_where, "setting", out.warnings);
@@ -303,8 +324,31 @@ BakeStatus load_config(const std::filesystem::path& path, const std::string& pre
 uint64_t config_digest(const BakeConfig& config) {
   json rules = json::array();
   for (const BakeRule& rule : config.rules) rules.push_back({rule.match, rule.settings});
-  const std::string text = json{{"settings", config.settings}, {"rules", rules}}.dump();
+  json doc = {{"settings", config.settings}, {"rules", rules}};
+  if (!config.exclude.empty()) doc["exclude"] = config.exclude;  // digests of older configs kept
+  const std::string text = doc.dump();
   return hash_bytes(text.data(), text.size());
+}
+
+std::optional<std::string> exclusion_above(const BakeConfig& config,
+                                           std::string_view relative_path) {
+  for (std::string_view path = relative_path; !path.empty();) {
+    if (std::optional<std::string> glob = exclusion_of(config, path)) return glob;
+    const size_t slash = path.rfind('/');
+    path = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+  }
+  return std::nullopt;
+}
+
+std::string excluded_message(const std::string& relative_path, const std::string& glob) {
+  return relative_path + ": excluded by baker.json ('" + glob + "'); nothing baked";
+}
+
+std::optional<std::string> exclusion_of(const BakeConfig& config, std::string_view relative_path) {
+  for (const std::string& glob : config.exclude) {
+    if (glob_match(glob, relative_path)) return glob;
+  }
+  return std::nullopt;
 }
 
 std::string config_line(const BakeConfig& config) {

@@ -3,8 +3,9 @@
 //   {
 //     "settings": { "compression": "LZ4", "mips": true },  // project defaults
 //     "rules": [ { "match": "**/ui/**", "settings": { "texture_role": "ui" } } ],  // later win
+//     "exclude": [ "**/wip/**", "lost+found" ],  // never walked, never baked
 //     "presets": { "release": { "settings": { "lz4_hc_level": 9 }, "rules": [...],
-//                               "output": "baked-release" } }
+//                               "exclude": [...], "output": "baked-release" } }
 //   }
 //
 // Every settings key is listed in docs/baker.md. Unknown keys are warned about (naming the key
@@ -41,6 +42,7 @@ struct BakeConfig {
   nlohmann::json presets = nlohmann::json::object();  // every preset the file defines, by name
   nlohmann::json settings = nlohmann::json::object();
   std::vector<BakeRule> rules;
+  std::vector<std::string> exclude;   // globs of files and folders left out, the preset's added
   std::optional<std::string> output;  // set by a preset, relative to the config's folder
   std::vector<std::string> warnings;
 };
@@ -60,6 +62,21 @@ BakeStatus load_config(const std::filesystem::path& path, const std::string& pre
 // A digest of what the configuration makes a bake do (its settings and rules, the preset's
 // merged in): shards baked with other settings must not merge.
 uint64_t config_digest(const BakeConfig& config);
+
+// The "exclude" glob that leaves out the file or folder `relative_path` (root-relative, '/'), or
+// nullopt. An excluded folder is not listed at all (a lost+found that cannot be read stops no
+// bake), and nothing under it is a source; an excluded file is not a source. Every walk of the
+// input (bake, plan, bake-one, collect) leaves out the same files.
+std::optional<std::string> exclusion_of(const BakeConfig& config, std::string_view relative_path);
+
+// The "exclude" glob that leaves out `relative_path` itself or the nearest folder above it (what
+// a walk never reaches), or nullopt.
+std::optional<std::string> exclusion_above(const BakeConfig& config,
+                                           std::string_view relative_path);
+
+// What a bake of the one source `relative_path` says when `glob` excludes it: it bakes nothing and
+// succeeds (a build system runs an edge for every file it globs).
+std::string excluded_message(const std::string& relative_path, const std::string& glob);
 
 // What a bake prints first: "config: <path>, preset 'p'" or "config: none, built-in defaults".
 std::string config_line(const BakeConfig& config);

@@ -106,7 +106,8 @@ bool SourceWalk::unknown(const std::string& relative) const {
   });
 }
 
-SourceWalk scan_sources(const fs::path& root, const fs::path& exclude, ProgressReport& report) {
+SourceWalk scan_sources(const fs::path& root, const fs::path& output, const BakeConfig& config,
+                        ProgressReport& report) {
   SourceWalk walk;
   // Folder by folder rather than recursive_directory_iterator, whose skip_permission_denied drops
   // an unreadable folder without a word: its sources would be taken for deleted.
@@ -119,9 +120,16 @@ SourceWalk scan_sources(const fs::path& root, const fs::path& exclude, ProgressR
     for (; !ec && it != end; it.increment(ec)) {
       const fs::directory_entry& entry = *it;
       std::error_code entry_ec;
+      if (std::optional<std::string> glob =
+              exclusion_of(config, entry.path().lexically_relative(root).generic_string())) {
+        ++walk.excluded;
+        report.verbose("excluded " + entry.path().lexically_relative(root).generic_string() +
+                       " (baker.json: '" + *glob + "')");
+        continue;
+      }
       // Symlinked folders are not followed: a loop, or the same files twice.
       if (entry.is_directory(entry_ec) && !entry.is_symlink(entry_ec)) {
-        if (!exclude.empty() && fs::equivalent(entry.path(), exclude, entry_ec)) {
+        if (!output.empty() && fs::equivalent(entry.path(), output, entry_ec)) {
           // A walk of the whole output folder, only where the warning is shown (not per bake-one).
           if (!report.quiet()) warn_sources_in_output(entry.path(), root, report);
         } else {
@@ -486,7 +494,8 @@ struct NewState {
 // what the baker wrote (a file someone changed since is left alone).
 void remove_orphans(const OutputTree& output, const std::vector<Source>& sources,
                     const BakeCache& old_cache, const std::set<std::string>& live,
-                    const std::optional<Shard>& shard, Totals& totals, ProgressReport& progress) {
+                    const JobContext& context, Totals& totals, ProgressReport& progress) {
+  const std::optional<Shard>& shard = context.shard;
   for (const auto& [old_source, entry] : old_cache.entries) {
     const std::string& relative = old_source;  // clang 14 cannot capture a structured binding
     for (const OutputRecord& o : entry.outputs) {
@@ -502,6 +511,8 @@ void remove_orphans(const OutputTree& output, const std::vector<Source>& sources
       const char* why = still_there ? " (its source failed to bake or no longer makes it)"
                         : shard && !in_shard(*shard, relative)
                             ? " (another shard's: a shard's output folder holds that shard alone)"
+                        : exclusion_above(context.config, relative)
+                            ? " (source excluded by baker.json)"
                             : " (source deleted)";
       progress.info("removed " + o.path + why);
     }
@@ -579,7 +590,7 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
       }
     }
   }
-  remove_orphans(output, sources, own, state.live, context.shard, totals, progress);
+  remove_orphans(output, sources, own, state.live, context, totals, progress);
   // A single-file bake does not know what the other sources make: what killed runs left waits
   // for a whole bake.
   if (!partial && walk.unreadable.empty() && context.journal)
@@ -639,7 +650,7 @@ int run_bake(const BakeOptions& options) {
   progress.info(config_line(setup.config));
   for (const std::string& w : setup.config.warnings) progress.warning(w);
   Totals totals;
-  SourceWalk walk = scan_sources(setup.input, setup.output, progress);
+  SourceWalk walk = scan_sources(setup.input, setup.output, setup.config, progress);
   totals.unsupported = walk.unsupported;
   std::vector<Source>& sources = walk.sources;
   output.sweep_temporaries();  // under the lock: no other run's temporaries are in flight
@@ -664,6 +675,10 @@ int run_bake(const BakeOptions& options) {
   for (Source& s : sources) plan_outputs(context.textures, s);
   if (!setup.only.empty()) {
     totals.unsupported = 0;  // the walk of the root was for texture roles; none of it is skipped
+    if (std::optional<std::string> glob = exclusion_above(setup.config, setup.only)) {
+      progress.info(excluded_message(setup.only, *glob));
+      return 0;
+    }
     if (BakeStatus s = select_only(setup.only, sources); !s) {
       print_message("error", s.message());
       return s.code == BakeError::Config ? 2 : 1;

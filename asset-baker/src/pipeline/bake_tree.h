@@ -72,6 +72,7 @@ std::optional<std::filesystem::path> output_folder(const BakeOptions& options);
 struct SourceWalk {
   std::vector<Source> sources;  // every bakeable file, sorted by path
   size_t unsupported = 0;       // files of other kinds
+  size_t excluded = 0;          // files and folders baker.json's "exclude" left out
   // Folders that could not be listed (root-relative, "." for the root), each reported as an
   // error: which sources they hold is unknown, so none of their previous outputs may be taken
   // for a deleted source's.
@@ -81,12 +82,13 @@ struct SourceWalk {
   bool unknown(const std::string& relative) const;
 };
 
-// Every bakeable file under `root`, skipping `exclude` (an output folder inside the input: a
-// warning names sources in it), symlinked folders (not followed) and symlinks that lead outside
-// the root (a warning each on `report`). A folder that cannot be listed, and a FIFO, socket or
-// device with a source's name, are errors on `report`.
-SourceWalk scan_sources(const std::filesystem::path& root, const std::filesystem::path& exclude,
-                        ProgressReport& report);
+// Every bakeable file under `root`, skipping `output` (an output folder inside the input: a
+// warning names sources in it), what `config` excludes (exclusion_of: such folders are not even
+// listed), symlinked folders (not followed) and symlinks that lead outside the root (a warning
+// each on `report`). A folder that cannot be listed, and a FIFO, socket or device with a source's
+// name, are errors on `report`.
+SourceWalk scan_sources(const std::filesystem::path& root, const std::filesystem::path& output,
+                        const BakeConfig& config, ProgressReport& report);
 
 // For each of `sources` (in path order, outputs planned), the output an earlier source already
 // claims (a.png and a.jpg both make a.tx; "" when none), or the baker's own file it would

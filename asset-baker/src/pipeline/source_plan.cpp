@@ -53,6 +53,24 @@ std::string plan_file_name(const std::string& relative) {
   return build_file_name(relative) + kPlanExtension;
 }
 
+namespace {
+
+// Writes `text` as the plan file of `relative`, unless it holds that already.
+BakeStatus write_plan_file(const OutputTree& tree, const std::string& relative,
+                           const std::string& text, PlanWrite& result) {
+  std::string path = plan_file_name(relative);
+  if (tree.read_file(path, kMaxPlanBytes) == text) {
+    ++result.unchanged;
+    return {};
+  }
+  const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
+  if (BakeStatus s = tree.write(path, parts); !s) return s;
+  ++result.rewritten;
+  return {};
+}
+
+}  // namespace
+
 BakeStatus write_source_plans(const std::filesystem::path& plan_dir,
                               const std::filesystem::path& root, const std::vector<Source>& sources,
                               const std::vector<std::string>& taken, const TexturePlan& plan,
@@ -61,14 +79,34 @@ BakeStatus write_source_plans(const std::filesystem::path& plan_dir,
   if (BakeStatus s = OutputTree::open(plan_dir, tree); !s) return s;
   for (size_t i = 0; i < sources.size(); ++i) {
     std::string text = plan_text(root, sources[i], taken[i], plan, result.files_read);
-    std::string path = plan_file_name(sources[i].relative);
-    if (tree.read_file(path, kMaxPlanBytes) == text) {
-      ++result.unchanged;
+    if (BakeStatus s = write_plan_file(tree, sources[i].relative, text, result); !s) return s;
+  }
+  return {};
+}
+
+BakeStatus write_excluded_plans(const std::filesystem::path& plan_dir,
+                                const std::filesystem::path& root,
+                                const std::filesystem::path& output, const BakeConfig& config,
+                                PlanWrite& result) {
+  namespace fs = std::filesystem;
+  if (config.exclude.empty()) return {};
+  OutputTree tree;
+  if (BakeStatus s = OutputTree::open(plan_dir, tree); !s) return s;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::error_code entry_ec;
+    if (it->is_directory(entry_ec) && !output.empty() &&
+        fs::equivalent(it->path(), output, entry_ec)) {
+      it.disable_recursion_pending();
       continue;
     }
-    const std::span<const std::byte> parts[] = {std::as_bytes(std::span(text))};
-    if (BakeStatus s = tree.write(path, parts); !s) return s;
-    ++result.rewritten;
+    const std::string relative = it->path().lexically_relative(root).generic_string();
+    if (!it->is_regular_file(entry_ec) || !source_kind(relative)) continue;
+    std::optional<std::string> glob = exclusion_above(config, relative);
+    if (!glob) continue;
+    const std::string text = json{{"excluded", *glob}}.dump() + "\n";
+    if (BakeStatus s = write_plan_file(tree, relative, text, result); !s) return s;
   }
   return {};
 }
@@ -86,6 +124,10 @@ BakeStatus read_source_plan(const std::filesystem::path& plan_dir, const std::st
                                "missing: run `asset-baker plan` before the bake");
   }
   json doc = json::parse(*text, nullptr, false);
+  if (doc.is_object() && doc.contains("excluded")) {
+    return BakeStatus::failure(BakeError::Config, path,
+                               "planned as excluded by baker.json: run `asset-baker plan` again");
+  }
   try {
     for (auto& [image, entry] : doc.at("images").items()) {
       std::optional<TextureRole> natural =

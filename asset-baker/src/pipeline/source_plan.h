@@ -13,6 +13,7 @@
 #pragma once
 
 #include "common/bake_status.h"
+#include "pipeline/bake_config.h"
 #include "pipeline/bake_job.h"
 #include "pipeline/texture_plan.h"
 
@@ -40,6 +41,15 @@ BakeStatus write_source_plans(const std::filesystem::path& plan_dir,
                               const std::filesystem::path& root, const std::vector<Source>& sources,
                               const std::vector<std::string>& taken, const TexturePlan& plan,
                               PlanWrite& result);
+
+// Writes a plan file saying "excluded" for every source under `root` (outside `output`) that
+// `config` excludes, itself or by a folder above it: a build that globs every file declares a plan
+// file for each, and one never written would run the plan edge on every build. Folders that
+// cannot be listed are passed over in silence here (the bake's walk never lists them).
+BakeStatus write_excluded_plans(const std::filesystem::path& plan_dir,
+                                const std::filesystem::path& root,
+                                const std::filesystem::path& output, const BakeConfig& config,
+                                PlanWrite& result);
 
 // Reads the plan file of `relative`: the images its bake may name into `plan`, and the output
 // another source takes into `refused` ("" when none). A missing or malformed plan is an error
