@@ -74,6 +74,7 @@ endfunction()
 function(_assetlib_bake_build_file_names list_var)
   set(names ${${list_var}})
   list(TRANSFORM names REPLACE "%" "%25")  # first: the escape itself
+  list(TRANSFORM names REPLACE "\"" "%22")
   list(TRANSFORM names REPLACE "#" "%23")
   list(TRANSFORM names REPLACE "[$]" "%24")
   list(TRANSFORM names REPLACE "&" "%26")
@@ -87,7 +88,19 @@ function(_assetlib_bake_build_file_names list_var)
   list(TRANSFORM names REPLACE "\\^" "%5E")
   list(TRANSFORM names REPLACE "`" "%60")
   list(TRANSFORM names REPLACE "[|]" "%7C")
-  list(TRANSFORM names REPLACE "\t" "%09")
+  # Control characters, 0x01-0x1F and 0x7F.
+  set(digits "0123456789ABCDEF")
+  foreach(code RANGE 1 32)
+    if(code EQUAL 32)
+      set(code 127)
+    endif()
+    math(EXPR high "${code} / 16")
+    math(EXPR low "${code} % 16")
+    string(SUBSTRING "${digits}" ${high} 1 high)
+    string(SUBSTRING "${digits}" ${low} 1 low)
+    string(ASCII ${code} character)
+    list(TRANSFORM names REPLACE "${character}" "%${high}${low}")
+  endforeach()
   set(${list_var} ${names} PARENT_SCOPE)
 endfunction()
 
@@ -143,11 +156,14 @@ function(assetlib_bake)
   # A name CMake cannot hold fails the configure step naming the file: a ';' splits it in two (so
   # neither half exists), a '\' is read as a folder, a '"' breaks the glob re-check that
   # CONFIGURE_DEPENDS writes. Left out, it would be missing from the folder with no word of why.
-  foreach(file IN LISTS sources)
-    if(file MATCHES "\"" OR NOT EXISTS "${src}/${file}")
-      message(FATAL_ERROR "assetlib_bake: a file in ${src} (near '${file}') has a ';', '\\' "
-                          "or '\"' in its name, which a CMake build cannot hold: rename it "
-                          "(asset-baker ${src} bakes it as it is)")
+  foreach(file IN LISTS sources plan_inputs)
+    if(NOT IS_ABSOLUTE "${file}")
+      set(file "${src}/${file}")
+    endif()
+    if(file MATCHES "[\"\r\n]" OR NOT EXISTS "${file}")
+      message(FATAL_ERROR "assetlib_bake: a file in ${src} (near '${file}') has a ';', '\\', "
+                          "'\"' or a line end in its name, which a CMake build cannot hold: "
+                          "rename it (asset-baker ${src} bakes it as it is)")
     endif()
   endforeach()
 

@@ -481,36 +481,39 @@ TEST_CASE("a cut-out texture keeps its alpha coverage in every mip level") {
 }
 
 TEST_CASE("keep_alpha_coverage moves the alpha that passes first onto the cutoff, keeping order") {
-  // Alphas 0, 50, 100, 150, 200, 250 (8-bit): at cutoff 0.5 (128) the top 3 pass.
+  // Alphas 0, 50, 100, 150, 200, 250: at cutoff 0.5 (128) the top 3 pass.
   std::vector<std::byte> texels(6 * 4, std::byte{0});
   for (size_t i = 0; i < 6; ++i) texels[i * 4 + 3] = std::byte(uint8_t(50 * i));
   auto alpha = [&](size_t i) { return int(texels[i * 4 + 3]); };
-  using baker::AlphaDepth;
-  CHECK(baker::alpha_coverage(texels.data(), 6, AlphaDepth::Bits8, 0.5f) == Approx(0.5));
+  CHECK(baker::alpha_coverage(texels.data(), 6, 0.5f) == Approx(0.5));
   // Asked for 4 of 6: 100 moves onto 128 (and everything by the same factor), 50 stays below.
-  baker::keep_alpha_coverage(texels.data(), 6, AlphaDepth::Bits8, 0.5f, 4.0 / 6);
+  baker::keep_alpha_coverage(texels.data(), 6, 0.5f, 4.0 / 6);
   CHECK(alpha(2) == 128);
   CHECK(alpha(1) < 128);
   CHECK(alpha(5) == 255);  // 320, clamped
-  CHECK(baker::alpha_coverage(texels.data(), 6, AlphaDepth::Bits8, 0.5f) == Approx(4.0 / 6));
+  CHECK(baker::alpha_coverage(texels.data(), 6, 0.5f) == Approx(4.0 / 6));
   // Already as close as it can come: unchanged.
   std::vector<std::byte> before = texels;
-  baker::keep_alpha_coverage(texels.data(), 6, AlphaDepth::Bits8, 0.5f, 4.0 / 6);
+  baker::keep_alpha_coverage(texels.data(), 6, 0.5f, 4.0 / 6);
   CHECK(texels == before);
-  // 16-bit, asked for 1 of 6: the top one alone passes. The least change does it: 40001, the
-  // lowest alpha passing with it, lands on the cutoff (32768), so 50000 becomes 40958.
-  std::vector<std::byte> wide(6 * 8, std::byte{0});
-  for (size_t i = 0; i < 6; ++i) {
-    uint16_t a = uint16_t(10000 * i);
-    std::memcpy(&wide[i * 8 + 6], &a, 2);
-  }
-  baker::keep_alpha_coverage(wide.data(), 6, AlphaDepth::Bits16, 0.5f, 1.0 / 6);
-  uint16_t top = 0, next = 0;
-  std::memcpy(&top, &wide[5 * 8 + 6], 2);
-  std::memcpy(&next, &wide[4 * 8 + 6], 2);
-  CHECK(top == 50000u * 32768u / 40001u);
-  CHECK(next < 32768);
-  CHECK(baker::alpha_coverage(wide.data(), 6, AlphaDepth::Bits16, 0.5f) == Approx(1.0 / 6));
+  // A cutoff written as a decimal passes the alpha a shader passes: 51 / 255 is 0.2.
+  std::vector<std::byte> fifth(4, std::byte{0});
+  fifth[3] = std::byte{51};
+  CHECK(baker::alpha_coverage(fifth.data(), 1, 0.2f) == 1.0);
+}
+
+TEST_CASE("keep_alpha_coverage keeps a thin wire: of two equal misses, the one passing more") {
+  // 4 texels at 64 (a one-texel wire averaged with its neighbours), 28 transparent: level 0 had 1
+  // of 32 pass. No texel passing and all 4 passing miss by as much; the wire must not vanish.
+  std::vector<std::byte> texels(32 * 4, std::byte{0});
+  for (size_t i = 0; i < 4; ++i) texels[i * 4 + 3] = std::byte{64};
+  baker::keep_alpha_coverage(texels.data(), 32, 0.5f, 2.0 / 32);
+  CHECK(baker::alpha_coverage(texels.data(), 32, 0.5f) == Approx(4.0 / 32));
+  // However far the wanted count is, one texel that can pass does while level 0 had some pass.
+  std::vector<std::byte> faint(64 * 4, std::byte{0});
+  faint[3] = std::byte{10};
+  baker::keep_alpha_coverage(faint.data(), 64, 0.5f, 0.001);
+  CHECK(baker::alpha_coverage(faint.data(), 64, 0.5f) == Approx(1.0 / 64));
 }
 
 TEST_CASE("an image inside a glTF keeps its alpha coverage where a masked material uses it") {

@@ -84,8 +84,9 @@ same_as_whole_bake "$work/assets" "$work/subdir/baked"
 cmake -G Ninja -S "$src/tests/consumer/bake" -B "$work/subdir-baker" -DASSETLIB_SOURCE_DIR="$src" \
   -DASSETLIB_BUILD_BAKER=ON -DASSETS_DIR="$work/assets" >"$work/log" 2>&1 ||
   { cat "$work/log"; fail "configure with ASSETLIB_BUILD_BAKER"; }
-ninja -C "$work/subdir-baker" -t query "$work/subdir-baker/game_assets.assetlib-bake/plan.stamp" |
-  grep -q "asset-baker/asset-baker" || fail "the plan edge does not run the project's baker"
+ninja -C "$work/subdir-baker" -t query "$work/subdir-baker/game_assets.assetlib-bake/plan.stamp" \
+  >"$work/query"
+grep -q "asset-baker/asset-baker" "$work/query" || fail "the plan edge does not run the project's baker"
 
 # Many edges at once in one output folder: a generated tree (OBJ, glTF, shared textures).
 python3 "$src/scripts/make_scale_tree.py" "$work/tree" --count 300 >/dev/null

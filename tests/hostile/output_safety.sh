@@ -202,6 +202,15 @@ bind_mounted_output)
   expect_rc 2
   expect_line "$work/log" "is, or holds, the input folder .* under another path"
   [ "$(ls -A "$work/src")" = "$(printf 'noise000.png\nnoise001.png')" ] || fail "the bake wrote into the sources: $(ls -A "$work/src")"
+  # The folder holding the input, mounted elsewhere as the output: it holds the input.
+  mkdir -p "$work/real/in" "$work/mnt/up"
+  make_pngs "$work/real/in" 1 4
+  set +e
+  unshare -m bash -c 'mount --bind "$1" "$2" && exec "$3" "$4" -o "$2" -q' _ "$work/real" "$work/mnt/up" "$baker" "$work/real/in" >"$work/log" 2>&1
+  rc=$?
+  set -e
+  expect_rc 2
+  [ "$(ls -A "$work/real")" = "in" ] || fail "the bake wrote beside the input: $(ls -A "$work/real")"
   ;;
 planted_cache)
   make_pngs "$work/src" 2 32

@@ -88,27 +88,6 @@ std::vector<std::string> read_paths(const fs::path& root, const std::string& rel
   return paths;
 }
 
-// The stamp is dated when the bake began, not when it ended: a source saved while the edge ran is
-// then newer than the stamp, and the build system runs the edge again. Dated at its end, the stamp
-// made the edit look built, for good. It is dated by the clock file times come from
-// (file_clock_now_ns, a tick coarser than the precise one): dated by the precise clock, a stamp
-// could read newer than the manifest collect wrote a moment later, and the next build ran collect
-// again. (An edit in the same tick as the start still looks older. Dating the stamp earlier would
-// make inputs written just before the run, a plan file, look newer for ever.)
-BakeStatus write_stamp(const fs::path& stamp, int64_t started_ns) {
-  std::error_code ec;
-  fs::create_directories(stamp.parent_path(), ec);
-  if (assetlib::Status s = assetlib::write_file_atomically(stamp.string(), {}); !s)
-    return BakeStatus::from_file_call(s, BakeError::IoError, stamp.string());
-  const timespec times[2] = {{0, UTIME_OMIT},
-                             {time_t(started_ns / 1000000000), long(started_ns % 1000000000)}};
-  if (::utimensat(AT_FDCWD, stamp.c_str(), times, 0) != 0) {
-    return BakeStatus::failure(BakeError::IoError, stamp.string(),
-                               std::string("dating the stamp failed: ") + std::strerror(errno));
-  }
-  return {};
-}
-
 JobResult refused_result(const std::string& relative, const std::string& taken) {
   JobResult r;
   r.outcome = Outcome::Failed;
@@ -151,6 +130,13 @@ int finish_excluded(const BakeOneOptions& options, const fs::path& root,
 }  // namespace
 
 int run_bake_one(const BakeOneOptions& options) {
+  // The stamp is dated when the bake began, not when it ended: a source saved while the edge ran is
+  // then newer than the stamp, and the build system runs the edge again. Dated at its end, the
+  // stamp made the edit look built, for good. It is dated by the clock file times come from
+  // (file_clock_now_ns, a tick coarser than the precise one): dated by the precise clock, a stamp
+  // could read newer than the manifest collect wrote a moment later, and the next build ran collect
+  // again. (An edit in the same tick as the start still looks older. Dating the stamp earlier would
+  // make inputs written just before the run, a plan file, look newer for ever.)
   const int64_t stamp_ns = file_clock_now_ns();
   auto started_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::system_clock::now().time_since_epoch())

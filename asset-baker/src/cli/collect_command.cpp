@@ -58,30 +58,6 @@ bool claim(std::map<std::string, std::string>& claimed, const std::string& sourc
   return true;
 }
 
-// Warns of each texture a collected entry's materials name that no collected entry holds: its
-// image was deleted after the plan, or failed to bake. `check` fails such a folder, so the
-// collect fails too. Returns how many sources name one.
-size_t report_unheld_textures(const BakeCache& next, ProgressReport& progress) {
-  std::set<std::string> textures;
-  for (const auto& [source, entry] : next.entries) {
-    for (const OutputRecord& o : entry.outputs)
-      if (o.type == "TEXI") textures.insert(o.name);
-  }
-  size_t sources = 0;
-  for (const auto& [source, entry] : next.entries) {
-    for (const Dependency& dep : entry.deps) {
-      std::optional<TextureDependency> texture = texture_dependency_of(dep);
-      if (!texture || !texture->name || textures.count(*texture->name)) continue;
-      progress.warning(source + ": a material names texture '" + *texture->name + "' of " +
-                       dep.path + ", which is not baked (deleted since the plan, or failed); " +
-                       "bake again");
-      ++sources;
-      break;
-    }
-  }
-  return sources;
-}
-
 }  // namespace
 
 int run_collect(const CollectOptions& options) {
@@ -151,7 +127,8 @@ int run_collect(const CollectOptions& options) {
   for (const auto& [source, entry] : previous.entries) {
     if (walk.unknown(source)) next.entries.emplace(source, entry);
   }
-  const size_t unheld_textures = report_unheld_textures(next, progress);
+  const std::vector<std::string> unheld_textures = unheld_texture_warnings(next);
+  for (const std::string& w : unheld_textures) progress.warning(w);
   size_t removed = 0;
   std::vector<std::string> kept;
   if (BakeStatus s = write_index(output, previous, next, removed, kept); !s) {
@@ -171,7 +148,7 @@ int run_collect(const CollectOptions& options) {
   }
   if (never_baked > 1)
     progress.warning(std::to_string(never_baked) + " sources in all were never baked here");
-  return left_out || never_baked || unheld_textures || !walk.unreadable.empty() ? 1 : 0;
+  return left_out || never_baked || !unheld_textures.empty() || !walk.unreadable.empty() ? 1 : 0;
 }
 
 }  // namespace baker

@@ -285,6 +285,8 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
     return 1;
   }
   for (const std::string& path : kept_outputs) print_message("warning", kept_output_warning(path));
+  const std::vector<std::string> unheld_textures = unheld_texture_warnings(next);
+  for (const std::string& w : unheld_textures) print_message("warning", w);
   if (!quiet) {
     size_t assets = 0;
     for (const auto& [source, entry] : next.entries) assets += entry.outputs.size();
@@ -296,7 +298,7 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
         next.entries.size() - kept, assets, shards.size(), seconds, kept, removed,
         target.string().c_str());
   }
-  return problems ? 1 : 0;
+  return problems || !unheld_textures.empty() ? 1 : 0;
 }
 
 }  // namespace baker

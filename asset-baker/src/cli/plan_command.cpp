@@ -59,10 +59,8 @@ int run_plan(const PlanOptions& options) {
     }
   }
   if (options.stamp) {
-    std::error_code ec;
-    fs::create_directories(options.stamp->parent_path(), ec);
-    if (assetlib::Status s = assetlib::write_file_atomically(options.stamp->string(), {}); !s) {
-      print_message("error", s.message);
+    if (BakeStatus s = write_stamp(*options.stamp, std::nullopt); !s) {
+      print_message("error", s.message());
       return 1;
     }
   }

@@ -35,9 +35,11 @@ namespace baker {
 struct MtlStated {
   bool roughness = false;  // a `Pr` line (else roughness comes from Ns)
   bool diffuse = false;    // a `Kd` line (else white: tinyobjloader's 0.6, or 0, would darken)
-  // Where tinyobjloader reads the line otherwise than the MTL format means it: a `Kd` or `Ke` of
-  // one number is grey (it read red), `Kd xyz`/`spectral` is not read here (white; it shifted the
-  // numbers along), `d -halo x` is x (it read "-halo" as 0: invisible).
+  // Where tinyobjloader reads the line otherwise than the MTL format means it: a `Kd`, `Ke` or `Ks`
+  // of one number is grey (it read red), `Kd xyz`/`spectral` is not read here (white; it shifted
+  // the numbers along), `d -halo x` is x (it read "-halo" as 0: invisible). A `Tr 1` without a `d`
+  // line is a dissolve of 1 (MeshLab and openMVS write it for opaque materials; LoadMtl reads
+  // 1 - Tr: invisible).
   std::optional<float> diffuse_grey, emission_grey, specular_grey, dissolve;
   // An `illum` line's model number; tinyobjloader's default, 0, would read as "colour only" for
   // every material that states none.
@@ -103,8 +105,8 @@ std::vector<ImageUse> obj_texture_references(std::string_view obj_text, const st
 void mtl_specular_colour(const tinyobj::material_t& material, MtlStated stated, float out[3]);
 
 // One .mtl material as a MaterialInfo (named `material.name`, original_file `obj_path`):
-// Kd (white when not stated, or black beside a map_Kd: the map is the colour then) and d base
-// colour, Ke / map_Ke emissive,
+// Kd (white when not stated, and when black beside a map_Kd, as Maya writes it: the map is the
+// colour then) and d base colour, Ke / map_Ke emissive,
 // Pm metalness, Pr roughness (else derived from the Blinn-Phong exponent Ns: sqrt(2 / (Ns + 2))),
 // map_Kd / norm / map_Bump textures with their -o and -s options as the texture transform and -bm
 // as the normal scale, map_d equal to map_Kd as alpha MASK, d < 1 as BLEND. Maps with no slot in

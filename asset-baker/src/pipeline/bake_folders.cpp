@@ -33,14 +33,15 @@ BakeStatus resolve_root(const fs::path& root, fs::path& out) {
 
 bool output_holds_input(const fs::path& input, const fs::path& output) {
   if (folder_within(input, output)) return true;
-  struct stat input_stat {};
-  if (::stat(input.c_str(), &input_stat) != 0) return false;
-  // An output folder inside the input by path is the input's business (its walk leaves it out);
-  // the same folder reached by another path is not.
-  for (fs::path p = output;; p = p.parent_path()) {
+  struct stat output_stat {};
+  if (::stat(output.c_str(), &output_stat) != 0) return false;  // not there yet: by path alone
+  // The input, or a folder above it, that is the output folder reached by another path. (Above
+  // the output no folder is: an output inside the input is the input's business, its walk leaves
+  // it out.)
+  for (fs::path p = input;; p = p.parent_path()) {
     struct stat st {};
-    if (p != input && ::stat(p.c_str(), &st) == 0 && st.st_dev == input_stat.st_dev &&
-        st.st_ino == input_stat.st_ino)
+    if (p != output && ::stat(p.c_str(), &st) == 0 && st.st_dev == output_stat.st_dev &&
+        st.st_ino == output_stat.st_ino)
       return true;
     if (p == p.parent_path()) return false;
   }

@@ -19,8 +19,8 @@ bool folder_within(const std::filesystem::path& inner, const std::filesystem::pa
 
 // True when the output folder `output` is, or contains, the input folder `input`: by path
 // (folder_within), or as the same folder under another path that no symlink explains (a bind
-// mount, a container volume mounted twice), told by its device and inode. An output inside the
-// input by path is not (the input's walk leaves it out).
+// mount, a container volume mounted twice): the input or a folder above it has the output's device
+// and inode. An output inside the input is not (the input's walk leaves it out).
 bool output_holds_input(const std::filesystem::path& input, const std::filesystem::path& output);
 
 // `path` made absolute and canonical as far as it exists.

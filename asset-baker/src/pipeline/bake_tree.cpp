@@ -305,21 +305,28 @@ BakeStatus resolve_setup(const BakeOptions& options, Setup& setup) {
 }
 
 // The outputs sources claim: exact paths, and the parts folders of OBJ and glTF sources.
+// Whether a manifest can list `path`: an output, or a parts folder (ending in '/') for the outputs
+// in it. Not one starting like a Windows drive ("a:") or holding a backslash
+// (is_safe_relative_path).
+bool manifest_can_hold(std::string_view path) {
+  if (path.ends_with('/')) path.remove_suffix(1);
+  return assetlib::is_safe_relative_path(path);
+}
+
 class OutputClaims {
  public:
   // The claimed output `source` would overwrite (or a baker's file, is_baker_file, or a path no
   // manifest holds), or "" when it takes none.
   std::string conflict(const Source& source) const {
     for (const std::string& path : source.outputs) {
-      if (paths_.count(path) || is_baker_file(path) || !assetlib::is_safe_relative_path(path))
-        return path;
+      if (paths_.count(path) || is_baker_file(path) || !manifest_can_hold(path)) return path;
       for (size_t slash = path.find('/'); slash != std::string::npos;
            slash = path.find('/', slash + 1)) {
         if (folders_.count(path.substr(0, slash + 1))) return path;
       }
     }
     if (!source.parts.empty()) {
-      if (!assetlib::is_safe_relative_path(source.parts + "0")) return source.parts;
+      if (!manifest_can_hold(source.parts)) return source.parts;
       auto inside = paths_.lower_bound(source.parts);
       if (inside != paths_.end() && inside->rfind(source.parts, 0) == 0) return *inside;
     }
@@ -344,7 +351,7 @@ BakeStatus refused_source(const std::string& relative, const std::string& taken)
   const char* why = is_baker_file(taken) ? " is a name the output folder keeps for the baker's "
                                            "own files (manifest.json, .assetlib-*); rename the "
                                            "source"
-                    : !assetlib::is_safe_relative_path(taken + "0")
+                    : !manifest_can_hold(taken)
                         ? " is no path a manifest can hold (a '\\', or a drive letter such as "
                           "'a:' at its start, as Windows reads it); rename the source"
                         : " is already produced by another source";

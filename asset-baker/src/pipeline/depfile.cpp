@@ -2,6 +2,11 @@
 
 #include "pipeline/streamed_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <set>
 
 namespace baker {
@@ -62,6 +67,21 @@ std::string depfile_text(const std::string& target, const std::vector<std::strin
   }
   text += "\n";
   return text;
+}
+
+BakeStatus write_stamp(const std::filesystem::path& path, std::optional<int64_t> dated_ns) {
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  if (BakeStatus s = write_named_file(path, {}); !s) return s;
+  struct stat st {};
+  if (!dated_ns || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+  const timespec times[2] = {{0, UTIME_OMIT},
+                             {time_t(*dated_ns / 1000000000), long(*dated_ns % 1000000000)}};
+  if (::utimensat(AT_FDCWD, path.c_str(), times, 0) != 0) {
+    return BakeStatus::failure(BakeError::IoError, path.string(),
+                               std::string("dating the stamp failed: ") + std::strerror(errno));
+  }
+  return {};
 }
 
 std::string build_file_name(std::string_view relative) {

@@ -4,7 +4,9 @@
 
 #include "common/bake_status.h"
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +28,10 @@ std::string depfile_text(const std::string& target, const std::vector<std::strin
 // command's output, Ninja reads '$' as a variable and ends depfile paths at quotes and '&'.
 // AssetlibBake.cmake spells the same names.
 std::string build_file_name(std::string_view relative);
+
+// Writes an empty stamp file at `path` (its folders made), dated `dated_ns` when given (else
+// now). A FIFO or device named as the stamp is written in place and not dated (StreamedFile).
+BakeStatus write_stamp(const std::filesystem::path& path, std::optional<int64_t> dated_ns);
 
 // Writes depfile_text to `path` atomically (a build system never reads half a depfile).
 BakeStatus write_depfile(const std::filesystem::path& path, const std::string& target,

@@ -49,8 +49,9 @@ int link_or_copy(int from_dir, const std::string& from_name, int to_dir, const s
   if (allow_link && st.st_uid == ::geteuid() &&
       ::linkat(from_dir, from_name.c_str(), to_dir, to_name.c_str(), 0) == 0)
     return 0;
+  // 0644 at most, as outputs are: the copy may be hard-linked on (output_tree.cpp).
   FileDescriptor out(::openat(to_dir, to_name.c_str(),
-                              O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+                              O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (out.get() < 0) return errno;
   bool copied = copy_bytes(in.get(), out.get(), uint64_t(st.st_size));
   int err = copied ? 0 : (errno ? errno : EIO);

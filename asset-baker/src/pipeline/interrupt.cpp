@@ -27,9 +27,9 @@ InterruptScope::InterruptScope() {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESETHAND;  // the second signal takes the default action
   for (size_t i = 0; i < std::size(kStopSignals); ++i) {
-    sigaction(kStopSignals[i], &action, &g_previous[i]);
-    if (kStopSignals[i] == SIGHUP && g_previous[i].sa_handler == SIG_IGN)
-      sigaction(SIGHUP, &g_previous[i], nullptr);
+    sigaction(kStopSignals[i], nullptr, &g_previous[i]);
+    if (kStopSignals[i] == SIGHUP && g_previous[i].sa_handler == SIG_IGN) continue;
+    sigaction(kStopSignals[i], &action, nullptr);
   }
 }
 

@@ -79,10 +79,11 @@ bool run_jobs(JobContext& context, const std::vector<Source>& sources,
   } catch (const std::system_error&) {
     // No thread to spare (a process limit: ulimit -u, a container's pids.max). The bake goes on
     // with the workers it got; with none, on this thread, without the time limit's watch.
-    progress.warning("-j " + std::to_string(workers) + ": only " + std::to_string(threads.size()) +
-                     " worker thread(s) could be started (a limit on processes?); baking on "
-                     "with " +
-                     std::to_string(std::max<size_t>(threads.size(), 1)));
+    progress.warning(std::to_string(workers) + " worker threads wanted, " +
+                     std::to_string(threads.size()) +
+                     " could be started (a limit on processes?): baking on with " +
+                     (threads.empty() ? std::string("this one, without --time-limit's watch")
+                                      : std::to_string(threads.size())));
     std::lock_guard lock(shared->mutex);
     shared->running -= workers - threads.size();  // those started may have finished already
   }

@@ -1,5 +1,7 @@
 #include "pipeline/output_index.h"
 
+#include "pipeline/bake_job.h"
+
 #include <assetlib/limits.h>
 #include <assetlib/manifest.h>
 
@@ -26,6 +28,26 @@ bool outputs_hold(const OutputTree& output, const BakeCache& previous, CacheEntr
     record.mtime_ns = now->mtime_ns;
   }
   return true;
+}
+
+std::vector<std::string> unheld_texture_warnings(const BakeCache& next) {
+  std::set<std::string> textures;
+  for (const auto& [source, entry] : next.entries) {
+    for (const OutputRecord& o : entry.outputs)
+      if (o.type == "TEXI") textures.insert(o.name);
+  }
+  std::vector<std::string> warnings;
+  for (const auto& [source, entry] : next.entries) {
+    for (const Dependency& dep : entry.deps) {
+      std::optional<TextureDependency> texture = texture_dependency_of(dep);
+      if (!texture || !texture->name || textures.count(*texture->name)) continue;
+      warnings.push_back(source + ": a material names texture '" + *texture->name + "' of " +
+                         dep.path + ", which is not baked (deleted since the plan, or failed); " +
+                         "bake again");
+      break;
+    }
+  }
+  return warnings;
 }
 
 std::string kept_output_warning(const std::string& path) {

@@ -30,6 +30,11 @@ BakeStatus check_manifest_replaceable(const OutputTree& output);
 BakeStatus write_index(const OutputTree& output, const BakeCache& previous, const BakeCache& next,
                        size_t& removed, std::vector<std::string>& kept);
 
+// A warning for each source of `next` whose materials name a texture no entry of `next` holds: its
+// image was deleted after the plan, or failed to bake. `check` fails such a folder, so collect and
+// merge, which assemble an index from records and shards, fail too.
+std::vector<std::string> unheld_texture_warnings(const BakeCache& next);
+
 // What a bake says of an output no source makes any more that it leaves in place, as it no longer
 // holds what the baker wrote: `check` then reports it as not listed, and nothing else would say
 // why.

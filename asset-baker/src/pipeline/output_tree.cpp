@@ -243,8 +243,10 @@ BakeStatus OutputTree::stage(const std::string& relative,
     return BakeStatus::failure(BakeError::IoError, path, io_reason("creating its folder", err));
   }
   std::string tmp = temporary_name(leaf);
+  // Never group- or world-writable, whatever the umask allows: an output may be hard-linked into a
+  // shared cache and from there into other users' folders (one inode, one mode).
   FileDescriptor file(
-      ::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+      ::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (file.get() < 0)
     return BakeStatus::failure(BakeError::IoError, path, io_reason("creating a temporary", errno));
   bool written = true;

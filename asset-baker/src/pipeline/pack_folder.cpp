@@ -133,7 +133,8 @@ BakeStatus write_pack(const OutputTree& baked, const assetlib::Manifest& manifes
     if (int signal = interrupt_signal(); signal != 0) {
       return BakeStatus::failure(
           BakeError::IoError, pack.string(),
-          "interrupted (signal " + std::to_string(signal) + "); nothing written");
+          "interrupted (signal " + std::to_string(signal) + "); " +
+              (file.is_in_place() ? "what was written is incomplete" : "nothing written"));
     }
     if (BakeStatus s = read_verified(baked, manifest.assets[k], bytes); !s) return s;
     if (BakeStatus s = file.write_zeros(layout.offsets[k] - file.size()); !s) return s;

@@ -96,7 +96,7 @@ bool remove_entry(int bucket_fd, const std::string& key) {
 
 bool write_new_file(int dir, const char* name, const std::string& text) {
   FileDescriptor file(
-      ::openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+      ::openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (file.get() < 0) return false;
   bool written = write_all(file.get(), std::as_bytes(std::span(text)));
   return ::close(file.release()) == 0 && written;

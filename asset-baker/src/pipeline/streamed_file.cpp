@@ -28,24 +28,56 @@ BakeStatus StreamedFile::fail(const char* what, int err) {
   return BakeStatus::failure(BakeError::IoError, path_, io_reason(what, err));
 }
 
+namespace {
+
+// Whether `path` names a destination to write in place: an existing file that is not a regular
+// one, or anything under /dev or /proc (/dev/stdout is a symlink to whatever descriptor 1 is, a
+// regular file when the shell redirected it: renamed over, /dev/stdout itself was replaced).
+bool written_in_place(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;
+  if (!S_ISREG(st.st_mode)) return !S_ISDIR(st.st_mode);
+  return path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
+}
+
+// Opens the existing `path` for writing in place. A FIFO no process reads fails at once (ENXIO)
+// instead of waiting for a reader that may never come.
+int open_in_place(const std::string& path) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd >= 0) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
+}  // namespace
+
 BakeStatus StreamedFile::open(const std::filesystem::path& path) {
   discard();
   path_ = path.string();
   size_ = 0;
-  struct stat st {};
-  in_place_ = ::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+  in_place_ = written_in_place(path_);
   if (in_place_) {
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd_ < 0) return BakeStatus::failure(BakeError::IoError, path_, io_reason("opening", errno));
+    fd_ = open_in_place(path_);
+    if (fd_ < 0) {
+      return BakeStatus::failure(BakeError::IoError, path_,
+                                 errno == ENXIO ? std::string("a FIFO that no process reads")
+                                                : io_reason("opening", errno));
+    }
     return {};
   }
-  temporary_ = temporary_name(path_);
-  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  // A temporary name already taken (left by a killed run of the same pid, in a container whose
+  // pids repeat) is stepped past: each name carries a new count.
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    temporary_ = temporary_name(path_);
+    fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd_ >= 0 || errno != EEXIST) break;
+  }
   if (fd_ < 0) {
     return BakeStatus::failure(BakeError::IoError, path_, io_reason("creating a temporary", errno));
   }
   return {};
 }
+
+bool StreamedFile::is_in_place() const { return in_place_; }
 
 BakeStatus StreamedFile::write(std::span<const std::byte> bytes) {
   if (fd_ < 0) return BakeStatus::failure(BakeError::IoError, path_, "not open for writing");

@@ -4,10 +4,11 @@
 // by commit(). Until then `path` is untouched: a failure, or a writer destroyed without commit(),
 // removes the temporary. Not fsync'd, like every output.
 //
-// A `path` that exists and is neither a regular file nor a folder (/dev/null, /dev/stdout, a FIFO,
-// a shell's `>(...)`) is written in place, as a shell redirection would: renamed over, it was
-// replaced by a regular file (as root, /dev/null itself), and `>(...)` has no folder to make a
-// temporary in.
+// A `path` that exists and is neither a regular file nor a folder (/dev/null, a FIFO, a shell's
+// `>(...)`), or anything under /dev or /proc (/dev/stdout), is written in place, as a shell
+// redirection would: renamed over, it was replaced by a regular file (as root, /dev/null itself),
+// and `>(...)` has no folder to make a temporary in. Such a write is not all or nothing, and a FIFO
+// no process reads fails at once.
 #pragma once
 
 #include "common/bake_status.h"
@@ -38,6 +39,8 @@ class StreamedFile {
 
   // Bytes written so far.
   uint64_t size() const { return size_; }
+  // Whether `path` is written in place (see above), after open().
+  bool is_in_place() const;
 
  private:
   BakeStatus fail(const char* what, int err);

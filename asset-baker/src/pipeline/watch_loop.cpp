@@ -9,6 +9,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -195,7 +196,9 @@ int run_watch(const BakeOptions& options) {
   if (code == 2 || code >= 128) return code;
   for (;;) {
     std::printf("watching %s for changes (Ctrl-C to stop)\n", root.string().c_str());
-    std::fflush(stdout);
+    // Nobody reads what a watch says any more (`--watch | head`, SIGPIPE ignored): it ends, as
+    // the pipe's signal would have ended it.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) return 128 + SIGPIPE;
     std::set<std::string> changed;
     if (!wait_for_changes(watch, changed)) return 128 + interrupt_signal();
     std::printf("changed: %s\n", terminal_text(change_list(changed)).c_str());

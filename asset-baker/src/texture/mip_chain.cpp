@@ -107,28 +107,21 @@ void floats_to_halves(std::vector<std::byte>& chain, const TextureInfo& info,
   for (uint64_t i = 0; i < info.total_size / 2; ++i) out[i] = to_half(in[i] > 0 ? in[i] : 0.0f);
 }
 
-// Where the levels of a cut-out keep its alpha coverage: the cutoff and the alpha channel, for a
-// colour texture whose slots test its alpha; nullopt for any other.
-struct CoverageTest {
-  float cutoff;
-  AlphaDepth depth;
-};
-std::optional<CoverageTest> coverage_test(TextureFormat format, TextureRole role,
-                                          const SlotSampling& sampling) {
-  if (role != TextureRole::Color || !sampling.alpha_cutoff) return std::nullopt;
-  if (format == TextureFormat::RGBA8_SRGB || format == TextureFormat::RGBA8_UNORM)
-    return CoverageTest{*sampling.alpha_cutoff, AlphaDepth::Bits8};
-  if (format == TextureFormat::RGBA16_UNORM)
-    return CoverageTest{*sampling.alpha_cutoff, AlphaDepth::Bits16};
-  return std::nullopt;  // half floats: HDR radiance carries no alpha to test
+// The cutoff at which the levels of a cut-out keep its alpha coverage: for a colour texture whose
+// slots test its alpha (8-bit sRGB: colour levels are, HDR carries no alpha to test); nullopt for
+// any other.
+std::optional<float> coverage_cutoff(TextureFormat format, TextureRole role,
+                                     const SlotSampling& sampling) {
+  if (role != TextureRole::Color || format != TextureFormat::RGBA8_SRGB) return std::nullopt;
+  return sampling.alpha_cutoff;
 }
 
 }  // namespace
 
 std::vector<std::byte> build_mip_chain(DecodedImage& image, const TextureInfo& info,
                                        TextureRole role, SlotSampling sampling) {
-  const std::optional<CoverageTest> test = coverage_test(info.format, role, sampling);
-  double coverage = 0;  // of the source, at test->cutoff
+  const std::optional<float> cutoff = coverage_cutoff(info.format, role, sampling);
+  double coverage = 0;  // of the source, at *cutoff
   TextureFormat format = info.format;
   // Resizing works on float for HDR; the chain is converted to halves at the end.
   TextureFormat work_format =
@@ -147,8 +140,7 @@ std::vector<std::byte> build_mip_chain(DecodedImage& image, const TextureInfo& i
   std::vector<std::byte> chain(chain_size);
   if (width == image.width && height == image.height) {
     convert_level0(image, format, chain.data());
-    if (test)
-      coverage = alpha_coverage(chain.data(), uint64_t(width) * height, test->depth, test->cutoff);
+    if (cutoff) coverage = alpha_coverage(chain.data(), uint64_t(width) * height, *cutoff);
   } else {
     std::vector<std::byte> full(size_t(image.width) * image.height * texel_bytes);
     convert_level0(image, format, full.data());
@@ -156,11 +148,9 @@ std::vector<std::byte> build_mip_chain(DecodedImage& image, const TextureInfo& i
                  height);
     if (role == TextureRole::Normal)
       renormalize_level(format, chain.data(), uint64_t(width) * height);
-    if (test) {
-      coverage = alpha_coverage(full.data(), uint64_t(image.width) * image.height, test->depth,
-                                test->cutoff);
-      keep_alpha_coverage(chain.data(), uint64_t(width) * height, test->depth, test->cutoff,
-                          coverage);
+    if (cutoff) {
+      coverage = alpha_coverage(full.data(), uint64_t(image.width) * image.height, *cutoff);
+      keep_alpha_coverage(chain.data(), uint64_t(width) * height, *cutoff, coverage);
     }
   }
   image.pixels.reset();
@@ -171,10 +161,9 @@ std::vector<std::byte> build_mip_chain(DecodedImage& image, const TextureInfo& i
                  chain.data() + offsets[i], mip.width, mip.height);
     if (role == TextureRole::Normal)
       renormalize_level(format, chain.data() + offsets[i], uint64_t(mip.width) * mip.height);
-    if (test) {
-      keep_alpha_coverage(chain.data() + offsets[i], uint64_t(mip.width) * mip.height, test->depth,
-                          test->cutoff, coverage);
-    }
+    if (cutoff)
+      keep_alpha_coverage(chain.data() + offsets[i], uint64_t(mip.width) * mip.height, *cutoff,
+                          coverage);
   }
   if (format == TextureFormat::RGBA16_SFLOAT) {
     std::vector<std::byte> halves;
