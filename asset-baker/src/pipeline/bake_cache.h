@@ -90,7 +90,12 @@ namespace baker {
 //      below 2^-14 kept as subnormal halves (were 0); 16-bit normal maps converted from 8 bits
 //      cancel to flat (tilted); UVs beyond 65504 clamped in half formats (were infinite), small
 //      ones kept as subnormals; sloppy LODs from LOD 0; mesh bounds rounded outward
-inline constexpr uint32_t kBakerVersion = 18;
+//  19  textures: the base colour of a masked material keeps its alpha coverage in every mip level
+//      (cut-outs thinned out); MTL: lines ending in CR read (were one line), a material defined
+//      twice is its first definition alone (was a mix), Kd 0 0 0 beside map_Kd is white (black),
+//      Tr 1 without d is opaque (invisible), Ks of one number grey; OBJ: smoothing groups of 2^31
+//      and more are groups (were flat, or another group)
+inline constexpr uint32_t kBakerVersion = 19;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material
