@@ -328,25 +328,30 @@ std::string edge_png() {
   return png;
 }
 
-// The edge image baked as RGBA8 data, its mip filters reading beyond the edges as `edges` say.
-Baked bake_edges(baker::SlotSampling edges) {
-  const std::string png = edge_png();
-  baker::BakeSettings settings;
-  settings.texture.role = TextureRole::Data;
+// `png` baked without block compression under `settings` (the role of `format`), unpacked.
+Baked bake_uncompressed(const std::string& png, const char* name, baker::BakeSettings settings,
+                        TextureFormat format) {
+  settings.texture.role =
+      format == TextureFormat::RGBA8_SRGB ? TextureRole::Color : TextureRole::Data;
   settings.texture.block_compression = false;
-  settings.texture.sampling = edges;
   Baked b;
   AssetFile file;
   REQUIRE(
-      baker::bake_texture(std::as_bytes(std::span(png)), "edges.png", settings, file, b.warnings)
-          .ok());
+      baker::bake_texture(std::as_bytes(std::span(png)), name, settings, file, b.warnings).ok());
   REQUIRE(read_texture_info(file, b.info).ok());
-  REQUIRE(b.info.format == TextureFormat::RGBA8_UNORM);
+  REQUIRE(b.info.format == format);
   b.unpacked.resize(b.info.total_size);
   REQUIRE(unpack_texture(b.info, file.blob.data(), file.blob.size(), b.unpacked.data(),
                          b.unpacked.size())
               .ok());
   return b;
+}
+
+// The edge image baked as RGBA8 data, its mip filters reading beyond the edges as `edges` say.
+Baked bake_edges(baker::SlotSampling edges) {
+  baker::BakeSettings settings;
+  settings.texture.sampling = edges;
+  return bake_uncompressed(edge_png(), "edges.png", settings, TextureFormat::RGBA8_UNORM);
 }
 
 // Red of texel (x, y) of level 1 (8 x 8).
@@ -442,22 +447,9 @@ double coverage(const TextureInfo& info, const std::vector<std::byte>& unpacked,
 
 Baked bake_cut_out(const std::string& png, std::optional<float> cutoff, uint32_t max_size = 0) {
   baker::BakeSettings settings;
-  settings.texture.role = TextureRole::Color;
-  settings.texture.block_compression = false;
   settings.texture.max_size = max_size;
   settings.texture.sampling.alpha_cutoff = cutoff;
-  Baked b;
-  AssetFile file;
-  REQUIRE(
-      baker::bake_texture(std::as_bytes(std::span(png)), "leaves.png", settings, file, b.warnings)
-          .ok());
-  REQUIRE(read_texture_info(file, b.info).ok());
-  REQUIRE(b.info.format == TextureFormat::RGBA8_SRGB);
-  b.unpacked.resize(b.info.total_size);
-  REQUIRE(unpack_texture(b.info, file.blob.data(), file.blob.size(), b.unpacked.data(),
-                         b.unpacked.size())
-              .ok());
-  return b;
+  return bake_uncompressed(png, "leaves.png", settings, TextureFormat::RGBA8_SRGB);
 }
 
 }  // namespace

@@ -85,6 +85,20 @@ for i in range(count):
     open(os.path.join(out, "noise%03d.png" % i), "wb").write(png)
 PY
 }
+# Bakes `$1` into `$2` at -j1 in the background and sends signal `$3` once a source has baked;
+# exit code in $rc, output in $work/log. --foreground: timeout forwards the signal once. Without
+# it, timeout also signals its process group, the baker takes a second signal and, as a second
+# Ctrl-C should, dies at once.
+signal_mid_bake() {
+  set +e
+  timeout --foreground 300 "$baker" "$1" -o "$2" -j1 >"$work/log" 2>&1 &
+  local pid=$!
+  for _ in $(seq 300); do grep -q "baked" "$work/log" && break; sleep 0.05; done
+  kill "-$3" "$pid"
+  wait "$pid"
+  rc=$?
+  set -e
+}
 tree_hash() { (cd "$1" && find . -type f ! -name '.assetlib-cache.json' ! -name '.assetlib-lock' ! -name '.assetlib-journal' -exec sha256sum {} + | sort); }
 
 case $case in
@@ -108,14 +122,7 @@ inherited_process)
   check_output "$work/piped"
   # SIGHUP (a closed terminal) stops the bake as SIGTERM does: exit 129, a consistent folder.
   make_pngs "$work/slow" 150 128
-  set +e
-  timeout --foreground 300 "$baker" "$work/slow" -o "$work/hup" -j1 >"$work/log" 2>&1 &
-  pid=$!
-  for _ in $(seq 300); do grep -q "baked" "$work/log" && break; sleep 0.05; done
-  kill -HUP "$pid"
-  wait "$pid"
-  rc=$?
-  set -e
+  signal_mid_bake "$work/slow" "$work/hup" HUP
   expect_rc 129
   expect_line "$work/log" "interrupted: [0-9]+ source\(s\) not started"
   check_output "$work/hup"
@@ -333,16 +340,7 @@ disk_full)
   ;;
 interrupted)
   make_pngs "$work/src" 150 128
-  set +e
-  # --foreground: timeout forwards the SIGINT once. Without it, timeout also signals its process
-  # group, the baker takes a second SIGINT and, as a second Ctrl-C should, dies at once.
-  timeout --foreground 300 "$baker" "$work/src" -o "$work/out" -j1 >"$work/log" 2>&1 &
-  pid=$!
-  for _ in $(seq 300); do grep -q "baked" "$work/log" && break; sleep 0.05; done
-  kill -INT "$pid"
-  wait "$pid"
-  rc=$?
-  set -e
+  signal_mid_bake "$work/src" "$work/out" INT
   expect_rc 130
   expect_line "$work/log" "interrupted: [0-9]+ source\(s\) not started"
   check_output "$work/out"
