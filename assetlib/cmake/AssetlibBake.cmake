@@ -156,16 +156,33 @@ function(assetlib_bake)
   # A name CMake cannot hold fails the configure step naming the file: a ';' splits it in two (so
   # neither half exists), a '\' is read as a folder, a '"' breaks the glob re-check that
   # CONFIGURE_DEPENDS writes. Left out, it would be missing from the folder with no word of why.
+  # A symlink that is broken or leads out of the source folder is left out, as a whole bake
+  # leaves it (with a warning).
+  file(REAL_PATH "${src}" real_src)
+  set(skipped_links "")
   foreach(file IN LISTS sources plan_inputs)
-    if(NOT IS_ABSOLUTE "${file}")
-      set(file "${src}/${file}")
+    set(path "${file}")
+    if(NOT IS_ABSOLUTE "${path}")
+      set(path "${src}/${file}")
     endif()
-    if(file MATCHES "[\"\r\n]" OR NOT EXISTS "${file}")
+    if(IS_SYMLINK "${path}")
+      file(REAL_PATH "${path}" real)
+      string(FIND "${real}" "${real_src}/" at)
+      if(NOT EXISTS "${path}" OR NOT at EQUAL 0)
+        list(APPEND skipped_links "${file}")
+        continue()
+      endif()
+    endif()
+    if(path MATCHES "[\"\r\n]" OR NOT EXISTS "${path}")
       message(FATAL_ERROR "assetlib_bake: a file in ${src} (near '${file}') has a ';', '\\', "
                           "'\"' or a line end in its name, which a CMake build cannot hold: "
                           "rename it (asset-baker ${src} bakes it as it is)")
     endif()
   endforeach()
+  if(skipped_links)
+    list(REMOVE_ITEM sources ${skipped_links})
+    list(REMOVE_ITEM plan_inputs ${skipped_links})
+  endif()
 
   # The sources and the libraries, in a file rewritten only when the list changes: an input of the
   # plan and of the collect edge. Removing a source re-runs the configure step but changes no input

@@ -565,8 +565,10 @@ TEST_CASE("config: exclude globs leave out files and folders, a preset's added",
 
 TEST_CASE("config: a malformed exclude is a Config error naming the file", "[config]") {
   test::TempDir dir;
-  for (const char* text : {R"({"exclude": "*.psd"})", R"({"exclude": [1]})", R"({"exclude": [""]})",
-                           R"({"presets": {"p": {"exclude": {}}}})"}) {
+  for (const char* text :
+       {R"({"exclude": "*.psd"})", R"({"exclude": [1]})", R"({"exclude": [""]})",
+        R"({"presets": {"p": {"exclude": {}}}})", R"({"exclude": ["/textures/ui"]})",
+        R"({"exclude": ["textures/ui/"]})", R"({"exclude": ["./wip"]})", R"({"exclude": ["."]})"}) {
     INFO(text);
     Loaded l = load(dir, text, std::string(text).find("presets") != std::string::npos ? "p" : "");
     CHECK(l.status.code == BakeError::Config);

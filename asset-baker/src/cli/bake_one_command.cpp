@@ -143,10 +143,10 @@ int run_bake_one(const BakeOneOptions& options) {
                         .count();
   fs::path root, out;
   if (BakeStatus s = resolve_root(options.root, root); !s) return usage_error(s);
-  fs::path file = resolved(options.source);
-  std::string relative = file.lexically_relative(root).generic_string();
+  const std::string relative = source_relative(options.source, options.root);
+  const fs::path file = root / relative;
   std::optional<AssetKind> kind = source_kind(relative);
-  if (!folder_within(file, root) || file == root || !kind) {
+  if (relative.empty() || !kind) {
     return usage_error(
         BakeStatus::failure(BakeError::Config, options.source.string(),
                             "not a source the baker reads inside --root " + root.string()));

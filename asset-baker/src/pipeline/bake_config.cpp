@@ -73,6 +73,14 @@ BakeStatus read_exclude(const json& obj, const std::string& where, BakeConfig& o
     const std::string& text = glob.get_ref<const std::string&>();
     if (text.size() > kMaxGlobLength)
       return glob_length_error(where, "an 'exclude' glob", text.size());
+    // Spellings that would match nothing, silently: paths are root-relative, '/'-separated, with no
+    // "." or trailing '/'.
+    if (text.front() == '/' || text.back() == '/' || text == "." || text.rfind("./", 0) == 0) {
+      return config_error(where, "'exclude' glob '" + text +
+                                     "' matches nothing: globs are relative to the input folder, "
+                                     "without a leading '/' or './' or a trailing '/' (a folder: "
+                                     "'textures/wip', any folder so named: 'wip' or '**/wip')");
+    }
     out.exclude.push_back(text);
   }
   return {};

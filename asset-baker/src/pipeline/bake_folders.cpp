@@ -23,6 +23,21 @@ fs::path resolved(const fs::path& path) {
   return ec ? absolute.lexically_normal() : canonical;
 }
 
+std::string source_relative(const fs::path& file, const fs::path& root) {
+  std::error_code ec;
+  const fs::path named = fs::absolute(file, ec).lexically_normal();
+  const fs::path named_root = fs::absolute(root, ec).lexically_normal();
+  const fs::path relative = named.lexically_relative(named_root);
+  const bool below = !relative.empty() && relative != "." && *relative.begin() != "..";
+  fs::path real_folder = resolved(named_root);  // where the file's folder lies, if no symlink
+  if (!relative.parent_path().empty()) real_folder /= relative.parent_path();
+  if (below && resolved(named.parent_path()) == real_folder)
+    return relative.lexically_normal().generic_string();
+  const fs::path canonical = resolved(file), canonical_root = resolved(root);
+  if (!folder_within(canonical, canonical_root) || canonical == canonical_root) return {};
+  return canonical.lexically_relative(canonical_root).generic_string();
+}
+
 BakeStatus resolve_root(const fs::path& root, fs::path& out) {
   std::error_code ec;
   if (!fs::is_directory(root, ec))

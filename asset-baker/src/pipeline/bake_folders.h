@@ -23,6 +23,12 @@ bool folder_within(const std::filesystem::path& inner, const std::filesystem::pa
 // and inode. An output inside the input is not (the input's walk leaves it out).
 bool output_holds_input(const std::filesystem::path& input, const std::filesystem::path& output);
 
+// The root-relative path of the source file `file` as a walk of the folder `root` names it (both as
+// the user named them): a symlinked source keeps its own name, as the walk finds it under that
+// name, not its target's. Folders on the way may not be symlinks (the walk does not follow them);
+// a root named through a symlink is resolved. Empty when `file` is not inside `root`.
+std::string source_relative(const std::filesystem::path& file, const std::filesystem::path& root);
+
 // `path` made absolute and canonical as far as it exists.
 std::filesystem::path resolved(const std::filesystem::path& path);
 

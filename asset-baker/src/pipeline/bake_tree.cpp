@@ -120,12 +120,15 @@ SourceWalk scan_sources(const fs::path& root, const fs::path& output, const Bake
     for (; !ec && it != end; it.increment(ec)) {
       const fs::directory_entry& entry = *it;
       std::error_code entry_ec;
-      if (std::optional<std::string> glob =
-              exclusion_of(config, entry.path().lexically_relative(root).generic_string())) {
-        ++walk.excluded;
-        report.verbose("excluded " + entry.path().lexically_relative(root).generic_string() +
-                       " (baker.json: '" + *glob + "')");
-        continue;
+      // Excluded: folders (not listed) and sources. Files read with the sources (.mtl, .bin) are
+      // read whatever an exclude says, and others are skipped anyway.
+      const std::string relative = entry.path().lexically_relative(root).generic_string();
+      if (entry.is_directory(entry_ec) || source_kind(relative)) {
+        if (std::optional<std::string> glob = exclusion_of(config, relative)) {
+          ++walk.excluded;
+          report.verbose("excluded " + relative + " (baker.json: '" + *glob + "')");
+          continue;
+        }
       }
       // Symlinked folders are not followed: a loop, or the same files twice.
       if (entry.is_directory(entry_ec) && !entry.is_symlink(entry_ec)) {
@@ -232,13 +235,14 @@ BakeStatus resolve_input(const BakeOptions& options, Setup& setup) {
     return BakeStatus::failure(BakeError::Config, options.input.string(),
                                "neither a folder nor a file");
   }
-  fs::path file = fs::weakly_canonical(options.input);
-  setup.input = options.root ? fs::weakly_canonical(*options.root) : file.parent_path();
-  if (!folder_within(file, setup.input) || file == setup.input) {
+  const fs::path named_root =
+      options.root ? *options.root : fs::absolute(options.input, ec).parent_path();
+  setup.input = fs::weakly_canonical(named_root);
+  setup.only = source_relative(options.input, named_root);
+  if (setup.only.empty()) {
     return BakeStatus::failure(BakeError::Config, options.input.string(),
                                "not inside --root " + setup.input.string());
   }
-  setup.only = file.lexically_relative(setup.input).generic_string();
   setup.named_input = setup.input;
   if (!source_kind(setup.only)) {
     return BakeStatus::failure(BakeError::Config, options.input.string(),
@@ -543,13 +547,16 @@ void remove_left_over(const OutputTree& output, const OutputJournal& journal,
 // The new cache and manifest hold the baked, up-to-date and kept sources; orphaned outputs are
 // removed. Both files are written atomically, the manifest last.
 //
-// A single-file bake (`partial`) carries every other source's entry over as it was, unchecked (they
-// are not this run's business), and removes only what the baked file no longer makes. A run whose
+// A single-file bake (of `only`) carries every other source's entry over as it was, unchecked (they
+// are not this run's business), and removes only what the named file no longer makes (all of it
+// when baker.json excludes the file). A run whose
 // walk could not list a folder baked nothing: it carries every entry over and removes nothing.
 void finish_outputs(const OutputTree& output, const SourceWalk& walk,
-                    const std::vector<JobResult>& results, const BakeCache& old_cache, bool partial,
-                    JobContext& context, Totals& totals, ProgressReport& progress) {
+                    const std::vector<JobResult>& results, const BakeCache& old_cache,
+                    const std::string& only, JobContext& context, Totals& totals,
+                    ProgressReport& progress) {
   const std::vector<Source>& sources = walk.sources;
+  const bool partial = !only.empty();
   NewState state;
   state.cache.run_started_ns = state.cache.indexed_ns = context.started_ns;
   state.cache.shard = context.shard;
@@ -562,9 +569,12 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
   for (const auto& [old_source, entry] : old_cache.entries) {
     const std::string& source = old_source;  // clang 14 cannot capture a structured binding
     // With a folder unlisted nothing ran: every entry is carried, none judged deleted.
+    // The file a single-file bake names is ours even when excluded (no source then): its outputs
+    // go.
     bool ours = walk.unreadable.empty() &&
-                (!partial || std::any_of(sources.begin(), sources.end(),
-                                         [&](const Source& s) { return s.relative == source; }));
+                (!partial || source == only ||
+                 std::any_of(sources.begin(), sources.end(),
+                             [&](const Source& s) { return s.relative == source; }));
     if (ours)
       own.entries.emplace(source, entry);
     else
@@ -683,10 +693,10 @@ int run_bake(const BakeOptions& options) {
   if (!setup.only.empty()) {
     totals.unsupported = 0;  // the walk of the root was for texture roles; none of it is skipped
     if (std::optional<std::string> glob = exclusion_above(setup.config, setup.only)) {
+      // Nothing to bake; the outputs an earlier bake made of it go, as in a whole bake.
       progress.info(excluded_message(setup.only, *glob));
-      return 0;
-    }
-    if (BakeStatus s = select_only(setup.only, sources); !s) {
+      sources.clear();
+    } else if (BakeStatus s = select_only(setup.only, sources); !s) {
       print_message("error", s.message());
       return s.code == BakeError::Config ? 2 : 1;
     }
@@ -711,7 +721,7 @@ int run_bake(const BakeOptions& options) {
   bool abandoned =
       run_jobs(context, sources, to_run, {jobs, options.time_limit}, results, progress);
 
-  finish_outputs(output, walk, results, old_cache, !setup.only.empty(), context, totals, progress);
+  finish_outputs(output, walk, results, old_cache, setup.only, context, totals, progress);
   if (shared_cache && shared_cache->counts().stored > 0) shared_cache->trim();
   progress.finish();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -102,7 +102,8 @@ BakeStatus write_excluded_plans(const std::filesystem::path& plan_dir,
       continue;
     }
     const std::string relative = it->path().lexically_relative(root).generic_string();
-    if (!it->is_regular_file(entry_ec) || !source_kind(relative)) continue;
+    // Any entry with a source's name (a FIFO too): a build globs them all.
+    if (it->is_directory(entry_ec) || !source_kind(relative)) continue;
     std::optional<std::string> glob = exclusion_above(config, relative);
     if (!glob) continue;
     const std::string text = json{{"excluded", *glob}}.dump() + "\n";
