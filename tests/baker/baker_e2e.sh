@@ -298,9 +298,29 @@ exclude)
   set +e; "$baker" "$work/src/wip/broken.png" --root "$work/src" -o "$work/out" >"$work/log" 2>&1; rc=$?; set -e
   [ "$rc" = 0 ] || { cat "$work/log"; fail "a single-file bake of an excluded source exited $rc"; }
   expect_line "$work/log" "wip/broken.png: excluded by baker.json \('\*\*/wip'\); nothing baked"
+  # A single-file bake of a source excluded since it was baked removes its outputs, as a whole
+  # bake does, and writes its report.
+  printf '{ "exclude": ["**/wip", "lost+found", "textures/roughness.png", "textures/gradient_16bit.png"] }\n' >"$work/src/baker.json"
+  set +e; "$baker" "$work/src/textures/gradient_16bit.png" --root "$work/src" -o "$work/out" --json "$work/one.json" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "a single-file bake of a newly excluded source exited $rc"; }
+  [ ! -e "$work/out/textures/gradient_16bit.tx" ] || fail "a single-file bake kept the excluded source's output"
+  [ -f "$work/one.json" ] || fail "a single-file bake of an excluded source wrote no report"
+  "$baker" check "$work/out" >/dev/null || fail "check after a single-file bake of an excluded source"
+  # One a material names: removed too, and the material said to name a texture no longer there.
+  printf '{ "exclude": ["**/wip", "lost+found", "textures/roughness.png", "textures/gradient_16bit.png", "textures/checker.png"] }\n' >"$work/src/baker.json"
+  set +e; "$baker" "$work/src/textures/checker.png" --root "$work/src" -o "$work/out" >"$work/log" 2>&1; rc=$?; set -e
+  [ ! -e "$work/out/textures/checker.tx" ] || fail "a single-file bake kept the excluded source's output"
+  expect_line "$work/log" "a material names texture 'textures/checker.png' of textures/checker.png, which is not baked"
+  bake
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "the whole bake after excluding checker.png exited $rc"; }
+  "$baker" check "$work/out" >/dev/null || fail "check after the whole bake"
+  # A symlinked source is named as the walk names it, whatever its target (here in an excluded
+  # folder): the whole bake, bake-one and a single-file bake all bake textures/alias.png.
+  cp "$work/src/textures/bricks.png" "$work/src/wip/real.png"
+  ln -s ../wip/real.png "$work/src/textures/alias.png"
   "$baker" plan "$work/src" --plan-dir "$work/plan" -o "$work/edges" -q || fail "plan"
   [ -f "$work/plan/wip/broken.png.plan" ] || fail "no plan file for an excluded source (a build declares one)"
-  (cd "$work/src" && find . -type f | sed 's|^\./||' | grep -iE '\.(png|obj|gltf)$') >"$work/list"
+  (cd "$work/src" && find . \( -type f -o -type l \) | sed 's|^\./||' | grep -iE '\.(png|obj|gltf)$') >"$work/list"
   while read -r f; do
     "$baker" bake-one "$work/src/$f" --root "$work/src" -o "$work/edges" --plan-dir "$work/plan" -q ||
       fail "bake-one $f"
@@ -308,6 +328,9 @@ exclude)
   "$baker" collect "$work/src" -o "$work/edges" -q || fail "collect"
   rm -rf "$work/whole"
   "$baker" "$work/src" -o "$work/whole" -q --no-cache || fail "whole bake"
+  [ -f "$work/whole/textures/alias.tx" ] || fail "the whole bake did not bake the symlinked source"
+  "$baker" "$work/src/textures/alias.png" --root "$work/src" -o "$work/single" -q || fail "single-file bake of the symlink"
+  [ -f "$work/single/textures/alias.tx" ] || fail "a single-file bake named the symlinked source by its target"
   diff -r -x .assetlib-cache.json -x .assetlib-records -x .assetlib-lock "$work/whole" "$work/edges" ||
     fail "plan, bake-one and collect differ from a whole bake"
   ;;

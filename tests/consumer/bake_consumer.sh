@@ -103,6 +103,9 @@ for name in 'rock#2' 'cost$1' "it's" 'a&b' 'a^b' 'tick`s' '100%' 'ab:c'; do
 done
 printf 'mtllib it'"'"'s.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nusemtl m\nf 1/1 2/1 3/1\n' >"$work/odd/model.obj"
 printf 'newmtl m\nmap_Kd rock#2.png\n' >"$work/odd/it's.mtl"
+# A broken symlink and one leading out of the folder: a whole bake passes them over, so does the build.
+ln -s /nonexistent/x.png "$work/odd/broken.png"
+ln -s "$work/assets/textures/checker.png" "$work/odd/outside.png"
 cmake -G Ninja -S "$src/tests/consumer/bake" -B "$work/odd-build" -DCMAKE_PREFIX_PATH="$work/prefix" \
   -DASSETS_DIR="$work/odd" >"$work/log" 2>&1 || { cat "$work/log"; fail "configure with odd names"; }
 build odd-build

@@ -613,6 +613,12 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
   if (!partial && walk.unreadable.empty() && context.journal)
     remove_left_over(output, *context.journal, state.live, totals, progress);
   for (auto& [path, stamp] : context.take_stamps()) state.cache.stamps[path] = stamp;
+  // A single-file bake does not rebake the others: a material of theirs may name a texture it just
+  // removed (an image excluded since). Said, as check would say it.
+  if (partial) {
+    for (const std::string& warning : unheld_texture_warnings(state.cache))
+      progress.warning(warning);
+  }
   // Without the cache the next run rebakes everything, but loses nothing: still a failure to
   // report.
   if (BakeStatus s = save_cache(output, state.cache); !s) {

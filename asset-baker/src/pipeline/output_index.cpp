@@ -42,8 +42,8 @@ std::vector<std::string> unheld_texture_warnings(const BakeCache& next) {
       std::optional<TextureDependency> texture = texture_dependency_of(dep);
       if (!texture || !texture->name || textures.count(*texture->name)) continue;
       warnings.push_back(source + ": a material names texture '" + *texture->name + "' of " +
-                         dep.path + ", which is not baked (deleted since the plan, or failed); " +
-                         "bake again");
+                         dep.path + ", which is not baked (excluded, deleted or failed since " +
+                         "the material was); bake again");
       break;
     }
   }
