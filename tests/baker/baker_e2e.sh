@@ -605,6 +605,23 @@ determinism)
   "$baker" "$work/src" -o "$work/j4" -j4 -q || true
   # The cache records file times, so it is the one file that may differ between two runs.
   diff -r -x .assetlib-cache.json "$work/j1" "$work/j4" || fail "-j1 and -j4 outputs differ"
+  # One source's output file is a folder another's output needs (textures/bricks.png makes
+  # textures/bricks.tx; textures/bricks.tx/x.png needs that folder): the first in path order bakes,
+  # the other fails naming the output, on every run alike (it was whichever job wrote first).
+  mkdir -p "$work/clash/textures/bricks.tx" "$work/clash/models/cube.mesh"
+  cp "$work/src/textures/bricks.png" "$work/clash/textures/"
+  cp "$work/src/textures/checker.png" "$work/clash/textures/bricks.tx/x.png"
+  cp "$work/src/models/cube.obj" "$work/src/models/cube.mtl" "$work/clash/models/"
+  cp "$work/src/textures/roughness.png" "$work/clash/models/cube.mesh/r.png"
+  for run in 1 2 3 4 5 6; do
+    rm -rf "$work/clash-out"
+    set +e; "$baker" "$work/clash" -o "$work/clash-out" -j2 >"$work/log" 2>&1; rc=$?; set -e
+    [ "$rc" = 1 ] || { cat "$work/log"; fail "a clash of a file and a folder exited $rc"; }
+    expect_line "$work/log" "error: textures/bricks.tx/x.png: output textures/bricks.tx is already produced by another source"
+    expect_line "$work/log" "error: models/cube.obj: output models/cube.mesh is already produced by another source"
+    [ -f "$work/clash-out/textures/bricks.tx" ] && [ -f "$work/clash-out/models/cube.mesh/r.tx" ] ||
+      fail "run $run baked other sources of the clash"
+  done
   ;;
 check_catches_corruption)
   fresh_assets

@@ -317,32 +317,66 @@ bool manifest_can_hold(std::string_view path) {
   return assetlib::is_safe_relative_path(path);
 }
 
+// The outputs the sources claim, in path order: a later source may take no output path an earlier
+// one claims, nor need a folder where an earlier one writes a file, nor write a file where an
+// earlier one needs a folder (a source `a.png` writes `a.tx`, a source `a.tx/b.png` needs the
+// folder `a.tx/`). Decided here, by path order, not by which job writes first: the same tree
+// always bakes the same sources.
 class OutputClaims {
  public:
-  // The claimed output `source` would overwrite (or a baker's file, is_baker_file, or a path no
-  // manifest holds), or "" when it takes none.
+  // The claimed output `source` would overwrite or collide with as a file and a folder (or a
+  // baker's file, is_baker_file, or a path no manifest holds), or "" when it takes none.
   std::string conflict(const Source& source) const {
     for (const std::string& path : source.outputs) {
       if (paths_.count(path) || is_baker_file(path) || !manifest_can_hold(path)) return path;
       for (size_t slash = path.find('/'); slash != std::string::npos;
            slash = path.find('/', slash + 1)) {
-        if (folders_.count(path.substr(0, slash + 1))) return path;
+        if (parts_.count(path.substr(0, slash + 1))) return path;  // in another's parts folder
       }
+      if (folders_.count(path + "/")) return path;  // an earlier output lies in a folder so named
+      if (std::string file = claimed_file_above(path); !file.empty()) return file;
     }
     if (!source.parts.empty()) {
       if (!manifest_can_hold(source.parts)) return source.parts;
       auto inside = paths_.lower_bound(source.parts);
       if (inside != paths_.end() && inside->rfind(source.parts, 0) == 0) return *inside;
+      if (std::string file = claimed_file_above(source.parts); !file.empty()) return file;
+      const std::string folder(source.parts, 0, source.parts.size() - 1);
+      if (paths_.count(folder)) return folder;
     }
     return {};
   }
   void claim(const Source& source) {
-    paths_.insert(source.outputs.begin(), source.outputs.end());
-    if (!source.parts.empty()) folders_.insert(source.parts);
+    for (const std::string& path : source.outputs) {
+      paths_.insert(path);
+      add_folders_above(path);
+    }
+    if (!source.parts.empty()) {
+      parts_.insert(source.parts);
+      folders_.insert(source.parts);
+      add_folders_above(source.parts);
+    }
   }
 
  private:
-  std::set<std::string> paths_, folders_;
+  // A claimed file at a folder on the way to `path` ("a.tx" for "a.tx/b.tx"), or "".
+  std::string claimed_file_above(const std::string& path) const {
+    for (size_t slash = path.find('/'); slash != std::string::npos && slash + 1 < path.size();
+         slash = path.find('/', slash + 1)) {
+      std::string folder = path.substr(0, slash);
+      if (paths_.count(folder)) return folder;
+    }
+    return {};
+  }
+  void add_folders_above(const std::string& path) {
+    for (size_t slash = path.find('/'); slash != std::string::npos;
+         slash = path.find('/', slash + 1))
+      folders_.insert(path.substr(0, slash + 1));
+  }
+
+  std::set<std::string> paths_;
+  std::set<std::string> parts_;    // "a.obj.parts/": the folders of whole sources
+  std::set<std::string> folders_;  // "x/": every folder a claimed output or parts folder lies in
 };
 
 }  // namespace
