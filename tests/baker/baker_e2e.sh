@@ -133,6 +133,15 @@ single_file)
   # Without --root the output is named from the file's own folder.
   set +e; "$baker" "$work/src/textures/ui/button.png" -o "$work/one" >"$work/log" 2>&1; rc=$?; set -e
   [ "$rc" = 0 ] && [ -f "$work/one/button.tx" ] || { cat "$work/log"; fail "single file without --root"; }
+  # The source that took an output is deleted, then the other one baked alone: it takes the output,
+  # and the deleted source's entry goes (the manifest listed the file twice, check failed).
+  mkdir -p "$work/pair"
+  cp "$work/src/textures/bricks.png" "$work/pair/a.jpg"  # any image: named .jpg it sorts first
+  cp "$work/src/textures/checker.png" "$work/pair/a.png"
+  set +e; "$baker" "$work/pair" -o "$work/pair-out" -q >/dev/null 2>&1; set -e
+  rm "$work/pair/a.jpg"
+  "$baker" "$work/pair/a.png" --root "$work/pair" -o "$work/pair-out" -q || fail "single-file bake of the freed output"
+  "$baker" check "$work/pair-out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check after the freed output was baked alone"; }
   ;;
 watch)
   fresh_assets

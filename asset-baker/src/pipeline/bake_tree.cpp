@@ -604,11 +604,20 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
     const std::string& source = old_source;  // clang 14 cannot capture a structured binding
     // With a folder unlisted nothing ran: every entry is carried, none judged deleted.
     // The file a single-file bake names is ours even when excluded (no source then): its outputs
-    // go.
+    // go. So is an entry naming an output it bakes: that of a source deleted since (select_only
+    // refused a collision with any source still there), which would list one file twice.
+    auto names_our_output = [&](const CacheEntry& e) {
+      return std::any_of(e.outputs.begin(), e.outputs.end(), [&](const OutputRecord& o) {
+        return std::any_of(sources.begin(), sources.end(), [&](const Source& s) {
+          return std::find(s.outputs.begin(), s.outputs.end(), o.path) != s.outputs.end();
+        });
+      });
+    };
     bool ours = walk.unreadable.empty() &&
                 (!partial || source == only ||
                  std::any_of(sources.begin(), sources.end(),
-                             [&](const Source& s) { return s.relative == source; }));
+                             [&](const Source& s) { return s.relative == source; }) ||
+                 names_our_output(entry));
     if (ours)
       own.entries.emplace(source, entry);
     else
