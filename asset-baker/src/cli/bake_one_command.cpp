@@ -100,31 +100,39 @@ const char* outcome_line(const JobResult& r) {
   return to_string(r.outcome);
 }
 
+// The edge's build files: its depfile naming `read` (the output it names: --depfile-target, else
+// the stamp, else `fallback_target`) and, when `stamped`, its stamp dated `stamp_ns`. An error is
+// printed; false then.
+bool write_edge_files(const BakeOneOptions& options, const std::string& fallback_target,
+                      const std::vector<std::string>& read, bool stamped, int64_t stamp_ns) {
+  if (options.depfile) {
+    std::string target = options.depfile_target ? *options.depfile_target
+                         : options.stamp        ? options.stamp->string()
+                                                : fallback_target;
+    if (BakeStatus s = write_depfile(*options.depfile, target, read); !s) {
+      print_message("error", s.message());
+      return false;
+    }
+  }
+  if (options.stamp && stamped) {
+    if (BakeStatus s = write_stamp(*options.stamp, stamp_ns); !s) {
+      print_message("error", s.message());
+      return false;
+    }
+  }
+  return true;
+}
+
 // A source baker.json excludes: nothing is baked and the edge succeeds (a build globs every file).
 // collect leaves it out of the manifest, as a whole bake would. Its depfile names baker.json, so
 // that an edit lifting the exclusion runs the edge again.
 int finish_excluded(const BakeOneOptions& options, const fs::path& root,
                     const std::string& relative, const BakeConfig& config, const std::string& glob,
-                    int64_t started_ns) {
+                    int64_t stamp_ns) {
   if (!options.quiet) std::printf("%s\n", terminal_text(excluded_message(relative, glob)).c_str());
-  if (options.depfile) {
-    std::string target = options.depfile_target ? *options.depfile_target
-                         : options.stamp        ? options.stamp->string()
-                                                : (root / relative).string();
-    if (BakeStatus s =
-            write_depfile(*options.depfile, target, read_paths(root, relative, {}, config, {}));
-        !s) {
-      print_message("error", s.message());
-      return 1;
-    }
-  }
-  if (options.stamp) {
-    if (BakeStatus s = write_stamp(*options.stamp, started_ns); !s) {
-      print_message("error", s.message());
-      return 1;
-    }
-  }
-  return 0;
+  const bool written = write_edge_files(options, (root / relative).string(),
+                                        read_paths(root, relative, {}, config, {}), true, stamp_ns);
+  return written ? 0 : 1;
 }
 
 }  // namespace
@@ -228,23 +236,10 @@ int run_bake_one(const BakeOneOptions& options) {
   }
   if (!options.quiet && !record.failed)
     std::printf("%s %s\n", outcome_line(result), terminal_text(relative).c_str());
-  if (options.depfile) {
-    std::string target = options.depfile_target ? *options.depfile_target
-                         : options.stamp        ? options.stamp->string()
-                                                : (out / record_path(relative)).string();
-    if (BakeStatus s = write_depfile(*options.depfile, target,
-                                     read_paths(root, relative, result.entry, config, plan_file));
-        !s) {
-      print_message("error", s.message());
-      code = 1;
-    }
-  }
-  if (options.stamp && code == 0) {
-    if (BakeStatus s = write_stamp(*options.stamp, stamp_ns); !s) {
-      print_message("error", s.message());
-      code = 1;
-    }
-  }
+  if (!write_edge_files(options, (out / record_path(relative)).string(),
+                        read_paths(root, relative, result.entry, config, plan_file), code == 0,
+                        stamp_ns))
+    code = 1;
   if (abandoned) {
     // The stuck job's thread still runs (commits stopped): end without unwinding what it uses.
     std::fflush(nullptr);
