@@ -41,7 +41,8 @@
 #                     on SIGHUP, the bake ends consistently; a low soft limit on open files does
 #                     not fail a glTF of many materials
 #   special_destinations  --json, pack -o and --depfile naming a FIFO or a device write into it (a
-#                     rename replaced it with a regular file: as root, /dev/null itself)
+#                     rename replaced it with a regular file: as root, /dev/null itself); a FIFO
+#                     read only a moment later is waited for, one never read fails in seconds
 #   far_future_mtime  a source dated after 2262, edited at its size with its time put back, is
 #                     rebaked (the nanosecond stamp wrapped into the past and was trusted)
 #   bind_mounted_output  (root only) an output folder that is the input bind-mounted elsewhere is
@@ -161,8 +162,10 @@ special_destinations)
   [ -p "$work/report.fifo" ] || fail "--json replaced the FIFO with a file"
   python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['baked'] == 2" "$work/report.json" ||
     fail "the report did not arrive through the FIFO"
+  # The reader opens the FIFO a moment after the pack starts, as a `cat fifo &` started just
+  # before the baker may: the pack waits for it.
   set +e
-  timeout 60 cat "$work/pack.fifo" >"$work/game.pack" &
+  (sleep 1 && timeout 60 cat "$work/pack.fifo" >"$work/game.pack") &
   reader=$!
   timeout 60 "$baker" pack "$work/out" -o "$work/pack.fifo" -q >"$work/log" 2>&1
   rc=$?
@@ -182,6 +185,14 @@ special_destinations)
   expect_rc 0
   [ -p "$work/deps.fifo" ] || fail "--depfile replaced the FIFO with a file"
   expect_line "$work/deps.d" "noise000.png"
+  # A FIFO nobody ever reads fails within seconds, naming it, and is left a FIFO.
+  set +e
+  timeout 60 "$baker" pack "$work/out" -o "$work/pack.fifo" -q >"$work/log" 2>&1
+  rc=$?
+  set -e
+  expect_rc 1
+  expect_line "$work/log" "pack.fifo: a FIFO that no process opened for reading"
+  [ -p "$work/pack.fifo" ] || fail "a failed pack replaced the FIFO"
   ;;
 far_future_mtime)
   mkdir -p "$work/src"

@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 
 namespace baker {
 
@@ -40,10 +42,19 @@ bool written_in_place(const std::string& path) {
   return path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
 }
 
-// Opens the existing `path` for writing in place. A FIFO no process reads fails at once (ENXIO)
-// instead of waiting for a reader that may never come.
+// How long a FIFO waits for its reader. `cat fifo & asset-baker ... -o fifo` starts the reader
+// first, but nothing orders its open() before ours; a reader that never comes must not hang us.
+constexpr auto kFifoReaderWait = std::chrono::seconds(5);
+
+// Opens the existing `path` for writing in place. A FIFO that no process opens for reading within
+// kFifoReaderWait fails (ENXIO) instead of waiting forever.
 int open_in_place(const std::string& path) {
+  const auto deadline = std::chrono::steady_clock::now() + kFifoReaderWait;
   int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  while (fd < 0 && errno == ENXIO && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  }
   if (fd >= 0) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   return fd;
 }
@@ -59,8 +70,9 @@ BakeStatus StreamedFile::open(const std::filesystem::path& path) {
     fd_ = open_in_place(path_);
     if (fd_ < 0) {
       return BakeStatus::failure(BakeError::IoError, path_,
-                                 errno == ENXIO ? std::string("a FIFO that no process reads")
-                                                : io_reason("opening", errno));
+                                 errno == ENXIO
+                                     ? std::string("a FIFO that no process opened for reading")
+                                     : io_reason("opening", errno));
     }
     return {};
   }

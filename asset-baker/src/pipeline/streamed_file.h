@@ -8,7 +8,7 @@
 // `>(...)`), or anything under /dev or /proc (/dev/stdout), is written in place, as a shell
 // redirection would: renamed over, it was replaced by a regular file (as root, /dev/null itself),
 // and `>(...)` has no folder to make a temporary in. Such a write is not all or nothing, and a FIFO
-// no process reads fails at once.
+// no process opens for reading within a few seconds fails.
 #pragma once
 
 #include "common/bake_status.h"
