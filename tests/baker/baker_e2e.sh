@@ -547,6 +547,29 @@ delete_source)
   [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc after deleting the source of an edited output"; }
   [ -e "$work/out/textures/bricks.tx" ] || fail "an edited output was deleted"
   expect_line "$work/log" "warning: textures/bricks.tx: no source makes it any more, but it no longer holds what the baker wrote"
+  # A source deleted while a new one needs a folder where its output file was (checker.png made
+  # textures/checker.tx; textures/checker.tx/c.png needs that folder), and the other way round: the
+  # stale output goes before the jobs run, so the bake succeeds as a clean bake of the tree would
+  # (it failed once, then healed on the next bake). The way back is a single-file bake, which
+  # carries other sources' entries over: not the deleted one's.
+  rm "$work/out/textures/bricks.tx"   # as the warning above asks
+  mkdir "$work/src/textures/checker.tx"
+  mv "$work/src/textures/checker.png" "$work/src/textures/checker.tx/c.png"
+  bake
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc when a new source needs a deleted one's output file as its folder"; }
+  expect_line "$work/log" "removed textures/checker.tx \(source deleted\)"
+  [ -f "$work/out/textures/checker.tx/c.tx" ] || fail "the source needing the folder did not bake"
+  "$baker" check "$work/out" || fail "check after a file gave way to a folder"
+  mv "$work/src/textures/checker.tx/c.png" "$work/src/textures/checker.png"
+  rmdir "$work/src/textures/checker.tx"
+  set +e   # the way back as a single-file bake, which carries other entries over
+  "$baker" "$work/src/textures/checker.png" --root "$work/src" -o "$work/out" >"$work/log" 2>&1
+  rc=$?
+  set -e
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc when a new source needs a deleted one's output folder as its file"; }
+  expect_line "$work/log" "removed textures/checker.tx/c.tx \(source deleted\)"
+  [ -f "$work/out/textures/checker.tx" ] || fail "the source needing the file did not bake"
+  "$baker" check "$work/out" || fail "check after a folder gave way to a file"
   ;;
 broken_files)
   fresh_assets

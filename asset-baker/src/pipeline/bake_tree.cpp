@@ -346,6 +346,11 @@ class OutputClaims {
     }
     return {};
   }
+  // Whether an earlier run's file at `path` stands where a claimed output needs a folder, or in a
+  // folder where one is a file (a.tx; a.tx/b.tx).
+  bool blocked_by(const std::string& path) const {
+    return folders_.count(path + "/") || !claimed_file_above(path).empty();
+  }
   void claim(const Source& source) {
     for (const std::string& path : source.outputs) {
       paths_.insert(path);
@@ -535,33 +540,76 @@ struct NewState {
   }
 };
 
-// The outputs of the previous run that no source of this run owns, deleted while they still hold
-// what the baker wrote (a file someone changed since is left alone).
+// Why the output of `relative`, a source of the previous run, goes.
+const char* removal_reason(const std::string& relative, const std::vector<Source>& sources,
+                           const JobContext& context) {
+  bool still_there = std::any_of(sources.begin(), sources.end(),
+                                 [&](const Source& s) { return s.relative == relative; });
+  return still_there ? " (its source failed to bake or no longer makes it)"
+         : context.shard && !in_shard(*context.shard, relative)
+             ? " (another shard's: a shard's output folder holds that shard alone)"
+         : exclusion_above(context.config, relative) ? " (source excluded by baker.json)"
+                                                     : " (source deleted)";
+}
+
+// Deletes the output `o` of `relative`, a source of the previous run, while it still holds what the
+// baker wrote (a file someone changed since is left alone, with a warning).
+void remove_previous(const OutputTree& output, const std::string& relative, const OutputRecord& o,
+                     const std::vector<Source>& sources, const JobContext& context, Totals& totals,
+                     ProgressReport& progress) {
+  OutputTree::Removal removal = output.remove_if_unchanged(o.path, o.hash);
+  if (removal == OutputTree::Removal::Kept) progress.warning(kept_output_warning(o.path));
+  if (removal != OutputTree::Removal::Removed) return;
+  ++totals.removed;
+  // The reason is looked up only for a removal: a scan of every source per entry made a no-op bake
+  // of 100k sources quadratic.
+  progress.info("removed " + o.path + removal_reason(relative, sources, context));
+}
+
+// The outputs of the previous run that stood in the way of this run's (clear_the_way).
+struct ClearedWay {
+  std::set<std::string> sources;  // their entries are not carried over, even by a single-file bake
+  std::set<std::string> outputs;  // removed, or kept with a warning: done with
+};
+
+// The outputs of the previous run that no source of this run owns, deleted (remove_previous).
 void remove_orphans(const OutputTree& output, const std::vector<Source>& sources,
                     const BakeCache& old_cache, const std::set<std::string>& live,
-                    const JobContext& context, Totals& totals, ProgressReport& progress) {
-  const std::optional<Shard>& shard = context.shard;
-  for (const auto& [old_source, entry] : old_cache.entries) {
-    const std::string& relative = old_source;  // clang 14 cannot capture a structured binding
+                    const ClearedWay& cleared, const JobContext& context, Totals& totals,
+                    ProgressReport& progress) {
+  for (const auto& [relative, entry] : old_cache.entries) {
     for (const OutputRecord& o : entry.outputs) {
-      if (live.count(o.path)) continue;
-      OutputTree::Removal removal = output.remove_if_unchanged(o.path, o.hash);
-      if (removal == OutputTree::Removal::Kept) progress.warning(kept_output_warning(o.path));
-      if (removal != OutputTree::Removal::Removed) continue;
-      // Looked up only for a removal: a scan of every source per entry made a no-op bake of 100k
-      // sources quadratic.
-      bool still_there = std::any_of(sources.begin(), sources.end(),
-                                     [&](const Source& s) { return s.relative == relative; });
-      ++totals.removed;
-      const char* why = still_there ? " (its source failed to bake or no longer makes it)"
-                        : shard && !in_shard(*shard, relative)
-                            ? " (another shard's: a shard's output folder holds that shard alone)"
-                        : exclusion_above(context.config, relative)
-                            ? " (source excluded by baker.json)"
-                            : " (source deleted)";
-      progress.info("removed " + o.path + why);
+      if (!live.count(o.path) && !cleared.outputs.count(o.path))
+        remove_previous(output, relative, o, sources, context, totals, progress);
     }
   }
+}
+
+// The outputs of the previous run that stand where a source run now writes: a file where it needs
+// a folder (a deleted a.png's a.tx, where a new a.tx/b.png writes a.tx/b.tx), or a file in a folder
+// where it writes a file. Their sources make nothing this run (deleted, excluded or refused: none
+// is run), so they would go at its end; gone first, the source that needs their place bakes now
+// instead of failing once.
+ClearedWay clear_the_way(const OutputTree& output, const std::vector<Source>& sources,
+                         const std::vector<size_t>& to_run, const BakeCache& old_cache,
+                         const JobContext& context, Totals& totals, ProgressReport& progress) {
+  OutputClaims claims;
+  std::set<std::string> running;
+  for (size_t i : to_run) {
+    claims.claim(sources[i]);
+    running.insert(sources[i].relative);
+  }
+  ClearedWay cleared;
+  for (const auto& [relative, entry] : old_cache.entries) {
+    if (running.count(relative)) continue;
+    for (const OutputRecord& o : entry.outputs) {
+      if (!claims.blocked_by(o.path)) continue;
+      cleared.sources.insert(relative);
+      cleared.outputs.insert(o.path);
+      remove_previous(output, relative, o, sources, context, totals, progress);
+    }
+  }
+  return cleared;
 }
 
 // The outputs a killed bake put in place (OutputJournal) that no source of this run makes, deleted
@@ -587,8 +635,8 @@ void remove_left_over(const OutputTree& output, const OutputJournal& journal,
 // walk could not list a folder baked nothing: it carries every entry over and removes nothing.
 void finish_outputs(const OutputTree& output, const SourceWalk& walk,
                     const std::vector<JobResult>& results, const BakeCache& old_cache,
-                    const std::string& only, JobContext& context, Totals& totals,
-                    ProgressReport& progress) {
+                    const ClearedWay& cleared, const std::string& only, JobContext& context,
+                    Totals& totals, ProgressReport& progress) {
   const std::vector<Source>& sources = walk.sources;
   const bool partial = !only.empty();
   NewState state;
@@ -605,7 +653,8 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
     // With a folder unlisted nothing ran: every entry is carried, none judged deleted.
     // The file a single-file bake names is ours even when excluded (no source then): its outputs
     // go. So is an entry naming an output it bakes: that of a source deleted since (select_only
-    // refused a collision with any source still there), which would list one file twice.
+    // refused a collision with any source still there), which would list one file twice, and one
+    // whose outputs were cleared out of its way.
     auto names_our_output = [&](const CacheEntry& e) {
       return std::any_of(e.outputs.begin(), e.outputs.end(), [&](const OutputRecord& o) {
         return std::any_of(sources.begin(), sources.end(), [&](const Source& s) {
@@ -617,7 +666,7 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
                 (!partial || source == only ||
                  std::any_of(sources.begin(), sources.end(),
                              [&](const Source& s) { return s.relative == source; }) ||
-                 names_our_output(entry));
+                 names_our_output(entry) || cleared.sources.count(source));
     if (ours)
       own.entries.emplace(source, entry);
     else
@@ -650,7 +699,7 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
       }
     }
   }
-  remove_orphans(output, sources, own, state.live, context, totals, progress);
+  remove_orphans(output, sources, own, state.live, cleared, context, totals, progress);
   // A single-file bake does not know what the other sources make: what killed runs left waits
   // for a whole bake.
   if (!partial && walk.unreadable.empty() && context.journal)
@@ -766,11 +815,13 @@ int run_bake(const BakeOptions& options) {
   // Every job may compress blocks on all cores. A fixed share (cores / jobs) left cores idle at the
   // tail of a bake, when one large texture was still compressing on its share alone.
   context.threads_per_job = cores;
+  const ClearedWay cleared =
+      clear_the_way(output, sources, to_run, old_cache, context, totals, progress);
   longest_first(setup.input, sources, cores, to_run);
   bool abandoned =
       run_jobs(context, sources, to_run, {jobs, options.time_limit}, results, progress);
 
-  finish_outputs(output, walk, results, old_cache, setup.only, context, totals, progress);
+  finish_outputs(output, walk, results, old_cache, cleared, setup.only, context, totals, progress);
   if (shared_cache && shared_cache->counts().stored > 0) shared_cache->trim();
   progress.finish();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
