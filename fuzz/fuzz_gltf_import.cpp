@@ -94,8 +94,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (bin.empty()) return std::nullopt;
     return bin;
   };
-  inputs.texture_name = [&](const std::string& path,
-                            baker::TextureRole) -> std::optional<std::string> {
+  inputs.texture_name = [&](const std::string& path, baker::TextureRole,
+                            std::string&) -> std::optional<std::string> {
     fuzz::check_inside_root(path);
     if ((fuzz::input_hash(reinterpret_cast<const uint8_t*>(path.data()), path.size()) ^ salt) & 1)
       return std::nullopt;

@@ -55,8 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (path.size() % 7 == 3) return std::nullopt;  // sometimes the .mtl is missing
     return mtl;
   };
-  inputs.texture_name = [&](const std::string& path,
-                            baker::TextureRole) -> std::optional<std::string> {
+  inputs.texture_name = [&](const std::string& path, baker::TextureRole,
+                            std::string&) -> std::optional<std::string> {
     fuzz::check_inside_root(path);
     bool exists = ((fuzz::input_hash(reinterpret_cast<const uint8_t*>(path.data()), path.size()) ^
                     texture_salt) &

@@ -322,6 +322,8 @@ exclude)
   expect_line "$work/log" "a material names texture 'textures/checker.png' of textures/checker.png, which is not baked"
   bake
   [ "$rc" = 0 ] || { cat "$work/log"; fail "the whole bake after excluding checker.png exited $rc"; }
+  # The model's warning says why its texture is gone: excluded, not "not found".
+  expect_line "$work/log" "texture 'textures/checker.png' is excluded by baker.json \('textures/checker.png'\); material left untextured"
   "$baker" check "$work/out" >/dev/null || fail "check after the whole bake"
   # A symlinked source is named as the walk names it, whatever its target (here in an excluded
   # folder): the whole bake, bake-one and a single-file bake all bake textures/alias.png.

@@ -98,8 +98,8 @@ inline BakedScene bake_gltf_bytes(const std::vector<std::byte>& bytes, const std
     auto it = files.find(path);
     return it == files.end() ? std::nullopt : std::optional<std::string>(it->second);
   };
-  inputs.texture_name = [&](const std::string& path,
-                            baker::TextureRole role) -> std::optional<std::string> {
+  inputs.texture_name = [&](const std::string& path, baker::TextureRole role,
+                            std::string&) -> std::optional<std::string> {
     if (!files.count(path)) return std::nullopt;
     return path + "#" + baker::texture_role_name(role);
   };

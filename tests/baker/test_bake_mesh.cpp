@@ -137,8 +137,8 @@ BakedMesh bake(const std::string& path,
     text << in.rdbuf();
     return text.str();
   };
-  inputs.texture_name = [&](const std::string& relative,
-                            baker::TextureRole) -> std::optional<std::string> {
+  inputs.texture_name = [&](const std::string& relative, baker::TextureRole,
+                            std::string&) -> std::optional<std::string> {
     if (!std::filesystem::exists(folder / relative)) return std::nullopt;
     return relative;
   };

@@ -120,7 +120,9 @@ Imported import(const std::string& text, const std::map<std::string, std::string
     auto it = files.find(path);
     return it == files.end() ? std::nullopt : std::optional<std::string>(it->second);
   };
-  inputs.texture_name = [](const std::string&, baker::TextureRole) { return std::nullopt; };
+  inputs.texture_name = [](const std::string&, baker::TextureRole, std::string&) {
+    return std::nullopt;
+  };
   Imported out;
   out.status =
       baker::import_obj(text, "models/part.obj", inputs, out.mesh, out.materials, out.warnings);
@@ -500,7 +502,7 @@ std::vector<assetlib::MaterialInfo> mtl_materials(const std::string& mtl) {
   inputs.read_file = [&](const std::string& path) -> std::optional<std::string> {
     return path == "models/m.mtl" ? std::optional<std::string>(mtl) : std::nullopt;
   };
-  inputs.texture_name = [](const std::string& path, baker::TextureRole) {
+  inputs.texture_name = [](const std::string& path, baker::TextureRole, std::string&) {
     return std::optional<std::string>(path);
   };
   Imported i;

@@ -26,7 +26,9 @@ baker::ImportInputs inputs_in(const std::string& folder) {
     if (bytes.empty()) return std::nullopt;
     return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   };
-  inputs.texture_name = [](const std::string&, baker::TextureRole) { return std::nullopt; };
+  inputs.texture_name = [](const std::string&, baker::TextureRole, std::string&) {
+    return std::nullopt;
+  };
   return inputs;
 }
 

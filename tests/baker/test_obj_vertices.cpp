@@ -26,7 +26,9 @@ struct Imported {
 Imported import(const std::string& text) {
   baker::ImportInputs inputs;
   inputs.read_file = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
-  inputs.texture_name = [](const std::string&, baker::TextureRole) { return std::nullopt; };
+  inputs.texture_name = [](const std::string&, baker::TextureRole, std::string&) {
+    return std::nullopt;
+  };
   Imported out;
   out.status =
       baker::import_obj(text, "models/part.obj", inputs, out.mesh, out.materials, out.warnings);

@@ -37,8 +37,8 @@ inline BakedMesh bake_obj(const std::string& obj, const std::string& name,
     auto it = files.find(path);
     return it == files.end() ? std::nullopt : std::optional<std::string>(it->second);
   };
-  inputs.texture_name = [&](const std::string& path,
-                            baker::TextureRole) -> std::optional<std::string> {
+  inputs.texture_name = [&](const std::string& path, baker::TextureRole,
+                            std::string&) -> std::optional<std::string> {
     b.textures_asked.push_back(path);
     if (!files.count(path)) return std::nullopt;
     return path;

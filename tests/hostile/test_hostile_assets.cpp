@@ -48,7 +48,7 @@ AssetFile baked_mesh(bool extras) {
   inputs.read_file = [&](const std::string&) {
     return std::optional<std::string>(std::string(mtl.begin(), mtl.end()));
   };
-  inputs.texture_name = [](const std::string& path, baker::TextureRole) {
+  inputs.texture_name = [](const std::string& path, baker::TextureRole, std::string&) {
     return std::optional<std::string>(path);
   };
   baker::BakeSettings settings;

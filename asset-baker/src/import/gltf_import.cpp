@@ -163,10 +163,12 @@ void import_document(GltfData& data, const ImportInputs& inputs, GltfImport& out
       return std::nullopt;
     }
     std::optional<std::string> name =
-        inputs.texture_name ? inputs.texture_name(*where.file, role) : std::nullopt;
+        inputs.texture_name ? inputs.texture_name(*where.file, role, why) : std::nullopt;
     if (!name) {
-      why = "'" + *where.file +
-            "' is not an image of this bake (missing, or a format the baker does not read)";
+      why = "'" + *where.file + "' " +
+            (why.empty() ? "is not an image of this bake (missing, or a format the baker does not "
+                           "read)"
+                         : why);
     }
     return name;
   };

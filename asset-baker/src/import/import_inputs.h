@@ -17,8 +17,10 @@ struct ImportInputs {
   // be read.
   std::function<std::optional<std::string>(const std::string& relative_path)> read_file;
   // The logical name of the texture this bake makes of the image at `relative_path` in `role`
-  // (asset_names.h), or nullopt when the image is not part of the bake.
-  std::function<std::optional<std::string>(const std::string& relative_path, TextureRole role)>
+  // (asset_names.h), or nullopt when the image is not part of the bake; then `why` may say why in
+  // words that follow the path ("is excluded by ..."), or stay empty (not found, or no image).
+  std::function<std::optional<std::string>(const std::string& relative_path, TextureRole role,
+                                           std::string& why)>
       texture_name;
 };
 

@@ -331,13 +331,14 @@ assetlib::TextureSlot make_slot(const TextureUse& use, const std::string& folder
   std::string why;
   std::optional<std::string> path = texture_path(folder, *use.name, why);
   std::optional<std::string> name =
-      path && inputs.texture_name ? inputs.texture_name(*path, use.role) : std::nullopt;
+      path && inputs.texture_name ? inputs.texture_name(*path, use.role, why) : std::nullopt;
   if (!path) {
     warnings.push_back(obj_path + ": texture " + why + "; material left untextured");
     return slot;
   }
   if (!name) {
-    warnings.push_back(obj_path + ": texture '" + *path + "' not found; material left untextured");
+    warnings.push_back(obj_path + ": texture '" + *path + "' " + (why.empty() ? "not found" : why) +
+                       "; material left untextured");
     return slot;
   }
   slot.texture = *name;

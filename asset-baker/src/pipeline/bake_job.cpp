@@ -91,9 +91,13 @@ ImportInputs model_inputs(JobContext& context, CacheEntry& entry, BakeStatus& re
     entry.deps.push_back({path, hash});
     return std::string(reinterpret_cast<const char*>(data.data()), data.size());
   };
-  inputs.texture_name = [&context, &entry](const std::string& path, TextureRole role) {
+  inputs.texture_name = [&context, &entry](const std::string& path, TextureRole role,
+                                           std::string& why) {
     entry.deps.push_back({path, texture_dependency(context.textures, path, role)});
-    return context.textures.texture_name(path, role);
+    std::optional<std::string> name = context.textures.texture_name(path, role);
+    if (std::optional<std::string> glob = exclusion_above(context.config, path); !name && glob)
+      why = "is excluded by baker.json ('" + *glob + "')";
+    return name;
   };
   return inputs;
 }
