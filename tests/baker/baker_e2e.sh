@@ -145,25 +145,42 @@ single_file)
   ;;
 watch)
   fresh_assets
+  mkdir "$work/src/wip"
+  echo '{"exclude": ["wip", "*.json"]}' >"$work/src/baker.json"
   # The --json report inside the input folder is written every bake: it must not trigger one.
   "$baker" "$work/src" -o "$work/out" --watch --json "$work/src/report.json" >"$work/log" 2>&1 &
   pid=$!
-  wait_for() {  # wait_for <regex>: up to 20 s for a line in the log
-    for _ in $(seq 200); do grep -qE "$1" "$work/log" && return 0; sleep 0.1; done
-    cat "$work/log" >&2; kill "$pid" 2>/dev/null; fail "timed out waiting for /$1/"
+  wait_for() {  # wait_for <regex> [count]: up to 20 s for the count-th line matching
+    for _ in $(seq 200); do
+      [ "$(grep -cE "$1" "$work/log")" -ge "${2:-1}" ] && return 0
+      sleep 0.1
+    done
+    cat "$work/log" >&2; kill "$pid" 2>/dev/null; fail "timed out waiting for /$1/ (${2:-1})"
   }
   wait_for "^watching "
   cp "$work/src/textures/checker.png" "$work/src/textures/new_albedo.png"
   wait_for "^changed: textures/new_albedo.png$"
   wait_for "baked 1, up to date"
   [ -f "$work/out/textures/new_albedo.tx" ] || fail "the new file was not baked"
+  # A save in a folder baker.json excludes is no change (inotify reports it before the next one).
+  cp "$work/src/textures/checker.png" "$work/src/wip/draft.png"
   rm "$work/src/textures/new_albedo.png"
+  wait_for "^changed: textures/new_albedo.png$"
   wait_for "removed textures/new_albedo.tx"
+  # baker.json itself is watched, whatever it excludes; a folder it no longer excludes is watched.
+  echo '{"exclude": ["*.json"]}' >"$work/src/baker.json"
+  wait_for "^changed: baker.json$"
+  wait_for "^baked 1, up to date" 2   # wip/draft.png, no longer excluded
+  cp "$work/src/textures/bricks.png" "$work/src/wip/draft.png"
+  wait_for "^changed: wip/draft.png$"
+  wait_for "^baked " 5
   kill -INT "$pid"
   set +e; wait "$pid"; rc=$?; set -e
   [ "$rc" = 130 ] || fail "Ctrl-C must end --watch with 130, got $rc"
-  # Its own writes to the output folder never trigger a bake: exactly three bakes ran.
-  [ "$(grep -c '^baked ' "$work/log")" = 3 ] || { cat "$work/log"; fail "expected 3 bakes"; }
+  ! grep -q "^changed: .*wip" <(sed '/^changed: baker.json$/,$d' "$work/log") ||
+    { cat "$work/log"; fail "a save in an excluded folder triggered a bake"; }
+  # Its own writes to the output folder never trigger a bake: exactly five bakes ran.
+  [ "$(grep -c '^baked ' "$work/log")" = 5 ] || { cat "$work/log"; fail "expected 5 bakes"; }
   ;;
 watch_races)
   # What a watch must not miss: saves during a bake, a bake held up by another baker, more changes

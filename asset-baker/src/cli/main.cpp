@@ -323,7 +323,7 @@ int main(int argc, char** argv) {
                  baker::terminal_text(bake_pack).c_str(), status);
     return status;
   }
-  std::optional<std::filesystem::path> baked = baker::output_folder(bake);
+  std::optional<baker::ResolvedBake> baked = baker::resolve_bake(bake);
   if (!baked) return 2;  // run_bake resolved it just now: unreachable
-  return guarded(bake_pack, [&] { return baker::run_pack(*baked, bake_pack, bake.quiet); });
+  return guarded(bake_pack, [&] { return baker::run_pack(baked->output, bake_pack, bake.quiet); });
 }

@@ -729,10 +729,10 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
 
 }  // namespace
 
-std::optional<fs::path> output_folder(const BakeOptions& options) {
+std::optional<ResolvedBake> resolve_bake(const BakeOptions& options) {
   Setup setup;
   if (!resolve_setup(options, setup)) return std::nullopt;
-  return setup.output;
+  return ResolvedBake{setup.output, std::move(setup.config)};
 }
 
 int run_bake(const BakeOptions& options) {

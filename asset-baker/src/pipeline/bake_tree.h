@@ -64,9 +64,13 @@ struct BakeOptions {
 // warnings_as_errors, anything warned), 2 on a usage or configuration error.
 int run_bake(const BakeOptions& options);
 
-// The output folder a bake with `options` would write to; nullopt when they do not resolve (the
-// bake itself then says why).
-std::optional<std::filesystem::path> output_folder(const BakeOptions& options);
+// The output folder a bake with `options` would write to, and the configuration it would follow;
+// nullopt when they do not resolve (the bake itself then says why).
+struct ResolvedBake {
+  std::filesystem::path output;
+  BakeConfig config;
+};
+std::optional<ResolvedBake> resolve_bake(const BakeOptions& options);
 
 // What a walk of the input folder found.
 struct SourceWalk {

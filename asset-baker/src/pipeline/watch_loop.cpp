@@ -27,16 +27,18 @@ constexpr uint32_t kEvents = IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_F
 // What inotify_event::name is when the kernel's queue overflowed and events were lost.
 constexpr const char* kLostEvents = "(more changes than inotify could queue)";
 
-// One inotify instance watching every folder of the input tree except the output folder, and the
-// files outside it that decide the bake's settings (baker.json).
+// One inotify instance watching every folder of the input tree except the output folder and what
+// baker.json excludes, and the files outside it that decide the bake's settings (baker.json).
 class TreeWatch {
  public:
-  // `exclude`: the output folder; `report`: the --json file, if any (its rename is an event too).
-  TreeWatch(fs::path root, fs::path exclude, fs::path report)
+  // `output`: the output folder; `report`: the --json file, if any (its rename is an event too).
+  TreeWatch(fs::path root, fs::path output, fs::path report, BakeConfig config)
       : root_(std::move(root)),
-        exclude_(std::move(exclude)),
+        output_(std::move(output)),
         report_(std::move(report)),
-        fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {}
+        fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+    follow(std::move(config));
+  }
   ~TreeWatch() {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -54,12 +56,20 @@ class TreeWatch {
     for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
       std::error_code entry_ec;
       if (it->is_symlink(entry_ec) || !it->is_directory(entry_ec)) continue;
-      if (excluded(it->path())) {
+      if (ignored(it->path()) || exclusion_of(config_, relative(it->path()))) {
         it.disable_recursion_pending();
         continue;
       }
       add(it->path());
     }
+  }
+
+  // Follows the configuration a rebake found (baker.json edited): folders no longer excluded are
+  // watched from now on; those newly excluded keep their watches, their events ignored.
+  void set_config(BakeConfig config) {
+    const bool exclude_changed = config.exclude != config_.exclude;
+    follow(std::move(config));
+    if (exclude_changed) add_tree(root_);
   }
 
   // Watches the file `path`, outside the input folder, through its folder: a save that writes a
@@ -94,9 +104,9 @@ class TreeWatch {
         auto folder = folders_.find(event->wd);
         if (folder == folders_.end()) continue;
         fs::path path = folder->second / event->name;
-        if (is_temporary_name(event->name) || excluded(path)) continue;
+        if (is_temporary_name(event->name) || ignored(path) || excluded(path)) continue;
         if ((event->mask & IN_ISDIR) && (event->mask & (IN_CREATE | IN_MOVED_TO))) add_tree(path);
-        changed.insert(path.lexically_relative(root_).generic_string());
+        changed.insert(relative(path));
       }
     }
   }
@@ -106,12 +116,29 @@ class TreeWatch {
     int wd = ::inotify_add_watch(fd_, folder.c_str(), kEvents);
     if (wd >= 0) folders_[wd] = folder;
   }
-  bool excluded(const fs::path& path) const {
+  void follow(BakeConfig config) {
+    config_ = std::move(config);
     std::error_code ec;
-    return fs::equivalent(path, exclude_, ec) || (!report_.empty() && path == report_);
+    config_file_ = config_.path.empty() ? fs::path() : fs::weakly_canonical(config_.path, ec);
+  }
+  std::string relative(const fs::path& path) const {
+    return path.lexically_relative(root_).generic_string();
+  }
+  // The bake's own files: the output folder and the report.
+  bool ignored(const fs::path& path) const {
+    std::error_code ec;
+    return fs::equivalent(path, output_, ec) || (!report_.empty() && path == report_);
+  }
+  // What baker.json leaves out of every bake, but never the configuration itself (an exclude of
+  // "*.json" must not hide its own edits) nor a baker.json that would become it.
+  bool excluded(const fs::path& path) const {
+    if (path == root_ / "baker.json" || path == config_file_) return false;
+    return exclusion_above(config_, relative(path)).has_value();
   }
 
-  fs::path root_, exclude_, report_;
+  fs::path root_, output_, report_;
+  BakeConfig config_;
+  fs::path config_file_;  // config_.path, resolved
   int fd_;
   std::map<int, fs::path> folders_;
   struct WatchedFiles {
@@ -176,14 +203,14 @@ int run_watch(const BakeOptions& options) {
   fs::path root = fs::weakly_canonical(options.input);
   BakeOptions bake = options;
   bake.wait_for_lock = true;
-  std::optional<fs::path> output = output_folder(options);
-  if (!output) {
+  std::optional<ResolvedBake> resolved = resolve_bake(options);
+  if (!resolved) {
     int code = run_bake(bake);  // it says what does not resolve
     return code >= 128 ? code : 2;
   }
   fs::path report =
       options.json_report ? fs::weakly_canonical(*options.json_report, ec) : fs::path();
-  TreeWatch watch(root, *output, report);
+  TreeWatch watch(root, resolved->output, report, std::move(resolved->config));
   if (!watch.ok()) {
     std::perror("error: inotify");
     return 2;
@@ -204,6 +231,8 @@ int run_watch(const BakeOptions& options) {
     std::printf("changed: %s\n", terminal_text(change_list(changed)).c_str());
     code = run_bake(bake);
     if (code >= 128) return code;
+    if (std::optional<ResolvedBake> now = resolve_bake(options))
+      watch.set_config(std::move(now->config));
   }
 }
 
