@@ -352,6 +352,12 @@ void JobClock::start() {
   started_ns_.store(std::chrono::steady_clock::now().time_since_epoch().count());
 }
 
+void JobClock::leave_out(std::chrono::steady_clock::duration gap) {
+  int64_t started = started_ns_.load();
+  while (started != 0 && !started_ns_.compare_exchange_weak(started, started + gap.count())) {
+  }
+}
+
 double JobClock::seconds() const {
   int64_t started = started_ns_.load();
   if (started == 0) return 0;

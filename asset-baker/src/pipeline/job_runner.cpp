@@ -21,6 +21,12 @@ constexpr size_t kIdle = SIZE_MAX;
 // How long sources already baking may go on after an interrupt before they are abandoned.
 constexpr std::chrono::seconds kInterruptGrace{1};
 
+// How often the time limit is looked at, and how much later than that a look may come before the
+// time between is taken for a time the process did not run (Ctrl-Z, SIGSTOP, `docker pause`; the
+// steady clock goes on meanwhile) rather than baking: then it does not count.
+constexpr std::chrono::milliseconds kWatchTick{100};
+constexpr std::chrono::seconds kStoppedGap{1};
+
 std::string seconds_text(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", seconds);
@@ -94,8 +100,15 @@ bool run_jobs(JobContext& context, const std::vector<Source>& sources,
 
   std::unique_lock lock(shared->mutex);
   std::optional<std::chrono::steady_clock::time_point> interrupted_at;
+  auto last_look = std::chrono::steady_clock::now();
   while (shared->running > 0 && !shared->stopped) {
-    shared->finished.wait_for(lock, std::chrono::milliseconds(100));
+    shared->finished.wait_for(lock, kWatchTick);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_look > kWatchTick + kStoppedGap) {
+      for (size_t w = 0; w < workers; ++w)
+        shared->clocks[w].leave_out(now - last_look - kWatchTick);
+    }
+    last_look = now;
     // Interrupted (Ctrl-C, SIGTERM): no source starts, and those baking get a moment to finish.
     // Then they are abandoned as at the time limit, their previous outputs kept: one large
     // texture compresses for many seconds, and an interrupt must end the bake promptly.
