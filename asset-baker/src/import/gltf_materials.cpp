@@ -70,16 +70,16 @@ std::optional<uint32_t> sampler_of(const Json& root, uint32_t texture) {
 }
 
 // The wrapS and wrapT of the sampler `s` (at JSON path `sp`), repeat by default.
-SlotSampling sampler_edges(const Json& s, const std::string& sp) {
+SlotSampling sampler_wrap(const Json& s, const std::string& sp) {
   return {wrap_of(uint_or(s, sp, "wrapS", 10497), json_path(sp, "wrapS")),
           wrap_of(uint_or(s, sp, "wrapT", 10497), json_path(sp, "wrapT")), std::nullopt};
 }
 
 // How textures[texture] wraps: as its sampler says; repeat without one.
-SlotSampling texture_edges(const Json& root, uint32_t texture) {
+SlotSampling texture_wrap(const Json& root, uint32_t texture) {
   std::optional<uint32_t> sampler = sampler_of(root, texture);
   if (!sampler) return {};
-  return sampler_edges(root["samplers"][*sampler], json_path("samplers", *sampler));
+  return sampler_wrap(root["samplers"][*sampler], json_path("samplers", *sampler));
 }
 
 // The sampler settings of textures[texture] into `slot`. A minFilter that takes the nearest texel
@@ -91,9 +91,9 @@ void read_sampler(const Json& root, uint32_t texture, assetlib::TextureSlot& slo
   if (!sampler) return;
   std::string sp = json_path("samplers", *sampler);
   const Json& s = root["samplers"][*sampler];
-  const SlotSampling edges = sampler_edges(s, sp);
-  slot.wrap_u = edges.u;
-  slot.wrap_v = edges.v;
+  const SlotSampling wrap = sampler_wrap(s, sp);
+  slot.wrap_u = wrap.u;
+  slot.wrap_v = wrap.v;
   const uint64_t mag = uint_or(s, sp, "magFilter", kLinear);
   if (mag != kNearest && mag != kLinear)
     throw GltfError(json_path(sp, "magFilter"), "is not a magnification filter (9728 or 9729)");
@@ -214,7 +214,7 @@ std::vector<GltfImageUse> gltf_image_uses(const Json& root) {
       uint32_t texture = index_of(*info, path, "index", array_size(root, "textures"), "texture");
       std::optional<uint32_t> image = texture_image(root, texture);
       if (!image) continue;
-      SlotSampling sampling = texture_edges(root, texture);
+      SlotSampling sampling = texture_wrap(root, texture);
       if (spec.slot == &assetlib::MaterialInfo::base_color)
         sampling.alpha_cutoff = masked_cutoff(materials[i], json_path("materials", i));
       uses.push_back({*image, spec.role, sampling});

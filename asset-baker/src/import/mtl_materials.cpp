@@ -282,7 +282,7 @@ std::string with_full_texture_options(std::string_view text, size_t& nameless) {
 
 // `-clamp on`: one copy of the map, not tiled; the edge texels beyond it are the nearest sampler
 // mode a GPU has. Without it, a map repeats.
-SlotSampling edges_of(const tinyobj::texture_option_t& o) {
+SlotSampling option_wrap(const tinyobj::texture_option_t& o) {
   using assetlib::TextureWrap;
   return o.clamp ? SlotSampling{TextureWrap::ClampToEdge, TextureWrap::ClampToEdge, std::nullopt}
                  : SlotSampling{};
@@ -350,9 +350,9 @@ assetlib::TextureSlot make_slot(const TextureUse& use, const std::string& folder
     slot.scale[0] = float(o.scale[0]);
     slot.scale[1] = float(o.scale[1]);
   }
-  const SlotSampling edges = edges_of(o);
-  slot.wrap_u = edges.u;
-  slot.wrap_v = edges.v;
+  const SlotSampling wrap = option_wrap(o);
+  slot.wrap_u = wrap.u;
+  slot.wrap_v = wrap.v;
   return slot;
 }
 
@@ -625,7 +625,7 @@ std::vector<ImageUse> obj_texture_references(std::string_view obj_text, const st
       std::string why;
       auto path = texture_path(libraries.folder_of(i), *use.name, why);
       if (!path) continue;
-      SlotSampling sampling = edges_of(*use.options);
+      SlotSampling sampling = option_wrap(*use.options);
       if (use.name == &materials[i].diffuse_texname && is_cut_out(materials[i])) {
         sampling.alpha_cutoff = masked_texture_cutoff(assetlib::MaterialInfo().alpha_cutoff,
                                                       opacity(materials[i], libraries.stated(i)));
