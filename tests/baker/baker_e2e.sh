@@ -14,6 +14,15 @@ count_outputs() { find "$1" -name '*.tx' -o -name '*.mesh' | wc -l; }
 fresh_assets() { rm -rf "$work/src"; cp -r "$assets" "$work/src"; }
 # Bakes $work/src into $work/out; extra args pass through. Output in $work/log, exit code in $rc.
 bake() { set +e; "$baker" "$work/src" -o "$work/out" "$@" >"$work/log" 2>&1; rc=$?; set -e; }
+# For a --watch running as $pid with its output in $work/log: waits up to 60 s for the count-th
+# line matching <regex> (a sanitizer build on a busy machine is slow), else stops it and fails.
+wait_for() {  # wait_for <regex> [count]
+  for _ in $(seq 600); do
+    [ "$(grep -cE "$1" "$work/log")" -ge "${2:-1}" ] && return 0
+    sleep 0.1
+  done
+  cat "$work/log" >&2; kill "$pid" 2>/dev/null; fail "timed out waiting for /$1/ (${2:-1})"
+}
 # For the permission cases: fresh assets baked into $work/out, kept as $work/before, by a user
 # that permissions stop (nobody when running as root, who reads every file and lists every
 # folder). Afterwards run_as bakes the same way (extra args pass through; $rc, $work/log) and
@@ -150,13 +159,6 @@ watch)
   # The --json report inside the input folder is written every bake: it must not trigger one.
   "$baker" "$work/src" -o "$work/out" --watch --json "$work/src/report.json" >"$work/log" 2>&1 &
   pid=$!
-  wait_for() {  # wait_for <regex> [count]: up to 20 s for the count-th line matching
-    for _ in $(seq 200); do
-      [ "$(grep -cE "$1" "$work/log")" -ge "${2:-1}" ] && return 0
-      sleep 0.1
-    done
-    cat "$work/log" >&2; kill "$pid" 2>/dev/null; fail "timed out waiting for /$1/ (${2:-1})"
-  }
   wait_for "^watching "
   cp "$work/src/textures/checker.png" "$work/src/textures/new_albedo.png"
   wait_for "^changed: textures/new_albedo.png$"
@@ -195,13 +197,6 @@ watch_races)
   flock 9  # another baker holds the output folder
   "$baker" "$src" -o "$work/out" --watch -j2 >"$work/log" 2>&1 &
   pid=$!
-  wait_for() {  # wait_for <regex> [count]: up to 30 s for the count-th line matching
-    for _ in $(seq 300); do
-      [ "$(grep -cE "$1" "$work/log")" -ge "${2:-1}" ] && return 0
-      sleep 0.1
-    done
-    cat "$work/log" >&2; kill "$pid" 2>/dev/null; fail "timed out waiting for /$1/ (${2:-1})"
-  }
   # The first bake waits for the lock (it used to exit 2), and the folder is watched already: a
   # file saved while a bake runs is seen after it (the watch used to start after the first bake).
   wait_for "^waiting for another asset-baker"
