@@ -20,7 +20,9 @@ git ls-files '*.h' '*.cpp' 2>/dev/null | xargs clang-format --dry-run --Werror |
 stage "Release build + tests"
 bash scripts/configure.sh build -DCMAKE_BUILD_TYPE=Release
 cmake --build build
-ctest --test-dir build --output-on-failure -j "$jobs"
+# A test that hangs fails after --timeout seconds (those with a TIMEOUT of their own keep it)
+# instead of holding the run until CI's own limit.
+ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900
 
 stage "ASan + UBSan build + tests"
 # The Vulkan sample is left out here: the system's Vulkan loader and drivers are not instrumented.
@@ -28,14 +30,14 @@ bash scripts/configure.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DASSETLIB_SANITIZ
   -DASSETLIB_BUILD_SAMPLE=OFF
 cmake --build build-asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j "$jobs"
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
 
 stage "ThreadSanitizer build + concurrency stress test"
 bash scripts/configure.sh build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASSETLIB_SANITIZE=thread \
   -DASSETLIB_BUILD_SAMPLE=OFF
 cmake --build build-tsan --target hostile-concurrency hostile-tsan-canary assetlib-tests
 # unpack_jobs on real threads too: chunks of many assets decoded by a pool into shared buffers.
-ctest --test-dir build-tsan --output-on-failure -R '^(hostile\.(concurrency|tsan_canary)|unpack_jobs? .*)$'
+ctest --test-dir build-tsan --output-on-failure --timeout 900 -R '^(hostile\.(concurrency|tsan_canary)|unpack_jobs? .*)$'
 
 fuzz_seconds=${FUZZ_SECONDS:-60}
 if [ "$fuzz_seconds" != 0 ]; then

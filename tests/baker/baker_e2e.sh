@@ -159,21 +159,24 @@ watch)
   # The --json report inside the input folder is written every bake: it must not trigger one.
   "$baker" "$work/src" -o "$work/out" --watch --json "$work/src/report.json" >"$work/log" 2>&1 &
   pid=$!
+  # A file saved whole, in one event: a cp stalled past the settle time between creating and
+  # closing the file would make two bakes.
+  save() { cp "$1" "$work/save.tmp" && mv "$work/save.tmp" "$2"; }
   wait_for "^watching "
-  cp "$work/src/textures/checker.png" "$work/src/textures/new_albedo.png"
+  save "$work/src/textures/checker.png" "$work/src/textures/new_albedo.png"
   wait_for "^changed: textures/new_albedo.png$"
   wait_for "baked 1, up to date"
   [ -f "$work/out/textures/new_albedo.tx" ] || fail "the new file was not baked"
   # A save in a folder baker.json excludes is no change (inotify reports it before the next one).
-  cp "$work/src/textures/checker.png" "$work/src/wip/draft.png"
+  save "$work/src/textures/checker.png" "$work/src/wip/draft.png"
   rm "$work/src/textures/new_albedo.png"
-  wait_for "^changed: textures/new_albedo.png$"
+  wait_for "^changed: textures/new_albedo.png$" 2
   wait_for "removed textures/new_albedo.tx"
   # baker.json itself is watched, whatever it excludes; a folder it no longer excludes is watched.
   echo '{"exclude": ["*.json"]}' >"$work/src/baker.json"
   wait_for "^changed: baker.json$"
   wait_for "^baked 1, up to date" 2   # wip/draft.png, no longer excluded
-  cp "$work/src/textures/bricks.png" "$work/src/wip/draft.png"
+  save "$work/src/textures/bricks.png" "$work/src/wip/draft.png"
   wait_for "^changed: wip/draft.png$"
   wait_for "^baked " 5
   kill -INT "$pid"

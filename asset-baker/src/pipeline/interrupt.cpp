@@ -15,12 +15,17 @@ static_assert(std::atomic<int>::is_always_lock_free, "read from a signal handler
 // it ignored, and Ctrl-C or `kill -INT` still means stop.)
 constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 struct sigaction g_previous[std::size(kStopSignals)];
+// Scopes open on the main thread. Only the outermost acts: a --watch's scope spans its bakes, and
+// a bake's own scope must not forget a Ctrl-C the watch received (nor take its handlers for the
+// ones to restore).
+int g_depth = 0;
 
 void on_signal(int signal) { g_signal.store(signal); }
 
 }  // namespace
 
 InterruptScope::InterruptScope() {
+  if (g_depth++ > 0) return;
   g_signal.store(0);
   struct sigaction action {};
   action.sa_handler = on_signal;
@@ -34,6 +39,7 @@ InterruptScope::InterruptScope() {
 }
 
 InterruptScope::~InterruptScope() {
+  if (--g_depth > 0) return;
   for (size_t i = 0; i < std::size(kStopSignals); ++i)
     sigaction(kStopSignals[i], &g_previous[i], nullptr);
 }

@@ -6,7 +6,8 @@
 
 namespace baker {
 
-// Installs the handlers for its lifetime and restores the previous ones after.
+// Installs the handlers for its lifetime and restores the previous ones after. A scope opened
+// within another (a bake within --watch) leaves the outer one in charge.
 class InterruptScope {
  public:
   InterruptScope();

@@ -79,6 +79,7 @@ bool run_jobs(JobContext& context, const std::vector<Source>& sources,
     --s.running;
     s.finished.notify_all();
   };
+  auto last_look = std::chrono::steady_clock::now();  // before any job's clock starts
   std::vector<std::thread> threads;
   try {
     for (size_t w = 0; w < workers; ++w) threads.emplace_back(work, w);
@@ -100,7 +101,6 @@ bool run_jobs(JobContext& context, const std::vector<Source>& sources,
 
   std::unique_lock lock(shared->mutex);
   std::optional<std::chrono::steady_clock::time_point> interrupted_at;
-  auto last_look = std::chrono::steady_clock::now();
   while (shared->running > 0 && !shared->stopped) {
     shared->finished.wait_for(lock, kWatchTick);
     const auto now = std::chrono::steady_clock::now();

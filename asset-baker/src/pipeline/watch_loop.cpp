@@ -64,7 +64,7 @@ class TreeWatch {
     }
   }
 
-  // Follows the configuration a rebake found (baker.json edited): folders no longer excluded are
+  // Follows the configuration a rebake will use (baker.json edited): folders no longer excluded are
   // watched from now on; those newly excluded keep their watches, their events ignored.
   void set_config(BakeConfig config) {
     const bool exclude_changed = config.exclude != config_.exclude;
@@ -229,10 +229,12 @@ int run_watch(const BakeOptions& options) {
     std::set<std::string> changed;
     if (!wait_for_changes(watch, changed)) return 128 + interrupt_signal();
     std::printf("changed: %s\n", terminal_text(change_list(changed)).c_str());
-    code = run_bake(bake);
-    if (code >= 128) return code;
+    // The configuration the rebake will follow, watched before it runs (as the tree is before the
+    // first bake): a save in a folder baker.json no longer excludes is seen from now on.
     if (std::optional<ResolvedBake> now = resolve_bake(options))
       watch.set_config(std::move(now->config));
+    code = run_bake(bake);
+    if (code >= 128) return code;
   }
 }
 
