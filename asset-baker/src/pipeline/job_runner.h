@@ -2,10 +2,11 @@
 //
 // The time limit is the last resort behind every stage's own budget (docs/robustness.md): a source
 // still baking after `time_limit` seconds (counted from when its memory was granted, leaving out
-// time the process was stopped: Ctrl-Z, SIGSTOP) fails with TimeLimit and stops the bake. A thread cannot be cancelled, so the stuck job and every other
-// one still running are abandoned: no job writes to the output folder any more, their sources
-// count as not run (their previous outputs are kept), and the caller writes the cache and manifest
-// of what finished and ends the process without waiting for them.
+// time the process was stopped: Ctrl-Z, SIGSTOP) fails with TimeLimit and stops the bake. A thread
+// cannot be cancelled, so the stuck job and every other one still running are abandoned: no job
+// writes to the output folder any more, their sources count as not run (their previous outputs are
+// kept), and the caller writes the cache and manifest of what finished and ends the process without
+// waiting for them.
 #pragma once
 
 #include "pipeline/bake_job.h"
