@@ -329,24 +329,29 @@ collect_after_single_file)
   "$baker" check "$work/out" >/dev/null || fail "check"
   ;;
 collect_stale_plan)
-  # An image deleted between plan and its edges: the model's edge bakes a material naming its
-  # texture (the plan said it is there), the image's edge fails. collect must fail too, naming the
-  # texture: the folder it indexes is one `check` fails.
+  # Images deleted between plan and their edges: the model's edge bakes a material naming their
+  # textures (the plan said they are there), the images' edges fail. collect must fail too, naming
+  # every such texture: the folder it indexes is one `check` fails.
   mkdir -p "$work/in"
   printf 'mtllib a.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nusemtl m\nf 1/1 2/2 3/3\n' >"$work/in/a.obj"
-  printf 'newmtl m\nmap_Kd b.ppm\n' >"$work/in/a.mtl"
-  python3 -c "import sys; open(sys.argv[1], 'wb').write(b'P6 4 4 255\n' + bytes(range(48)))" "$work/in/b.ppm"
+  printf 'newmtl m\nmap_Kd b.ppm\nnorm c.ppm\n' >"$work/in/a.mtl"
+  for image in b c; do
+    python3 -c "import sys; open(sys.argv[1], 'wb').write(b'P6 4 4 255\n' + bytes(range(48)))" "$work/in/$image.ppm"
+  done
   "$baker" plan "$work/in" --plan-dir "$work/plan" -o "$work/out" -q || fail "plan"
-  rm "$work/in/b.ppm"
+  rm "$work/in/b.ppm" "$work/in/c.ppm"
   "$baker" bake-one "$work/in/a.obj" --root "$work/in" -o "$work/out" --plan-dir "$work/plan" -q || fail "bake-one a.obj"
   set +e
-  "$baker" bake-one "$work/in/b.ppm" --root "$work/in" -o "$work/out" --plan-dir "$work/plan" -q 2>/dev/null
+  for image in b c; do
+    "$baker" bake-one "$work/in/$image.ppm" --root "$work/in" -o "$work/out" --plan-dir "$work/plan" -q 2>/dev/null
+  done
   "$baker" collect "$work/in" -o "$work/out" >"$work/log" 2>&1; rc=$?
   "$baker" check "$work/out" >/dev/null 2>&1; check_rc=$?
   set -e
   [ "$check_rc" = 1 ] || fail "check passed a material naming a texture never baked: the case tests nothing"
   [ "$rc" = 1 ] || { cat "$work/log"; fail "collect exited $rc over a material naming a texture never baked"; }
-  grep -qF "a.obj: a material names texture 'b.ppm'" "$work/log" || { cat "$work/log"; fail "the texture is not named"; }
+  grep -qF "a.obj: materials name textures 'b.ppm' of b.ppm, 'c.ppm#normal' of c.ppm, which are not baked" "$work/log" ||
+    { cat "$work/log"; fail "the textures are not named"; }
   ;;
 bake_one_parallel)
   # Many bake-one runs at once in one output folder, then collect: equal to a whole bake.

@@ -38,14 +38,20 @@ std::vector<std::string> unheld_texture_warnings(const BakeCache& next) {
   }
   std::vector<std::string> warnings;
   for (const auto& [source, entry] : next.entries) {
+    std::set<std::string> unheld;  // "'name' of path", each once however many slots name it
     for (const Dependency& dep : entry.deps) {
       std::optional<TextureDependency> texture = texture_dependency_of(dep);
-      if (!texture || !texture->name || textures.count(*texture->name)) continue;
-      warnings.push_back(source + ": a material names texture '" + *texture->name + "' of " +
-                         dep.path + ", which is not baked (excluded, deleted or failed since " +
-                         "the material was); bake again");
-      break;
+      if (texture && texture->name && !textures.count(*texture->name))
+        unheld.insert("'" + *texture->name + "' of " + dep.path);
     }
+    if (unheld.empty()) continue;
+    std::string list;
+    for (const std::string& texture : unheld) list += (list.empty() ? "" : ", ") + texture;
+    const bool one = unheld.size() == 1;
+    warnings.push_back(source +
+                       (one ? ": a material names texture " : ": materials name textures ") + list +
+                       (one ? ", which is" : ", which are") +
+                       " not baked (excluded, deleted or failed to bake); bake again");
   }
   return warnings;
 }
