@@ -572,11 +572,20 @@ delete_source)
   rm "$work/out/textures/bricks.tx"   # as the warning above asks
   mkdir "$work/src/textures/checker.tx"
   mv "$work/src/textures/checker.png" "$work/src/textures/checker.tx/c.png"
+  cp "$work/out/.assetlib-cache.json" "$work/cache-before"
   bake
   [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc when a new source needs a deleted one's output file as its folder"; }
   expect_line "$work/log" "removed textures/checker.tx \(source deleted\)"
   [ -f "$work/out/textures/checker.tx/c.tx" ] || fail "the source needing the folder did not bake"
   "$baker" check "$work/out" || fail "check after a file gave way to a folder"
+  # As if that bake had been killed before writing its cache: the next one finds checker.tx, which
+  # the old cache lists as a file, a folder now. Not an output "edited since": nothing to warn of.
+  cp "$work/cache-before" "$work/out/.assetlib-cache.json"
+  bake
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc after a killed bake that cleared the way"; }
+  ! grep -q "checker.tx: no source makes it any more" "$work/log" ||
+    { cat "$work/log"; fail "a false warning of an edited output where another output took the place"; }
+  "$baker" check "$work/out" || fail "check after the rerun of a killed bake that cleared the way"
   mv "$work/src/textures/checker.tx/c.png" "$work/src/textures/checker.png"
   rmdir "$work/src/textures/checker.tx"
   set +e   # the way back as a single-file bake, which carries other entries over

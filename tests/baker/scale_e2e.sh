@@ -54,6 +54,14 @@ cache_two_outputs)
     fail "a bake without a cache wrote more than its outputs: $(ls -A "$work/d")"
   same_outputs "$work/a" "$work/d"
   same_outputs "$work/a" "$work/c"
+  # The output folder's own cache file lost (or a killed run's never written): each output is
+  # linked in again over the link of the same cache file already there. rename() of one file
+  # over itself does nothing, and left every temporary behind (exit 0, check failed).
+  rm "$work/b/.assetlib-cache.json"
+  bake "$work/src" "$work/b" --cache-dir "$work/cache"
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "the bake after losing the cache file exited $rc"; }
+  [ -z "$(find "$work/b" -name '*.assetlib-tmp-*')" ] || fail "temporaries left behind"
+  same_outputs "$work/a" "$work/b"
   ;;
 cache_damaged_entries)
   # Damaged entries are found by their hash or size, removed and baked again.

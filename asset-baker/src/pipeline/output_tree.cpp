@@ -193,7 +193,14 @@ int OutputTree::open_parent(const std::string& relative, bool create, std::strin
       if (::mkdirat(dir.get(), name.c_str(), 0777) != 0 && errno != EEXIST) return -1;
       next = open_folder(dir.get(), name.c_str());
     }
-    if (next < 0) return -1;  // ELOOP / ENOTDIR: a symlink or a file where a folder should be
+    if (next < 0) {
+      // O_DIRECTORY | O_NOFOLLOW fails a symlink with ENOTDIR too: told apart, as ELOOP.
+      struct stat st {};
+      if (errno == ENOTDIR && ::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+          S_ISLNK(st.st_mode))
+        errno = ELOOP;
+      return -1;  // ELOOP: a symlink; ENOTDIR: a file where a folder should be
+    }
     dir.reset(next);
   }
   leaf = relative.substr(start);
@@ -316,7 +323,10 @@ BakeStatus OutputTree::publish(StagedFile& staged) const {
     return BakeStatus::failure(BakeError::IoError, staged.path,
                                io_reason("renaming into place", errno));
   }
-  ::close(std::exchange(staged.dir_, -1));  // published: nothing left to remove
+  // rename() of a link over another link of the same file does nothing and succeeds (POSIX): a
+  // cached output linked in over the same cache file, already in place, leaves its temporary.
+  ::unlinkat(staged.dir_, staged.temporary.c_str(), 0);  // ENOENT after any other rename
+  ::close(std::exchange(staged.dir_, -1));               // published: nothing left to remove
   return {};
 }
 
@@ -390,10 +400,12 @@ OutputTree::Removal OutputTree::remove_if_unchanged(const std::string& relative,
                                                     const std::string& expected_hash) const {
   std::string leaf;
   FileDescriptor dir(open_parent(relative, false, leaf));
-  if (dir.get() < 0) return errno == ENOENT ? Removal::Absent : Removal::Kept;
+  // A file where a folder on the way was, or a folder where the file was (an output of another
+  // source took the place): the baker's file is not there.
+  if (dir.get() < 0) return errno == ENOENT || errno == ENOTDIR ? Removal::Absent : Removal::Kept;
   struct stat st {};
-  if (::fstatat(dir.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
-    return Removal::Absent;
+  const bool found = ::fstatat(dir.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+  if ((!found && errno == ENOENT) || (found && S_ISDIR(st.st_mode))) return Removal::Absent;
   FileDescriptor file(open_regular(dir.get(), leaf));
   uint64_t hash = 0;
   if (file.get() < 0 || !is_asset_file(file.get()) || ::lseek(file.get(), 0, SEEK_SET) != 0 ||

@@ -131,9 +131,11 @@ class OutputTree {
   // Deletes `relative` only when it is a regular file laid out as an asset (a known type, the
   // format version, header lengths matching its size) whose content hash is `expected_hash` (what
   // the baker recorded writing), then the folders above it that this leaves empty (a removed
-  // source's `textures/`, a glTF's `.parts`), as a fresh bake would not have them. Kept: something
-  // else is there (edited since, or replaced), left alone. Only while holding the output lock
-  // exclusively: a shared holder could be about to write into a folder that is empty for a moment.
+  // source's `textures/`, a glTF's `.parts`), as a fresh bake would not have them. Absent: nothing
+  // is there, or a folder is (at the path, or a file on the way: another output took the place).
+  // Kept: another file is there (edited since, or replaced), left alone. Only while holding the
+  // output lock exclusively: a shared holder could be about to write into a folder that is empty
+  // for a moment.
   enum class Removal { Removed, Absent, Kept };
   Removal remove_if_unchanged(const std::string& relative, const std::string& expected_hash) const;
 
