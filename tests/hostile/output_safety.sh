@@ -783,6 +783,25 @@ time_limit)
   check_output "$work/out"
   run "$work/src" -o "$work/out" --time-limit -1
   expect_rc 2
+  # A model the stopped bake never reached keeps its previous outputs, and so does the texture its
+  # material names, though that image was deleted meanwhile: removed, the manifest named a
+  # texture it did not hold (check failed). The next whole bake removes it.
+  mkdir -p "$work/m"
+  printf 'mtllib a.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nusemtl m\nf 1/1 2/2 3/3\n' >"$work/m/a.obj"
+  printf 'newmtl m\nmap_Kd t.ppm\n' >"$work/m/a.mtl"
+  python3 -c "import sys; open(sys.argv[1], 'wb').write(b'P6 4 4 255\n' + bytes(range(48)))" "$work/m/t.ppm"
+  run "$work/m" -o "$work/m-out"
+  expect_rc 0
+  rm "$work/m/t.ppm"
+  cp "$work/src/big.png" "$work/m/"
+  run "$work/m" -o "$work/m-out" -j1 --time-limit 0.05
+  expect_rc 1
+  check_output "$work/m-out"
+  [ -f "$work/m-out/t.tx" ] || fail "the texture a kept material names was removed"
+  run "$work/m" -o "$work/m-out"
+  expect_rc 0
+  [ ! -e "$work/m-out/t.tx" ] || fail "the deleted image's texture outlived the model's rebake"
+  check_output "$work/m-out"
   # bake-one has the same limit: the source fails naming it and keeps its previous output.
   big_before=$(sha256sum "$work/out/big.tx")
   run bake-one "$work/src/big.png" --root "$work/src" -o "$work/out" --force --time-limit 0.05

@@ -572,6 +572,37 @@ struct ClearedWay {
   std::set<std::string> outputs;  // removed, or kept with a warning: done with
 };
 
+// A model not rebaked by this run (interrupted, stopped at the time limit, or failed through no
+// fault of its own) keeps its previous outputs, whose materials name the textures they were baked
+// with. The previous entries holding those textures stay too, while their files hold what the
+// baker wrote, even when their source is gone or no longer makes them: removed, they left a
+// manifest `check` fails. The next bake that rebakes the model removes them. (A complete bake
+// never needs this: a model naming a texture that changed is rebaked. A single-file bake removes
+// what it is asked to and warns; a shard's folder never holds every texture its models name.)
+void keep_named_textures(const BakeCache& own, const OutputTree& output, NewState& state) {
+  std::set<std::string> held, named;
+  for (const auto& [source, entry] : state.cache.entries) {
+    for (const OutputRecord& o : entry.outputs)
+      if (o.type == "TEXI") held.insert(o.name);
+  }
+  for (const auto& [source, entry] : state.cache.entries) {
+    for (const Dependency& dep : entry.deps) {
+      std::optional<TextureDependency> texture = texture_dependency_of(dep);
+      if (texture && texture->name && !held.count(*texture->name)) named.insert(*texture->name);
+    }
+  }
+  if (named.empty()) return;
+  for (const auto& [source, entry] : own.entries) {
+    const bool holds_named =
+        std::any_of(entry.outputs.begin(), entry.outputs.end(),
+                    [&](const OutputRecord& o) { return named.count(o.name); });
+    if (!holds_named || state.cache.entries.count(source) || state.any_live(entry)) continue;
+    if (std::all_of(entry.outputs.begin(), entry.outputs.end(),
+                    [&](const OutputRecord& o) { return output.file_hash(o.path) == o.hash; }))
+      state.add(source, entry);
+  }
+}
+
 // The outputs of the previous run that no source of this run owns, deleted (remove_previous).
 void remove_orphans(const OutputTree& output, const std::vector<Source>& sources,
                     const BakeCache& old_cache, const std::set<std::string>& live,
@@ -699,6 +730,7 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
       }
     }
   }
+  if (!partial && !context.shard) keep_named_textures(own, output, state);
   remove_orphans(output, sources, own, state.live, cleared, context, totals, progress);
   // A single-file bake does not know what the other sources make: what killed runs left waits
   // for a whole bake.
