@@ -575,7 +575,7 @@ delete_source)
   cp "$work/out/.assetlib-cache.json" "$work/cache-before"
   bake
   [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc when a new source needs a deleted one's output file as its folder"; }
-  expect_line "$work/log" "removed textures/checker.tx \(source deleted\)"
+  expect_line "$work/log" "removed textures/checker.tx \(no source makes it any more, and an output of this bake goes there\)"
   [ -f "$work/out/textures/checker.tx/c.tx" ] || fail "the source needing the folder did not bake"
   "$baker" check "$work/out" || fail "check after a file gave way to a folder"
   # As if that bake had been killed before writing its cache: the next one finds checker.tx, which
@@ -586,6 +586,43 @@ delete_source)
   ! grep -q "checker.tx: no source makes it any more" "$work/log" ||
     { cat "$work/log"; fail "a false warning of an edited output where another output took the place"; }
   "$baker" check "$work/out" || fail "check after the rerun of a killed bake that cleared the way"
+  # The same when the output in the way is one its source, still there, no longer makes (a normal
+  # map role the material dropped), or lies where a model's parts folder now is.
+  p=$work/p
+  mkdir -p "$p/models" "$p/textures" "$p/m/cube.obj.parts/0.mat"
+  cp "$assets/models/cube.obj" "$p/models/"
+  cp "$assets/textures/bricks.png" "$assets/textures/checker.png" "$p/textures/"
+  cp "$assets/textures/checker.png" "$p/m/cube.obj.parts/0.mat/x.png"
+  printf 'newmtl bricks\nmap_Kd ../textures/bricks.png\nnorm ../textures/checker.png\n' >"$p/models/cube.mtl"
+  "$baker" "$p" -o "$work/p-out" -q || fail "first bake of the role and parts tree"
+  [ -f "$work/p-out/textures/checker.normal.tx" ] || fail "no normal map role: the case tests nothing"
+  printf 'newmtl bricks\nmap_Kd ../textures/bricks.png\n' >"$p/models/cube.mtl"
+  mkdir "$p/textures/checker.normal.tx"
+  cp "$assets/textures/roughness.png" "$p/textures/checker.normal.tx/r.png"
+  rm -r "$p/m/cube.obj.parts"
+  cp "$assets/models/cube.obj" "$assets/models/cube.mtl" "$p/m/"
+  set +e; "$baker" "$p" -o "$work/p-out" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc when a dropped role's output or a deleted source's folder stood in the way"; }
+  "$baker" "$p" -o "$work/p-clean" -q || fail "clean bake of the role and parts tree"
+  diff -r -x '.assetlib*' "$work/p-out" "$work/p-clean" || fail "the incremental bake differs from a clean one"
+  # A single-file bake removes the one output in its way, of a source still there, and carries the
+  # rest of that source's entry (it removed all of it, as if the source were deleted).
+  q=$work/q
+  mkdir -p "$q"
+  cp "$assets/textures/checker.png" "$q/a.png"
+  cp "$assets/models/cube.obj" "$q/m.obj"
+  printf 'newmtl bricks\nmap_Kd a.png\nmap_Bump a.png\n' >"$q/cube.mtl"
+  "$baker" "$q" -o "$work/q-out" -q || fail "first bake of the single-file tree"
+  printf 'newmtl bricks\nmap_Bump a.png\n' >"$q/cube.mtl"
+  mkdir "$q/a.tx"
+  cp "$assets/textures/roughness.png" "$q/a.tx/b.png"
+  set +e; "$baker" "$q/a.tx/b.png" --root "$q" -o "$work/q-out" >"$work/log" 2>&1; rc=$?; set -e
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc when a single-file bake found another source's output in its way"; }
+  [ -f "$work/q-out/a.tx/b.tx" ] && [ -f "$work/q-out/a.normal.tx" ] || fail "the single-file bake removed more than what stood in its way"
+  grep -q '"name": "a.png#normal"' "$work/q-out/manifest.json" || fail "the carried entry lost an output that stayed"
+  "$baker" "$q" -o "$work/q-out" -q || fail "the whole bake after the single-file one"
+  "$baker" "$q" -o "$work/q-clean" -q || fail "clean bake of the single-file tree"
+  diff -r -x '.assetlib*' "$work/q-out" "$work/q-clean" || fail "the bakes after the single-file one differ from a clean one"
   mv "$work/src/textures/checker.tx/c.png" "$work/src/textures/checker.png"
   rmdir "$work/src/textures/checker.tx"
   set +e   # the way back as a single-file bake, which carries other entries over
@@ -593,7 +630,7 @@ delete_source)
   rc=$?
   set -e
   [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc when a new source needs a deleted one's output folder as its file"; }
-  expect_line "$work/log" "removed textures/checker.tx/c.tx \(source deleted\)"
+  expect_line "$work/log" "removed textures/checker.tx/c.tx \(no source makes it any more, and an output of this bake goes there\)"
   [ -f "$work/out/textures/checker.tx" ] || fail "the source needing the file did not bake"
   "$baker" check "$work/out" || fail "check after a folder gave way to a file"
   ;;

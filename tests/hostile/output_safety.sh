@@ -657,6 +657,16 @@ foreign_files)
   expect_line "$work/log" "noise001.tx: would replace a file that is not a baked asset \\(the baker did not write it\\)"
   [ "$(cat "$work/out/noise001.tx")" = 'USER DATA' ] || fail "a user's file was replaced by a bake"
   [ -e "$work/out/noise000.tx" ] && [ -e "$work/out/noise002.tx" ] || fail "the other sources did not bake"
+  # A folder of the user's there is named as such, and kept.
+  rm "$work/out/noise001.tx"
+  mkdir "$work/out/noise001.tx"
+  echo 'USER DATA' >"$work/out/noise001.tx/notes.txt"
+  run "$work/src" -o "$work/out"
+  expect_rc 1
+  expect_line "$work/log" "noise001.tx: a folder is where this output goes"
+  [ -f "$work/out/noise001.tx/notes.txt" ] || fail "a user's folder was touched"
+  rm -r "$work/out/noise001.tx"
+  echo 'USER DATA' >"$work/out/noise001.tx"
   # Moved away, the source bakes; a rebake replaces the baker's own files as ever, damaged ones
   # too (still of the baker's by their type).
   rm "$work/out/noise001.tx"

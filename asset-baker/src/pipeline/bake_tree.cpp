@@ -347,9 +347,15 @@ class OutputClaims {
     return {};
   }
   // Whether an earlier run's file at `path` stands where a claimed output needs a folder, or in a
-  // folder where one is a file (a.tx; a.tx/b.tx).
+  // folder where one is a file (a.tx; a.tx/b.tx), or in a claimed parts folder, whose files are
+  // its source's alone.
   bool blocked_by(const std::string& path) const {
-    return folders_.count(path + "/") || !claimed_file_above(path).empty();
+    if (folders_.count(path + "/") || !claimed_file_above(path).empty()) return true;
+    for (size_t slash = path.find('/'); slash != std::string::npos;
+         slash = path.find('/', slash + 1)) {
+      if (parts_.count(path.substr(0, slash + 1))) return true;
+    }
+    return false;
   }
   void claim(const Source& source) {
     for (const std::string& path : source.outputs) {
@@ -554,23 +560,22 @@ const char* removal_reason(const std::string& relative, const std::vector<Source
 
 // Deletes the output `o` of `relative`, a source of the previous run, while it still holds what the
 // baker wrote (a file someone changed since is left alone, with a warning).
+// `why`: the reason said, looked up by removal_reason when null.
 void remove_previous(const OutputTree& output, const std::string& relative, const OutputRecord& o,
                      const std::vector<Source>& sources, const JobContext& context, Totals& totals,
-                     ProgressReport& progress) {
+                     ProgressReport& progress, const char* why = nullptr) {
   OutputTree::Removal removal = output.remove_if_unchanged(o.path, o.hash);
   if (removal == OutputTree::Removal::Kept) progress.warning(kept_output_warning(o.path));
   if (removal != OutputTree::Removal::Removed) return;
   ++totals.removed;
   // The reason is looked up only for a removal: a scan of every source per entry made a no-op bake
   // of 100k sources quadratic.
-  progress.info("removed " + o.path + removal_reason(relative, sources, context));
+  progress.info("removed " + o.path + (why ? why : removal_reason(relative, sources, context)));
 }
 
-// The outputs of the previous run that stood in the way of this run's (clear_the_way).
-struct ClearedWay {
-  std::set<std::string> sources;  // their entries are not carried over, even by a single-file bake
-  std::set<std::string> outputs;  // removed, or kept with a warning: done with
-};
+// The outputs of the previous run that stood in the way of this run's (clear_the_way): removed, or
+// kept with a warning, and done with either way.
+using ClearedWay = std::set<std::string>;
 
 // A model not rebaked by this run (interrupted, stopped at the time limit, or failed through no
 // fault of its own) keeps its previous outputs, whose materials name the textures they were baked
@@ -610,34 +615,41 @@ void remove_orphans(const OutputTree& output, const std::vector<Source>& sources
                     ProgressReport& progress) {
   for (const auto& [relative, entry] : old_cache.entries) {
     for (const OutputRecord& o : entry.outputs) {
-      if (!live.count(o.path) && !cleared.outputs.count(o.path))
+      if (!live.count(o.path) && !cleared.count(o.path))
         remove_previous(output, relative, o, sources, context, totals, progress);
     }
   }
 }
 
 // The outputs of the previous run that stand where a source run now writes: a file where it needs
-// a folder (a deleted a.png's a.tx, where a new a.tx/b.png writes a.tx/b.tx), or a file in a folder
-// where it writes a file. Their sources make nothing this run (deleted, excluded or refused: none
-// is run), so they would go at its end; gone first, the source that needs their place bakes now
-// instead of failing once.
+// a folder (a deleted a.png's a.tx, where a new a.tx/b.png writes a.tx/b.tx), a file in a folder
+// where it writes a file, or in its parts folder. No source makes them this run (theirs is deleted,
+// excluded or refused, or no longer makes them: a role a material dropped), so a whole bake would
+// remove them at its end; gone first, the source that needs their place bakes now instead of
+// failing once. A single-file bake removes those alone, and its carried entries lose them.
 ClearedWay clear_the_way(const OutputTree& output, const std::vector<Source>& sources,
                          const std::vector<size_t>& to_run, const BakeCache& old_cache,
                          const JobContext& context, Totals& totals, ProgressReport& progress) {
   OutputClaims claims;
-  std::set<std::string> running;
+  std::map<std::string, const Source*> running;
   for (size_t i : to_run) {
     claims.claim(sources[i]);
-    running.insert(sources[i].relative);
+    running.emplace(sources[i].relative, &sources[i]);
   }
+  // Whether `source`, run now, makes `path` again (its parts: it may, whatever their names).
+  auto makes_again = [](const Source& source, const std::string& path) {
+    return std::find(source.outputs.begin(), source.outputs.end(), path) != source.outputs.end() ||
+           (!source.parts.empty() && path.rfind(source.parts, 0) == 0);
+  };
   ClearedWay cleared;
   for (const auto& [relative, entry] : old_cache.entries) {
-    if (running.count(relative)) continue;
+    auto run = running.find(relative);
     for (const OutputRecord& o : entry.outputs) {
+      if (run != running.end() && makes_again(*run->second, o.path)) continue;
       if (!claims.blocked_by(o.path)) continue;
-      cleared.sources.insert(relative);
-      cleared.outputs.insert(o.path);
-      remove_previous(output, relative, o, sources, context, totals, progress);
+      cleared.insert(o.path);
+      remove_previous(output, relative, o, sources, context, totals, progress,
+                      " (no source makes it any more, and an output of this bake goes there)");
     }
   }
   return cleared;
@@ -684,8 +696,8 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
     // With a folder unlisted nothing ran: every entry is carried, none judged deleted.
     // The file a single-file bake names is ours even when excluded (no source then): its outputs
     // go. So is an entry naming an output it bakes: that of a source deleted since (select_only
-    // refused a collision with any source still there), which would list one file twice, and one
-    // whose outputs were cleared out of its way.
+    // refused a collision with any source still there), which would list one file twice. An
+    // entry carried over loses the outputs cleared out of the way.
     auto names_our_output = [&](const CacheEntry& e) {
       return std::any_of(e.outputs.begin(), e.outputs.end(), [&](const OutputRecord& o) {
         return std::any_of(sources.begin(), sources.end(), [&](const Source& s) {
@@ -697,11 +709,14 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
                 (!partial || source == only ||
                  std::any_of(sources.begin(), sources.end(),
                              [&](const Source& s) { return s.relative == source; }) ||
-                 names_our_output(entry) || cleared.sources.count(source));
-    if (ours)
+                 names_our_output(entry));
+    if (ours) {
       own.entries.emplace(source, entry);
-    else
-      state.add(source, entry);
+      continue;
+    }
+    CacheEntry carried = entry;
+    std::erase_if(carried.outputs, [&](const OutputRecord& o) { return cleared.count(o.path); });
+    if (!carried.outputs.empty()) state.add(source, carried);
   }
   if (partial) {
     state.cache.stamps = old_cache.stamps;

@@ -340,6 +340,11 @@ BakeStatus OutputTree::replaceable(const StagedFile& staged) const {
   FileDescriptor file(S_ISREG(st.st_mode) ? open_regular(staged.dir_, staged.leaf) : -1);
   char type[4] = {};
   if (file.get() >= 0 && ::pread(file.get(), type, 4, 0) == 4 && is_baked_type(type)) return {};
+  if (S_ISDIR(st.st_mode)) {
+    return BakeStatus::failure(BakeError::IoError, staged.path,
+                               "a folder is where this output goes (files an earlier bake or "
+                               "someone else put there); move it away and bake again");
+  }
   return BakeStatus::failure(BakeError::IoError, staged.path,
                              "would replace a file that is not a baked asset (the baker did not "
                              "write it); move it away and bake again");
