@@ -1,5 +1,6 @@
 #include "pipeline/watch_loop.h"
 
+#include "common/asset_kinds.h"
 #include "common/terminal_text.h"
 #include "pipeline/bake_folders.h"
 #include "pipeline/interrupt.h"
@@ -27,18 +28,19 @@ constexpr uint32_t kEvents = IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_F
 // What inotify_event::name is when the kernel's queue overflowed and events were lost.
 constexpr const char* kLostEvents = "(more changes than inotify could queue)";
 
-// One inotify instance watching every folder of the input tree except the output folder and what
-// baker.json excludes, and the files outside it that decide the bake's settings (baker.json).
+// One inotify instance watching every folder of the input tree except the output folder, and the
+// files outside it that decide the bake's settings (baker.json). Folders baker.json excludes are
+// watched too: an .mtl or .bin there may belong to a model outside, and a --config file may lie
+// there; a source file they exclude is no change.
 class TreeWatch {
  public:
-  // `output`: the output folder; `report`: the --json file, if any (its rename is an event too).
-  TreeWatch(fs::path root, fs::path output, fs::path report, BakeConfig config)
+  // `bake`: the output folder and configuration; `report`: the --json file, if any (its rename is
+  // an event too).
+  TreeWatch(fs::path root, ResolvedBake bake, fs::path report)
       : root_(std::move(root)),
-        output_(std::move(output)),
         report_(std::move(report)),
-        fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
-    follow(std::move(config));
-  }
+        bake_(std::move(bake)),
+        fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {}
   ~TreeWatch() {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -56,7 +58,7 @@ class TreeWatch {
     for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
       std::error_code entry_ec;
       if (it->is_symlink(entry_ec) || !it->is_directory(entry_ec)) continue;
-      if (ignored(it->path()) || exclusion_of(config_, relative(it->path()))) {
+      if (ignored(it->path())) {
         it.disable_recursion_pending();
         continue;
       }
@@ -64,13 +66,8 @@ class TreeWatch {
     }
   }
 
-  // Follows the configuration a rebake will use (baker.json edited): folders no longer excluded are
-  // watched from now on; those newly excluded keep their watches, their events ignored.
-  void set_config(BakeConfig config) {
-    const bool exclude_changed = config.exclude != config_.exclude;
-    follow(std::move(config));
-    if (exclude_changed) add_tree(root_);
-  }
+  // Follows what a rebake will use (baker.json edited): its exclude list and output folder.
+  void follow(ResolvedBake bake) { bake_ = std::move(bake); }
 
   // Watches the file `path`, outside the input folder, through its folder: a save that writes a
   // new file and renames it over the old one is seen too.
@@ -116,29 +113,23 @@ class TreeWatch {
     int wd = ::inotify_add_watch(fd_, folder.c_str(), kEvents);
     if (wd >= 0) folders_[wd] = folder;
   }
-  void follow(BakeConfig config) {
-    config_ = std::move(config);
-    std::error_code ec;
-    config_file_ = config_.path.empty() ? fs::path() : fs::weakly_canonical(config_.path, ec);
-  }
   std::string relative(const fs::path& path) const {
     return path.lexically_relative(root_).generic_string();
   }
-  // The bake's own files: the output folder and the report.
+  // The bake's own files: the output folder and what is in it, and the report.
   bool ignored(const fs::path& path) const {
     std::error_code ec;
-    return fs::equivalent(path, output_, ec) || (!report_.empty() && path == report_);
+    return folder_within(path, bake_.output) || fs::equivalent(path, bake_.output, ec) ||
+           (!report_.empty() && path == report_);
   }
-  // What baker.json leaves out of every bake, but never the configuration itself (an exclude of
-  // "*.json" must not hide its own edits) nor a baker.json that would become it.
+  // A source file baker.json leaves out of every bake.
   bool excluded(const fs::path& path) const {
-    if (path == root_ / "baker.json" || path == config_file_) return false;
-    return exclusion_above(config_, relative(path)).has_value();
+    const std::string name = relative(path);
+    return source_kind(name) && exclusion_above(bake_.config, name);
   }
 
-  fs::path root_, output_, report_;
-  BakeConfig config_;
-  fs::path config_file_;  // config_.path, resolved
+  fs::path root_, report_;
+  ResolvedBake bake_;
   int fd_;
   std::map<int, fs::path> folders_;
   struct WatchedFiles {
@@ -210,7 +201,7 @@ int run_watch(const BakeOptions& options) {
   }
   fs::path report =
       options.json_report ? fs::weakly_canonical(*options.json_report, ec) : fs::path();
-  TreeWatch watch(root, resolved->output, report, std::move(resolved->config));
+  TreeWatch watch(root, std::move(*resolved), report);
   if (!watch.ok()) {
     std::perror("error: inotify");
     return 2;
@@ -229,10 +220,9 @@ int run_watch(const BakeOptions& options) {
     std::set<std::string> changed;
     if (!wait_for_changes(watch, changed)) return 128 + interrupt_signal();
     std::printf("changed: %s\n", terminal_text(change_list(changed)).c_str());
-    // The configuration the rebake will follow, watched before it runs (as the tree is before the
-    // first bake): a save in a folder baker.json no longer excludes is seen from now on.
-    if (std::optional<ResolvedBake> now = resolve_bake(options))
-      watch.set_config(std::move(now->config));
+    // What the rebake will follow, before it runs: its own writes into an output folder baker.json
+    // moved are not changes (they made a rebake each, for ever).
+    if (std::optional<ResolvedBake> now = resolve_bake(options)) watch.follow(std::move(*now));
     code = run_bake(bake);
     if (code >= 128) return code;
   }

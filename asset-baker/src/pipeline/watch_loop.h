@@ -2,10 +2,10 @@
 // changes, until Ctrl-C. Changes are seen through inotify (Linux), not by polling, from before the
 // first bake; a burst of writes (an editor saving, a git checkout) is gathered into one rebake once
 // the folder has been quiet for kSettleTime. The baker.json files above the input are watched too;
-// the output folder, temporaries, the baker's own files and what baker.json excludes (read again
-// after every bake) are not. Each bake waits for another
-// baker of the output folder rather than dropping its change; an overflowing event queue rebakes
-// and watches the whole tree again.
+// the output folder, temporaries and the baker's own files are not, and a source file baker.json
+// excludes (read again before each rebake) is no change. Each bake waits for another baker of the
+// output folder rather than dropping its change; an overflowing event queue rebakes and watches
+// the whole tree again.
 #pragma once
 
 #include "pipeline/bake_tree.h"
