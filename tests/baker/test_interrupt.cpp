@@ -18,6 +18,18 @@ TEST_CASE("an interrupt scope within another keeps the signal the outer one rece
   CHECK(baker::interrupt_signal() == SIGINT);
 }
 
+TEST_CASE("nested interrupt scopes give back the handlers found before the outer one") {
+  struct sigaction before {};
+  ::sigaction(SIGTERM, nullptr, &before);
+  {
+    baker::InterruptScope outer;
+    baker::InterruptScope inner;  // took the outer's handler for the one to give back
+  }
+  struct sigaction after {};
+  ::sigaction(SIGTERM, nullptr, &after);
+  CHECK(after.sa_handler == before.sa_handler);
+}
+
 TEST_CASE("an interrupt scope forgets the signals of an earlier one") {
   {
     baker::InterruptScope first;

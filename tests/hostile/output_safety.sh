@@ -193,6 +193,29 @@ special_destinations)
   expect_rc 1
   expect_line "$work/log" "pack.fifo: a FIFO that no process opened for reading"
   [ -p "$work/pack.fifo" ] || fail "a failed pack replaced the FIFO"
+  # Ctrl-C while it waits ends it at once; a socket (which no open() writes to) fails at once.
+  set +e
+  "$baker" pack "$work/out" -o "$work/pack.fifo" -q >"$work/log" 2>&1 &
+  pid=$!
+  sleep 0.5
+  start=$(date +%s%N)
+  kill -INT "$pid"
+  wait "$pid"
+  rc=$?
+  waited_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  set -e
+  expect_rc 130
+  [ "$waited_ms" -lt 3000 ] || fail "Ctrl-C took $waited_ms ms to end a pack waiting for a FIFO's reader"
+  python3 -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$work/pack.sock"
+  start=$(date +%s%N)
+  set +e
+  timeout 60 "$baker" pack "$work/out" -o "$work/pack.sock" -q >"$work/log" 2>&1
+  rc=$?
+  set -e
+  waited_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  expect_rc 1
+  [ "$waited_ms" -lt 3000 ] || fail "a socket destination waited $waited_ms ms as a FIFO would"
+  ! grep -q "a FIFO" "$work/log" || { cat "$work/log"; fail "a socket was called a FIFO"; }
   ;;
 far_future_mtime)
   mkdir -p "$work/src"
@@ -836,7 +859,7 @@ time_limit)
   pid=$!
   # Stopped once its worker thread runs (the source is baking then), not before: that would test
   # nothing.
-  for _ in $(seq 100); do [ "$(ls "/proc/$pid/task" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.01; done
+  for _ in $(seq 500); do [ "$(ls "/proc/$pid/task" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.01; done
   kill -STOP "$pid"
   sleep $((limit + 1))
   kill -CONT "$pid"

@@ -106,7 +106,7 @@ bool run_jobs(JobContext& context, const std::vector<Source>& sources,
     const auto now = std::chrono::steady_clock::now();
     if (now - last_look > kWatchTick + kStoppedGap) {
       for (size_t w = 0; w < workers; ++w)
-        shared->clocks[w].leave_out(now - last_look - kWatchTick);
+        shared->clocks[w].leave_out(last_look, now - last_look - kWatchTick);
     }
     last_look = now;
     // Interrupted (Ctrl-C, SIGTERM): no source starts, and those baking get a moment to finish.

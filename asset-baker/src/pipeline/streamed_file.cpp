@@ -1,5 +1,6 @@
 #include "pipeline/streamed_file.h"
 
+#include "pipeline/interrupt.h"
 #include "pipeline/output_tree.h"
 
 #include <fcntl.h>
@@ -47,14 +48,19 @@ bool written_in_place(const std::string& path) {
 constexpr auto kFifoReaderWait = std::chrono::seconds(5);
 
 // Opens the existing `path` for writing in place. A FIFO that no process opens for reading within
-// kFifoReaderWait fails (ENXIO) instead of waiting forever.
-int open_in_place(const std::string& path) {
+// kFifoReaderWait, or before Ctrl-C, fails (`unread_fifo`) instead of waiting forever; anything
+// else (a socket, which gives ENXIO too) is tried once.
+int open_in_place(const std::string& path, bool& unread_fifo) {
+  struct stat st {};
+  const bool fifo = ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
   const auto deadline = std::chrono::steady_clock::now() + kFifoReaderWait;
   int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-  while (fd < 0 && errno == ENXIO && std::chrono::steady_clock::now() < deadline) {
+  while (fd < 0 && errno == ENXIO && fifo && !interrupt_signal() &&
+         std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
   }
+  unread_fifo = fd < 0 && errno == ENXIO && fifo;
   if (fd >= 0) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   return fd;
 }
@@ -67,10 +73,11 @@ BakeStatus StreamedFile::open(const std::filesystem::path& path) {
   size_ = 0;
   in_place_ = written_in_place(path_);
   if (in_place_) {
-    fd_ = open_in_place(path_);
+    bool unread_fifo = false;
+    fd_ = open_in_place(path_, unread_fifo);
     if (fd_ < 0) {
       return BakeStatus::failure(BakeError::IoError, path_,
-                                 errno == ENXIO
+                                 unread_fifo
                                      ? std::string("a FIFO that no process opened for reading")
                                      : io_reason("opening", errno));
     }
