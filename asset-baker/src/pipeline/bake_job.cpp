@@ -352,10 +352,10 @@ void JobClock::start() {
   started_ns_.store(std::chrono::steady_clock::now().time_since_epoch().count());
 }
 
-void JobClock::leave_out(std::chrono::steady_clock::time_point from,
+void JobClock::leave_out(std::chrono::steady_clock::time_point resumed,
                          std::chrono::steady_clock::duration gap) {
   int64_t started = started_ns_.load();
-  while (started != 0 && started <= from.time_since_epoch().count() &&
+  while (started != 0 && started < resumed.time_since_epoch().count() &&
          !started_ns_.compare_exchange_weak(started, started + gap.count())) {
   }
 }

@@ -127,10 +127,10 @@ class JobClock {
   void stop() { started_ns_.store(0); }
   // Seconds since start(); 0 while no job is baking.
   double seconds() const;
-  // Leaves `gap`, which began after `from`, out of the running job's time when the job started
-  // before it: the process did not run then (stopped by Ctrl-Z, SIGSTOP or `docker pause`), and a
+  // Leaves `gap` out of the running job's time when the job started before `resumed` (when the
+  // gap ended): the process did not run then (stopped by Ctrl-Z, SIGSTOP or `docker pause`), and a
   // source is not blamed for it. Called by the thread that watches.
-  void leave_out(std::chrono::steady_clock::time_point from,
+  void leave_out(std::chrono::steady_clock::time_point resumed,
                  std::chrono::steady_clock::duration gap);
 
  private:

@@ -105,8 +105,11 @@ bool run_jobs(JobContext& context, const std::vector<Source>& sources,
     shared->finished.wait_for(lock, kWatchTick);
     const auto now = std::chrono::steady_clock::now();
     if (now - last_look > kWatchTick + kStoppedGap) {
+      // Resumed a moment ago: this thread's wait ended while the process was stopped, so it runs
+      // as soon as the process does. A job started after that did not live through the stop.
+      const auto resumed = now - kWatchTick;
       for (size_t w = 0; w < workers; ++w)
-        shared->clocks[w].leave_out(last_look, now - last_look - kWatchTick);
+        shared->clocks[w].leave_out(resumed, now - last_look - kWatchTick);
     }
     last_look = now;
     // Interrupted (Ctrl-C, SIGTERM): no source starts, and those baking get a moment to finish.
