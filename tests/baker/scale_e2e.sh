@@ -207,6 +207,24 @@ shard_merge)
   [ "$rc" = 1 ] && grep -q "$(basename "$f")" "$work/log" || { cat "$work/log"; fail "a damaged shard file was merged"; }
   set +e; "$baker" "$work/tree" -o "$work/x" --shard 4/3 >"$work/log" 2>&1; rc=$?; set -e
   [ "$rc" = 2 ] || fail "--shard 4/3 must exit 2"
+  # Shards merged into the folder of an earlier whole bake, where a deleted source's output file
+  # is the folder a new source's output needs (a.tx; a.tx/b.tx), then the other way round: the old
+  # output goes first, as in a whole bake (merge failed, every time).
+  mkdir -p "$work/m/t"
+  cp "$work/src/textures/bricks.png" "$work/m/t/a.png"
+  cp "$work/src/textures/checker.png" "$work/m/t/c.png"
+  bake "$work/m" "$work/m-out" -q
+  mkdir "$work/m/t/a.tx" && mv "$work/m/t/a.png" "$work/m/t/a.tx/b.png"
+  for way in folder file; do
+    rm -rf "$work/m-s1" "$work/m-s2"
+    bake "$work/m" "$work/m-s1" --shard 1/2 -q && bake "$work/m" "$work/m-s2" --shard 2/2 -q
+    set +e; "$baker" merge "$work/m-s1" "$work/m-s2" -o "$work/m-out" >"$work/log" 2>&1; rc=$?; set -e
+    [ "$rc" = 0 ] || { cat "$work/log"; fail "merge exited $rc where an old output ($way way) stood in the way"; }
+    rm -rf "$work/m-clean"
+    bake "$work/m" "$work/m-clean" -q
+    same_outputs "$work/m-clean" "$work/m-out"
+    mv "$work/m/t/a.tx/b.png" "$work/m/t/a.png" && rmdir "$work/m/t/a.tx"
+  done
   ;;
 merge_problems)
   # A merge that cannot read a shard (missing, or its cache damaged as an interrupted download

@@ -274,12 +274,22 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
   std::map<std::string, std::string> claimed;
   size_t problems = 0;
   ShardSet shard_set;
+  // An earlier bake's outputs where the shards' go (a deleted a.png's a.tx, where a.tx/b.tx goes)
+  // are removed first, as a whole bake does; no kept entry may list them after.
+  size_t removed = 0;
+  std::vector<std::string> kept_outputs;
+  std::set<std::string> incoming;
+  for (const OpenedShard& shard : opened) {
+    for (const auto& [source, entry] : shard.cache.entries)
+      for (const OutputRecord& o : entry.outputs) incoming.insert(o.path);
+  }
+  for (const std::string& path :
+       clear_way_for_files(output, previous, incoming, removed, kept_outputs))
+    claimed.emplace(path, "");
   for (const OpenedShard& shard : opened)
     merge_shard(shard, output, next, claimed, shard_set, problems);
   check_shard_set(shard_set, problems);
   const size_t kept = problems > 0 ? keep_unmerged(previous, next, claimed) : 0;
-  size_t removed = 0;
-  std::vector<std::string> kept_outputs;
   if (BakeStatus s = write_index(output, previous, next, removed, kept_outputs); !s) {
     print_message("error", s.message());
     return 1;

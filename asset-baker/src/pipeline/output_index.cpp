@@ -30,6 +30,36 @@ bool outputs_hold(const OutputTree& output, const BakeCache& previous, CacheEntr
   return true;
 }
 
+namespace {
+
+// Whether a file at `path` stands where one of `files` goes: in a folder so named, or on its way.
+bool in_the_way(const std::string& path, const std::set<std::string>& files) {
+  const std::string folder = path + "/";
+  auto inside = files.lower_bound(folder);
+  if (inside != files.end() && inside->rfind(folder, 0) == 0) return true;
+  for (size_t slash = path.find('/'); slash != std::string::npos; slash = path.find('/', slash + 1))
+    if (files.count(path.substr(0, slash))) return true;
+  return false;
+}
+
+}  // namespace
+
+std::set<std::string> clear_way_for_files(const OutputTree& output, const BakeCache& previous,
+                                          const std::set<std::string>& incoming, size_t& removed,
+                                          std::vector<std::string>& kept) {
+  std::set<std::string> cleared;
+  for (const auto& [source, entry] : previous.entries) {
+    for (const OutputRecord& o : entry.outputs) {
+      if (incoming.count(o.path) || !in_the_way(o.path, incoming)) continue;
+      cleared.insert(o.path);
+      OutputTree::Removal removal = output.remove_if_unchanged(o.path, o.hash);
+      removed += removal == OutputTree::Removal::Removed;
+      if (removal == OutputTree::Removal::Kept) kept.push_back(o.path);
+    }
+  }
+  return cleared;
+}
+
 std::vector<std::string> unheld_texture_warnings(const BakeCache& next) {
   std::set<std::string> textures;
   for (const auto& [source, entry] : next.entries) {

@@ -9,7 +9,9 @@
 #include "pipeline/output_tree.h"
 
 #include <cstddef>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace baker {
 
@@ -29,6 +31,14 @@ BakeStatus check_manifest_replaceable(const OutputTree& output);
 // those left in place because they changed since (kept_output_warning).
 BakeStatus write_index(const OutputTree& output, const BakeCache& previous, const BakeCache& next,
                        size_t& removed, std::vector<std::string>& kept);
+
+// Deletes the outputs `previous` lists that stand where `incoming` (the files about to be written)
+// go: a file where one of them needs a folder (a.tx; a.tx/b.tx), or one inside a folder where one
+// of them is a file. Removed as write_index would at the end, and first: the incoming files need
+// their place. Returns the paths dealt with (removed, or left with a warning in `kept`).
+std::set<std::string> clear_way_for_files(const OutputTree& output, const BakeCache& previous,
+                                          const std::set<std::string>& incoming, size_t& removed,
+                                          std::vector<std::string>& kept);
 
 // A warning for each source of `next` whose materials name a texture no entry of `next` holds: its
 // image was deleted after the plan, or failed to bake. `check` fails such a folder, so collect and
