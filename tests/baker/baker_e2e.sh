@@ -639,7 +639,12 @@ delete_source)
   [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc when a single-file bake found another source's output in its way"; }
   [ -f "$work/q-out/a.tx/b.tx" ] && [ -f "$work/q-out/a.normal.tx" ] || fail "the single-file bake removed more than what stood in its way"
   grep -q '"name": "a.png#normal"' "$work/q-out/manifest.json" || fail "the carried entry lost an output that stayed"
+  # Empty folders (a failed bake-one's parts folder) go with the next whole bake; hidden ones stay.
+  mkdir -p "$work/q-out/gone.obj.parts/x" "$work/q-out/.git/refs/tags"
   "$baker" "$q" -o "$work/q-out" -q || fail "the whole bake after the single-file one"
+  [ ! -e "$work/q-out/gone.obj.parts" ] || fail "an empty folder outlived a whole bake"
+  [ -d "$work/q-out/.git/refs/tags" ] || fail "an empty folder in a hidden one was removed"
+  rm -r "$work/q-out/.git"
   "$baker" "$q" -o "$work/q-clean" -q || fail "clean bake of the single-file tree"
   diff -r -x '.assetlib*' "$work/q-out" "$work/q-clean" || fail "the bakes after the single-file one differ from a clean one"
   mv "$work/src/textures/checker.tx/c.png" "$work/src/textures/checker.png"

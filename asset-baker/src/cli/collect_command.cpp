@@ -78,7 +78,7 @@ int run_collect(const CollectOptions& options) {
     print_message("error", ready.message());
     return 2;
   }
-  output.sweep_temporaries();
+  output.sweep_leftovers();
   ProgressReport progress(0, options.quiet, false);
   SourceWalk walk = scan_sources(root, out, config, progress);
   const std::vector<Source>& sources = walk.sources;

@@ -265,7 +265,7 @@ int run_merge(const std::vector<fs::path>& shards, const fs::path& out, bool qui
     print_message("error", ready.message());
     return 2;
   }
-  output.sweep_temporaries();
+  output.sweep_leftovers();
   BakeCache previous = load_cache(output);
   BakeCache next;
   next.indexed_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(

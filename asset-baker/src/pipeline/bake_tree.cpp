@@ -815,7 +815,7 @@ int run_bake(const BakeOptions& options) {
   SourceWalk walk = scan_sources(setup.input, setup.output, setup.config, progress);
   totals.unsupported = walk.unsupported;
   std::vector<Source>& sources = walk.sources;
-  output.sweep_temporaries();  // under the lock: no other run's temporaries are in flight
+  output.sweep_leftovers();  // under the lock: no other run's temporaries are in flight
   BakeCache old_cache = load_cache(output);
   OutputJournal journal;
   journal.open(output);

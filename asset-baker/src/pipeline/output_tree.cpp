@@ -66,7 +66,8 @@ bool is_asset_file(int fd) {
          assetlib::kHeaderSize + u32(8) + u32(12) == uint64_t(st.st_size);
 }
 
-void sweep(int dir, int depth) {
+// Deletes the temporaries under `dir`, and with `remove_empty` the folders they leave empty.
+void sweep(int dir, int depth, bool remove_empty) {
   if (depth > kMaxSweepDepth) return;
   std::vector<std::string> names;
   if (DIR* listing = ::fdopendir(::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC))) {
@@ -81,7 +82,12 @@ void sweep(int dir, int depth) {
     if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
     if (S_ISDIR(st.st_mode)) {
       FileDescriptor sub(open_folder(dir, name.c_str()));
-      if (sub.get() >= 0) sweep(sub.get(), depth + 1);
+      const bool hidden = name[0] == '.';
+      if (sub.get() >= 0) sweep(sub.get(), depth + 1, remove_empty && !hidden);
+      // Left empty (rmdir refuses any other): a fresh bake has no such folder. Not a hidden one,
+      // nor in one: the baker's own (.assetlib-records) may be empty between runs, and a .git
+      // someone keeps in the output folder needs its empty folders.
+      if (remove_empty && !hidden) ::unlinkat(dir, name.c_str(), AT_REMOVEDIR);
     } else if (S_ISREG(st.st_mode) && is_temporary_name(name)) {
       ::unlinkat(dir, name.c_str(), 0);
     }
@@ -429,6 +435,6 @@ OutputTree::Removal OutputTree::remove_if_unchanged(const std::string& relative,
   return Removal::Removed;
 }
 
-void OutputTree::sweep_temporaries() const { sweep(fd_, 0); }
+void OutputTree::sweep_leftovers() const { sweep(fd_, 0, true); }
 
 }  // namespace baker

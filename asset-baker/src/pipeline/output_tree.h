@@ -139,9 +139,10 @@ class OutputTree {
   enum class Removal { Removed, Absent, Kept };
   Removal remove_if_unchanged(const std::string& relative, const std::string& expected_hash) const;
 
-  // Deletes temporaries (is_temporary_name) that killed runs left anywhere in the tree, without
-  // following symlinks. Only safe while holding the output lock (OutputLock).
-  void sweep_temporaries() const;
+  // Deletes temporaries (is_temporary_name) that killed runs left anywhere in the tree, then the
+  // folders left empty (a failed bake-one's parts folder), without following symlinks. Only safe
+  // while holding the output lock exclusively (OutputLock).
+  void sweep_leftovers() const;
 
  private:
   // Opens the folder holding `relative` and sets `leaf` to the file name; -1 when the path is
