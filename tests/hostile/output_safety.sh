@@ -835,6 +835,20 @@ time_limit)
   expect_rc 0
   [ ! -e "$work/m-out/t.tx" ] || fail "the deleted image's texture outlived the model's rebake"
   check_output "$work/m-out"
+  # The texture cleared out of another output's way (t.tx, now the folder of t.tx/u.ppm) by a bake
+  # stopped before it rebaked the model: the model goes too (its material named what the manifest
+  # no longer held), and the rerun bakes it.
+  python3 -c "import sys; open(sys.argv[1], 'wb').write(b'P6 4 4 255\n' + bytes(range(48)))" "$work/m/t.ppm"
+  run "$work/m" -o "$work/m-out"
+  expect_rc 0
+  mkdir "$work/m/t.tx" && mv "$work/m/t.ppm" "$work/m/t.tx/u.ppm"
+  run "$work/m" -o "$work/m-out" -j1 --force --time-limit 0.05
+  expect_rc 1
+  check_output "$work/m-out"
+  run "$work/m" -o "$work/m-out"
+  expect_rc 0
+  [ -f "$work/m-out/a.mesh" ] || fail "the model was not baked again"
+  check_output "$work/m-out"
   # bake-one has the same limit: the source fails naming it and keeps its previous output.
   big_before=$(sha256sum "$work/out/big.tx")
   run bake-one "$work/src/big.png" --root "$work/src" -o "$work/out" --force --time-limit 0.05

@@ -544,6 +544,32 @@ struct NewState {
       live.insert(o.path);
     }
   }
+  // Takes `source`'s entry out again; returns it.
+  CacheEntry drop(const std::string& source) {
+    CacheEntry entry = cache.entries.at(source);
+    cache.entries.erase(source);
+    for (const OutputRecord& o : entry.outputs) {
+      live.erase(o.path);
+      std::erase_if(manifest.assets,
+                    [&](const assetlib::ManifestEntry& a) { return a.path == o.path; });
+    }
+    return entry;
+  }
+  // The texture names the entries' materials name that no entry holds.
+  std::set<std::string> unheld_textures() const {
+    std::set<std::string> held, unheld;
+    for (const auto& [source, entry] : cache.entries) {
+      for (const OutputRecord& o : entry.outputs)
+        if (o.type == "TEXI") held.insert(o.name);
+    }
+    for (const auto& [source, entry] : cache.entries) {
+      for (const Dependency& dep : entry.deps) {
+        std::optional<TextureDependency> texture = texture_dependency_of(dep);
+        if (texture && texture->name && !held.count(*texture->name)) unheld.insert(*texture->name);
+      }
+    }
+    return unheld;
+  }
 };
 
 // Why the output of `relative`, a source of the previous run, goes.
@@ -585,17 +611,7 @@ using ClearedWay = std::set<std::string>;
 // never needs this: a model naming a texture that changed is rebaked. A single-file bake removes
 // what it is asked to and warns; a shard's folder never holds every texture its models name.)
 void keep_named_textures(const BakeCache& own, const OutputTree& output, NewState& state) {
-  std::set<std::string> held, named;
-  for (const auto& [source, entry] : state.cache.entries) {
-    for (const OutputRecord& o : entry.outputs)
-      if (o.type == "TEXI") held.insert(o.name);
-  }
-  for (const auto& [source, entry] : state.cache.entries) {
-    for (const Dependency& dep : entry.deps) {
-      std::optional<TextureDependency> texture = texture_dependency_of(dep);
-      if (texture && texture->name && !held.count(*texture->name)) named.insert(*texture->name);
-    }
-  }
+  const std::set<std::string> named = state.unheld_textures();
   if (named.empty()) return;
   for (const auto& [source, entry] : own.entries) {
     const bool holds_named =
@@ -605,6 +621,34 @@ void keep_named_textures(const BakeCache& own, const OutputTree& output, NewStat
     if (std::all_of(entry.outputs.begin(), entry.outputs.end(),
                     [&](const OutputRecord& o) { return output.file_hash(o.path) == o.hash; }))
       state.add(source, entry);
+  }
+}
+
+// A bake stopped before it made a texture that a model's material names: the texture cleared out
+// of the way of another output, or not reached (a model baked first). Such a model goes too, as
+// if not reached, so that the manifest names only what it holds: its new outputs are deleted, its
+// previous ones (remove_orphans) too; the rerun bakes it. (A complete bake keeps a model whose
+// texture failed: one broken file does not take others with it, and the bake fails anyway.)
+void drop_models_naming_unheld(const OutputTree& output, const BakeCache& own, NewState& state) {
+  const std::set<std::string> unheld = state.unheld_textures();
+  if (unheld.empty()) return;
+  std::vector<std::string> models;
+  for (const auto& [source, entry] : state.cache.entries) {
+    if (std::any_of(entry.deps.begin(), entry.deps.end(), [&](const Dependency& dep) {
+          std::optional<TextureDependency> texture = texture_dependency_of(dep);
+          return texture && texture->name && unheld.count(*texture->name);
+        }))
+      models.push_back(source);
+  }
+  for (const std::string& source : models) {
+    const CacheEntry entry = state.drop(source);
+    auto old = own.entries.find(source);
+    for (const OutputRecord& o : entry.outputs) {
+      const bool previous = old != own.entries.end() &&
+                            std::any_of(old->second.outputs.begin(), old->second.outputs.end(),
+                                        [&](const OutputRecord& p) { return p.hash == o.hash; });
+      if (!previous) output.remove_if_unchanged(o.path, o.hash);  // remove_orphans does those
+    }
   }
 }
 
@@ -745,7 +789,13 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
       }
     }
   }
-  if (!partial && !context.shard) keep_named_textures(own, output, state);
+  if (!partial && !context.shard) {
+    keep_named_textures(own, output, state);
+    const bool stopped = std::any_of(results.begin(), results.end(), [](const JobResult& r) {
+      return r.outcome == Outcome::NotRun;
+    });
+    if (stopped) drop_models_naming_unheld(output, own, state);
+  }
   remove_orphans(output, sources, own, state.live, cleared, context, totals, progress);
   // A single-file bake does not know what the other sources make: what killed runs left waits
   // for a whole bake.
