@@ -555,21 +555,6 @@ struct NewState {
     }
     return entry;
   }
-  // The texture names the entries' materials name that no entry holds.
-  std::set<std::string> unheld_textures() const {
-    std::set<std::string> held, unheld;
-    for (const auto& [source, entry] : cache.entries) {
-      for (const OutputRecord& o : entry.outputs)
-        if (o.type == "TEXI") held.insert(o.name);
-    }
-    for (const auto& [source, entry] : cache.entries) {
-      for (const Dependency& dep : entry.deps) {
-        std::optional<TextureDependency> texture = texture_dependency_of(dep);
-        if (texture && texture->name && !held.count(*texture->name)) unheld.insert(*texture->name);
-      }
-    }
-    return unheld;
-  }
 };
 
 // Why the output of `relative`, a source of the previous run, goes.
@@ -611,7 +596,11 @@ using ClearedWay = std::set<std::string>;
 // never needs this: a model naming a texture that changed is rebaked. A single-file bake removes
 // what it is asked to and warns; a shard's folder never holds every texture its models name.)
 void keep_named_textures(const BakeCache& own, const OutputTree& output, NewState& state) {
-  const std::set<std::string> named = state.unheld_textures();
+  const std::set<std::string> held = held_textures(state.cache);
+  std::set<std::string> named;
+  for (const auto& [source, entry] : state.cache.entries) {
+    for (const auto& [name, image] : unheld_textures(entry, held)) named.insert(name);
+  }
   if (named.empty()) return;
   for (const auto& [source, entry] : own.entries) {
     const bool holds_named =
@@ -630,16 +619,10 @@ void keep_named_textures(const BakeCache& own, const OutputTree& output, NewStat
 // previous ones (remove_orphans) too; the rerun bakes it. (A complete bake keeps a model whose
 // texture failed: one broken file does not take others with it, and the bake fails anyway.)
 void drop_models_naming_unheld(const OutputTree& output, const BakeCache& own, NewState& state) {
-  const std::set<std::string> unheld = state.unheld_textures();
-  if (unheld.empty()) return;
+  const std::set<std::string> held = held_textures(state.cache);
   std::vector<std::string> models;
-  for (const auto& [source, entry] : state.cache.entries) {
-    if (std::any_of(entry.deps.begin(), entry.deps.end(), [&](const Dependency& dep) {
-          std::optional<TextureDependency> texture = texture_dependency_of(dep);
-          return texture && texture->name && unheld.count(*texture->name);
-        }))
-      models.push_back(source);
-  }
+  for (const auto& [source, entry] : state.cache.entries)
+    if (!unheld_textures(entry, held).empty()) models.push_back(source);
   for (const std::string& source : models) {
     const CacheEntry entry = state.drop(source);
     auto old = own.entries.find(source);

@@ -60,23 +60,35 @@ std::set<std::string> clear_way_for_files(const OutputTree& output, const BakeCa
   return cleared;
 }
 
-std::vector<std::string> unheld_texture_warnings(const BakeCache& next) {
-  std::set<std::string> textures;
-  for (const auto& [source, entry] : next.entries) {
+std::set<std::string> held_textures(const BakeCache& cache) {
+  std::set<std::string> held;
+  for (const auto& [source, entry] : cache.entries) {
     for (const OutputRecord& o : entry.outputs)
-      if (o.type == "TEXI") textures.insert(o.name);
+      if (o.type == "TEXI") held.insert(o.name);
   }
+  return held;
+}
+
+std::map<std::string, std::string> unheld_textures(const CacheEntry& entry,
+                                                   const std::set<std::string>& held) {
+  std::map<std::string, std::string> unheld;  // each once however many slots name it
+  for (const Dependency& dep : entry.deps) {
+    std::optional<TextureDependency> texture = texture_dependency_of(dep);
+    if (texture && texture->name && !held.count(*texture->name))
+      unheld.emplace(*texture->name, dep.path);
+  }
+  return unheld;
+}
+
+std::vector<std::string> unheld_texture_warnings(const BakeCache& next) {
+  const std::set<std::string> held = held_textures(next);
   std::vector<std::string> warnings;
   for (const auto& [source, entry] : next.entries) {
-    std::set<std::string> unheld;  // "'name' of path", each once however many slots name it
-    for (const Dependency& dep : entry.deps) {
-      std::optional<TextureDependency> texture = texture_dependency_of(dep);
-      if (texture && texture->name && !textures.count(*texture->name))
-        unheld.insert("'" + *texture->name + "' of " + dep.path);
-    }
+    const std::map<std::string, std::string> unheld = unheld_textures(entry, held);
     if (unheld.empty()) continue;
     std::string list;
-    for (const std::string& texture : unheld) list += (list.empty() ? "" : ", ") + texture;
+    for (const auto& [name, image] : unheld)
+      list += (list.empty() ? "'" : ", '") + name + "' of " + image;
     const bool one = unheld.size() == 1;
     warnings.push_back(source +
                        (one ? ": a material names texture " : ": materials name textures ") + list +

@@ -9,6 +9,7 @@
 #include "pipeline/output_tree.h"
 
 #include <cstddef>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -39,6 +40,12 @@ BakeStatus write_index(const OutputTree& output, const BakeCache& previous, cons
 std::set<std::string> clear_way_for_files(const OutputTree& output, const BakeCache& previous,
                                           const std::set<std::string>& incoming, size_t& removed,
                                           std::vector<std::string>& kept);
+
+// The texture names the entries of `cache` hold (outputs of type TEXI).
+std::set<std::string> held_textures(const BakeCache& cache);
+// The textures `entry`'s materials name that are not in `held`: logical name -> image path.
+std::map<std::string, std::string> unheld_textures(const CacheEntry& entry,
+                                                   const std::set<std::string>& held);
 
 // A warning for each source of `next` whose materials name a texture no entry of `next` holds: its
 // image was deleted after the plan, or failed to bake. `check` fails such a folder, so collect and
