@@ -95,7 +95,10 @@ namespace baker {
 //      twice is its first definition alone (was a mix), Kd 0 0 0 beside map_Kd is white (black),
 //      Tr 1 without d is opaque (invisible), Ks of one number grey; OBJ: smoothing groups of 2^31
 //      and more are groups (were flat, or another group)
-inline constexpr uint32_t kBakerVersion = 19;
+//  20  textures: mip levels (and a level 0 that max_size shrinks) filtered by the baker's level
+//      filter (texture/level_filter.h) instead of stb_image_resize, 3-5 times faster: the same
+//      kernels and weights; sRGB levels round to the nearest code (up to one code from stb's)
+inline constexpr uint32_t kBakerVersion = 20;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash; or, for an image a material

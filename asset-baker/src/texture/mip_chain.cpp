@@ -2,8 +2,7 @@
 
 #include "common/half_float.h"
 #include "texture/alpha_coverage.h"
-
-#include <stb/stb_image_resize.h>
+#include "texture/level_filter.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,39 +36,30 @@ void convert_level0(const DecodedImage& image, TextureFormat format, std::byte* 
 }
 
 // A mirrored axis is filtered as clamped: beyond the edge, GL's mirror starts with the edge texel
-// as clamping does, and differs only further out where the filter's weights are small. stb's own
-// STBIR_EDGE_REFLECT is another mirror (it skips the edge texel on one side) and reads past the
-// level on sides of 1 to 4 texels.
-stbir_edge stb_edge(assetlib::TextureWrap wrap) {
-  return wrap == assetlib::TextureWrap::Repeat ? STBIR_EDGE_WRAP : STBIR_EDGE_CLAMP;
+// as clamping does, and differs only further out where the filter's weights are small.
+LevelEdge level_edge(assetlib::TextureWrap wrap) {
+  return wrap == assetlib::TextureWrap::Repeat ? LevelEdge::Wrap : LevelEdge::Clamp;
 }
 
 // One level filtered from the one before (or level 0 from a larger source), reading beyond the
 // edges as `edges` says.
 void resize_level(TextureFormat format, const SlotSampling& edges, const std::byte* src,
                   uint32_t sw, uint32_t sh, std::byte* dst, uint32_t dw, uint32_t dh) {
-  stbir_datatype type = STBIR_TYPE_FLOAT;
-  // Radiance (float) is filtered with a tent, which has no negative lobes: the default Mitchell
-  // filter rings around a bright texel, and in HDR a sun of 50000 beside a sky of 1 rang down to
-  // -227 (clamped: a black ring). Bounded formats keep the sharper default; their ringing is
-  // clamped by the format and small.
-  stbir_filter filter = STBIR_FILTER_TRIANGLE;
-  int alpha = STBIR_ALPHA_CHANNEL_NONE;
-  stbir_colorspace space = STBIR_COLORSPACE_LINEAR;
+  // Radiance (float) is filtered with a tent, which has no negative lobes: Mitchell rings around
+  // a bright texel, and in HDR a sun of 50000 beside a sky of 1 rang down to -227 (clamped: a
+  // black ring). Bounded formats keep the sharper Mitchell; their ringing is clamped by the format
+  // and small.
+  LevelFilter filter;
+  filter.edge_u = level_edge(edges.u);
+  filter.edge_v = level_edge(edges.v);
   switch (format) {
-    case TextureFormat::RGBA8_SRGB:
-      // Gamma-correct, and alpha-weighted so transparent texels do not bleed their colour.
-      type = STBIR_TYPE_UINT8, alpha = 3, space = STBIR_COLORSPACE_SRGB;
-      filter = STBIR_FILTER_DEFAULT;
-      break;
-    case TextureFormat::RGBA8_UNORM: type = STBIR_TYPE_UINT8, filter = STBIR_FILTER_DEFAULT; break;
-    case TextureFormat::RGBA16_UNORM:
-      type = STBIR_TYPE_UINT16, filter = STBIR_FILTER_DEFAULT;
-      break;
-    default: break;
+    // Gamma-correct, and alpha-weighted so transparent texels do not bleed their colour.
+    case TextureFormat::RGBA8_SRGB: filter.texels = LevelTexels::Srgb8Alpha; break;
+    case TextureFormat::RGBA8_UNORM: filter.texels = LevelTexels::Unorm8; break;
+    case TextureFormat::RGBA16_UNORM: filter.texels = LevelTexels::Unorm16; break;
+    default: filter.texels = LevelTexels::Float32, filter.kernel = LevelKernel::Tent; break;
   }
-  stbir_resize(src, int(sw), int(sh), 0, dst, int(dw), int(dh), 0, type, 4, alpha, 0,
-               stb_edge(edges.u), stb_edge(edges.v), filter, filter, space, nullptr);
+  filter_level(filter, src, sw, sh, dst, dw, dh);
 }
 
 // Filtering shortens normals; give every texel of a filtered normal map unit length again. An

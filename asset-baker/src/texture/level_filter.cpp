@@ -1,0 +1,341 @@
+#include "texture/level_filter.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace baker {
+namespace {
+
+constexpr size_t kChannels = 4;
+
+// A texel's four channels as one vector (GCC and Clang lower it to SSE, NEON or scalars).
+using Texel = float __attribute__((vector_size(16)));
+
+Texel load(const float* p) {
+  Texel t;
+  std::memcpy(&t, p, sizeof t);
+  return t;
+}
+
+// stb_image_resize's kernels, as it writes them (unscaled; radius 2 and 1).
+float mitchell(float x) {
+  x = std::fabs(x);
+  if (x < 1.0f) return (16 + x * x * (21 * x - 36)) / 18;
+  if (x < 2.0f) return (32 + x * (-60 + x * (36 - 7 * x))) / 18;
+  return 0.0f;
+}
+
+float tent(float x) {
+  x = std::fabs(x);
+  return x <= 1.0f ? 1 - x : 0.0f;
+}
+
+float kernel_value(LevelKernel kernel, float x) {
+  return kernel == LevelKernel::Mitchell ? mitchell(x) : tent(x);
+}
+
+float kernel_radius(LevelKernel kernel) { return kernel == LevelKernel::Mitchell ? 2.0f : 1.0f; }
+
+uint32_t edge_index(int64_t i, uint32_t n, LevelEdge edge) {
+  if (edge == LevelEdge::Wrap) return uint32_t(((i % n) + n) % n);
+  return uint32_t(std::clamp<int64_t>(i, 0, int64_t(n) - 1));
+}
+
+// The taps of one axis: output texel o reads the source texels index[o * width + k] with the
+// weights weight[o * width + k], k < width. A texel with fewer taps repeats its last index with
+// weight 0, so that it names no row it does not need.
+struct AxisTaps {
+  uint32_t width = 1;
+  std::vector<uint32_t> index;
+  std::vector<float> weight;
+  // Outputs [inner_begin, inner_end) read `width` consecutive source texels from index[o * width]
+  // with the same weights: the interior of a halving, where the taps run unrolled.
+  uint32_t inner_begin = 0, inner_end = 0;
+};
+
+// Whether output o reads consecutive texels with the weights output `like` reads.
+bool inner_output(const AxisTaps& taps, uint32_t o, uint32_t like) {
+  const size_t at = size_t(o) * taps.width, ref = size_t(like) * taps.width;
+  for (uint32_t k = 0; k < taps.width; ++k) {
+    if (taps.index[at + k] != taps.index[at] + k || taps.weight[at + k] != taps.weight[ref + k])
+      return false;
+  }
+  return true;
+}
+
+// The run of inner outputs around the middle one, if it is one.
+void find_inner(AxisTaps& taps, uint32_t out) {
+  const uint32_t middle = out / 2;
+  if (!inner_output(taps, middle, middle)) return;
+  taps.inner_begin = middle;
+  taps.inner_end = middle + 1;
+  while (taps.inner_begin > 0 && inner_output(taps, taps.inner_begin - 1, middle))
+    --taps.inner_begin;
+  while (taps.inner_end < out && inner_output(taps, taps.inner_end, middle)) ++taps.inner_end;
+}
+
+// As stb samples a kernel when it shrinks: at x = (o + 0.5) - (i + 0.5) * ratio, in output texels,
+// times the ratio; then normalised to a sum of 1 per output texel. An axis that keeps its size is
+// copied (one tap of weight 1).
+AxisTaps axis_taps(uint32_t in, uint32_t out, LevelKernel kernel, LevelEdge edge) {
+  AxisTaps taps;
+  if (in == out) {
+    taps.index.resize(out);
+    for (uint32_t o = 0; o < out; ++o) taps.index[o] = o;
+    taps.weight.assign(out, 1.0f);
+    return taps;
+  }
+  const float ratio = float(out) / float(in);
+  const float radius = kernel_radius(kernel) / ratio;  // in source texels
+  std::vector<std::vector<std::pair<uint32_t, float>>> per_output(out);
+  for (uint32_t o = 0; o < out; ++o) {
+    const float centre = (float(o) + 0.5f) / ratio;
+    const auto first = int64_t(std::floor(centre - radius - 1.0f));
+    const auto last = int64_t(std::ceil(centre + radius));
+    float total = 0;
+    for (int64_t i = first; i <= last; ++i) {
+      const float w = kernel_value(kernel, (float(o) + 0.5f) - (float(i) + 0.5f) * ratio) * ratio;
+      if (w == 0) continue;
+      per_output[o].emplace_back(edge_index(i, in, edge), w);
+      total += w;
+    }
+    const float scale = 1 / total;
+    for (auto& tap : per_output[o]) tap.second *= scale;
+    taps.width = std::max(taps.width, uint32_t(per_output[o].size()));
+  }
+  taps.index.resize(size_t(out) * taps.width);
+  taps.weight.assign(size_t(out) * taps.width, 0.0f);
+  for (uint32_t o = 0; o < out; ++o) {
+    for (uint32_t k = 0; k < taps.width; ++k) {
+      const size_t at = size_t(o) * taps.width + k;
+      const auto& tap = per_output[o][std::min<size_t>(k, per_output[o].size() - 1)];
+      taps.index[at] = tap.first;
+      if (k < per_output[o].size()) taps.weight[at] = tap.second;
+    }
+  }
+  find_inner(taps, out);
+  return taps;
+}
+
+// sRGB <-> linear for 8-bit colour: the exact curve, decoded by table, encoded by rounding in
+// sRGB space (the code whose interval holds the value), found through a table of buckets of the
+// linear range, each narrower than the narrowest code (1 / 255 / 12.92 near black): a bucket's
+// first code, or the next one.
+struct SrgbTables {
+  static constexpr int kBuckets = 4096;
+  std::array<float, 256> linear;  // of each code
+  std::array<float, 257> lower;   // lower[v]: the linear value where code v starts; lower[256] > 1
+  std::array<uint8_t, kBuckets + 1> bucket_code;
+
+  SrgbTables() {
+    auto to_linear = [](double s) {
+      return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
+    };
+    for (int v = 0; v < 256; ++v) {
+      linear[size_t(v)] = float(to_linear(v / 255.0));
+      lower[size_t(v)] = v == 0 ? 0.0f : float(to_linear((v - 0.5) / 255.0));
+    }
+    lower[256] = 2.0f;
+    for (int b = 0, v = 0; b <= kBuckets; ++b) {
+      while (lower[size_t(v) + 1] <= float(b) / kBuckets) ++v;
+      bucket_code[size_t(b)] = uint8_t(v);
+    }
+  }
+
+  // x in 0..1.
+  uint8_t encode(float x) const {
+    uint32_t v = bucket_code[size_t(x * kBuckets)];
+    return uint8_t(v + (x >= lower[v + 1]));
+  }
+};
+
+const SrgbTables& srgb() {
+  static const SrgbTables tables;
+  return tables;
+}
+
+// stb's epsilon added to an 8-bit alpha before it weights the colour: a fully transparent
+// neighbourhood keeps its colour (the average of its texels) instead of turning black.
+constexpr float kAlphaEpsilon = 1.0f / (1 << 20) / (1 << 20) / (1 << 20) / (1 << 20);
+
+float saturate(float f) { return f > 0 ? (f < 1 ? f : 1.0f) : 0.0f; }  // NaN -> 0
+
+// One source row as floats, linear (alpha-weighted for Srgb8Alpha).
+void decode_row(LevelTexels texels, const std::byte* row, uint32_t width, float* out) {
+  const size_t n = size_t(width) * kChannels;
+  switch (texels) {
+    case LevelTexels::Unorm8: {
+      auto p = reinterpret_cast<const uint8_t*>(row);
+      for (size_t i = 0; i < n; ++i) out[i] = float(p[i]) / 255.0f;
+      break;
+    }
+    case LevelTexels::Srgb8Alpha: {
+      auto p = reinterpret_cast<const uint8_t*>(row);
+      const auto& linear = srgb().linear;
+      for (size_t i = 0; i < n; i += kChannels) {
+        const float alpha = float(p[i + 3]) / 255.0f + kAlphaEpsilon;
+        for (size_t c = 0; c < 3; ++c) out[i + c] = linear[p[i + c]] * alpha;
+        out[i + 3] = alpha;
+      }
+      break;
+    }
+    case LevelTexels::Unorm16: {
+      auto p = reinterpret_cast<const uint16_t*>(row);
+      for (size_t i = 0; i < n; ++i) out[i] = float(p[i]) / 65535.0f;
+      break;
+    }
+    case LevelTexels::Float32: std::memcpy(out, row, n * sizeof(float)); break;
+  }
+}
+
+// One filtered row back to texels, rounded to the nearest code.
+void encode_row(LevelTexels texels, float* in, uint32_t width, std::byte* row) {
+  const size_t n = size_t(width) * kChannels;
+  switch (texels) {
+    case LevelTexels::Unorm8: {
+      auto p = reinterpret_cast<uint8_t*>(row);
+      for (size_t i = 0; i < n; ++i) p[i] = uint8_t(int(saturate(in[i]) * 255.0f + 0.5f));
+      break;
+    }
+    case LevelTexels::Srgb8Alpha: {
+      auto p = reinterpret_cast<uint8_t*>(row);
+      for (size_t i = 0; i < n; i += kChannels) {
+        const float alpha = in[i + 3];
+        const float reciprocal = alpha != 0 ? 1.0f / alpha : 0.0f;
+        for (size_t c = 0; c < 3; ++c) p[i + c] = srgb().encode(saturate(in[i + c] * reciprocal));
+        p[i + 3] = uint8_t(int(saturate(alpha) * 255.0f + 0.5f));
+      }
+      break;
+    }
+    case LevelTexels::Unorm16: {
+      auto p = reinterpret_cast<uint16_t*>(row);
+      for (size_t i = 0; i < n; ++i) p[i] = uint16_t(int(saturate(in[i]) * 65535.0f + 0.5f));
+      break;
+    }
+    case LevelTexels::Float32: std::memcpy(row, in, n * sizeof(float)); break;
+  }
+}
+
+size_t texel_bytes(LevelTexels texels) {
+  switch (texels) {
+    case LevelTexels::Unorm8:
+    case LevelTexels::Srgb8Alpha: return 4;
+    case LevelTexels::Unorm16: return 8;
+    case LevelTexels::Float32: return 16;
+  }
+  return 4;
+}
+
+// Source rows filtered across, kept for the output rows that read them: as many as one output row
+// reads, so each source row is decoded and filtered once (twice at most near a wrapped edge).
+class FilteredRows {
+ public:
+  FilteredRows(const LevelFilter& filter, const std::byte* src, uint32_t sw, uint32_t dw,
+               const AxisTaps& across, uint32_t slots)
+      : filter_(filter),
+        src_(src),
+        sw_(sw),
+        dw_(dw),
+        across_(across),
+        decoded_(size_t(sw) * kChannels),
+        rows_(slots, std::vector<float>(size_t(dw) * kChannels)),
+        tags_(slots, -1) {}
+
+  // The rows `rows` (one output row's taps) into `out`, each filtered across.
+  void fetch(const uint32_t* rows, uint32_t count, const float** out) {
+    for (uint32_t k = 0; k < count; ++k) {
+      auto held = std::find(tags_.begin(), tags_.end(), int64_t(rows[k]));
+      if (held == tags_.end()) {
+        held = evict(rows, count);
+        *held = rows[k];
+        fill(rows[k], rows_[size_t(held - tags_.begin())].data());
+      }
+      out[k] = rows_[size_t(held - tags_.begin())].data();
+    }
+  }
+
+ private:
+  // A slot whose row this output row does not read: there is one, as there are as many slots as
+  // an output row has taps.
+  std::vector<int64_t>::iterator evict(const uint32_t* rows, uint32_t count) {
+    return std::find_if(tags_.begin(), tags_.end(), [&](int64_t tag) {
+      return tag < 0 || std::find(rows, rows + count, uint32_t(tag)) == rows + count;
+    });
+  }
+
+  void fill(uint32_t y, float* out) {
+    const size_t row_bytes = size_t(sw_) * texel_bytes(filter_.texels);
+    decode_row(filter_.texels, src_ + size_t(y) * row_bytes, sw_, decoded_.data());
+    uint32_t x = 0;
+    for (; x < across_.inner_begin; ++x) filter_texel(x, out);
+    if (across_.width == 8) x = filter_inner<8>(x, out);  // Mitchell, halving
+    if (across_.width == 4) x = filter_inner<4>(x, out);  // tent, halving
+    for (; x < dw_; ++x) filter_texel(x, out);
+  }
+
+  // Output texel x of a row, through its taps.
+  void filter_texel(uint32_t x, float* out) const {
+    const uint32_t width = across_.width;
+    const uint32_t* index = &across_.index[size_t(x) * width];
+    const float* weight = &across_.weight[size_t(x) * width];
+    Texel sum = {0, 0, 0, 0};
+    for (uint32_t k = 0; k < width; ++k)
+      sum += weight[k] * load(&decoded_[size_t(index[k]) * kChannels]);
+    std::memcpy(out + size_t(x) * kChannels, &sum, sizeof sum);
+  }
+
+  // The inner outputs from `x` on, with `W` taps held in registers (the same sums as
+  // filter_texel's). Returns where they end.
+  template <uint32_t W>
+  uint32_t filter_inner(uint32_t x, float* out) const {
+    Texel weight[W];
+    for (uint32_t k = 0; k < W; ++k) {
+      const float w = across_.weight[size_t(across_.inner_begin) * W + k];
+      weight[k] = Texel{w, w, w, w};
+    }
+    for (; x < across_.inner_end; ++x) {
+      const float* texels = &decoded_[size_t(across_.index[size_t(x) * W]) * kChannels];
+      Texel sum = {0, 0, 0, 0};
+      for (uint32_t k = 0; k < W; ++k) sum += weight[k] * load(texels + k * kChannels);
+      std::memcpy(out + size_t(x) * kChannels, &sum, sizeof sum);
+    }
+    return x;
+  }
+
+  const LevelFilter& filter_;
+  const std::byte* src_;
+  uint32_t sw_, dw_;
+  const AxisTaps& across_;
+  std::vector<float> decoded_;
+  std::vector<std::vector<float>> rows_;
+  std::vector<int64_t> tags_;  // the source row each slot holds, -1 for none
+};
+
+}  // namespace
+
+void filter_level(const LevelFilter& filter, const std::byte* src, uint32_t sw, uint32_t sh,
+                  std::byte* dst, uint32_t dw, uint32_t dh) {
+  const AxisTaps across = axis_taps(sw, dw, filter.kernel, filter.edge_u);
+  const AxisTaps down = axis_taps(sh, dh, filter.kernel, filter.edge_v);
+  FilteredRows rows(filter, src, sw, dw, across, down.width);
+  std::vector<const float*> taps(down.width);
+  std::vector<float> sum(size_t(dw) * kChannels);
+  const size_t dst_row_bytes = size_t(dw) * texel_bytes(filter.texels);
+  for (uint32_t y = 0; y < dh; ++y) {
+    const uint32_t* index = &down.index[size_t(y) * down.width];
+    const float* weight = &down.weight[size_t(y) * down.width];
+    rows.fetch(index, down.width, taps.data());
+    std::fill(sum.begin(), sum.end(), 0.0f);
+    for (uint32_t k = 0; k < down.width; ++k) {
+      const float w = weight[k];
+      const float* row = taps[k];
+      for (size_t i = 0; i < sum.size(); ++i) sum[i] += w * row[i];
+    }
+    encode_row(filter.texels, sum.data(), dw, dst + size_t(y) * dst_row_bytes);
+  }
+}
+
+}  // namespace baker
