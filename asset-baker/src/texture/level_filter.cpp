@@ -91,19 +91,30 @@ AxisTaps axis_taps(uint32_t in, uint32_t out, LevelKernel kernel, LevelEdge edge
   const float ratio = float(out) / float(in);
   const float radius = kernel_radius(kernel) / ratio;  // in source texels
   std::vector<std::vector<std::pair<uint32_t, float>>> per_output(out);
+  // Taps landing on one texel (beyond a clamped edge; a kernel wider than a wrapped axis) are
+  // summed into one, so that an output reads each texel once: a level 0 of 16384 texels that
+  // max_size shrinks to 1 has 16384 taps, not the 65536 the kernel spans.
+  std::vector<float> summed(in, 0.0f);
+  std::vector<uint32_t> order;
   for (uint32_t o = 0; o < out; ++o) {
     const float centre = (float(o) + 0.5f) / ratio;
     const auto first = int64_t(std::floor(centre - radius - 1.0f));
     const auto last = int64_t(std::ceil(centre + radius));
     float total = 0;
+    order.clear();
     for (int64_t i = first; i <= last; ++i) {
       const float w = kernel_value(kernel, (float(o) + 0.5f) - (float(i) + 0.5f) * ratio) * ratio;
       if (w == 0) continue;
-      per_output[o].emplace_back(edge_index(i, in, edge), w);
+      const uint32_t at = edge_index(i, in, edge);
+      if (summed[at] == 0) order.push_back(at);
+      summed[at] += w;
       total += w;
     }
     const float scale = 1 / total;
-    for (auto& tap : per_output[o]) tap.second *= scale;
+    for (uint32_t at : order) {
+      if (summed[at] != 0) per_output[o].emplace_back(at, summed[at] * scale);
+      summed[at] = 0;
+    }
     taps.width = std::max(taps.width, uint32_t(per_output[o].size()));
   }
   taps.index.resize(size_t(out) * taps.width);
@@ -233,8 +244,8 @@ size_t texel_bytes(LevelTexels texels) {
 // reads, so each source row is decoded and filtered once (twice at most near a wrapped edge).
 class FilteredRows {
  public:
-  FilteredRows(const LevelFilter& filter, const std::byte* src, uint32_t sw, uint32_t dw,
-               const AxisTaps& across, uint32_t slots)
+  FilteredRows(const LevelFilter& filter, const std::byte* src, uint32_t sw, uint32_t sh,
+               uint32_t dw, const AxisTaps& across, uint32_t slots)
       : filter_(filter),
         src_(src),
         sw_(sw),
@@ -242,28 +253,38 @@ class FilteredRows {
         across_(across),
         decoded_(size_t(sw) * kChannels),
         rows_(slots, std::vector<float>(size_t(dw) * kChannels)),
-        tags_(slots, -1) {}
+        row_of_slot_(slots, kNone),
+        slot_of_row_(sh, kNone),
+        wanted_by_(sh, kNone) {}
 
-  // The rows `rows` (one output row's taps) into `out`, each filtered across.
-  void fetch(const uint32_t* rows, uint32_t count, const float** out) {
+  // The rows `rows` (output row `y`'s taps) into `out`, each filtered across.
+  void fetch(uint32_t y, const uint32_t* rows, uint32_t count, const float** out) {
+    for (uint32_t k = 0; k < count; ++k) wanted_by_[rows[k]] = y;
     for (uint32_t k = 0; k < count; ++k) {
-      auto held = std::find(tags_.begin(), tags_.end(), int64_t(rows[k]));
-      if (held == tags_.end()) {
-        held = evict(rows, count);
-        *held = rows[k];
-        fill(rows[k], rows_[size_t(held - tags_.begin())].data());
+      uint32_t slot = slot_of_row_[rows[k]];
+      if (slot == kNone) {
+        slot = free_slot(y);
+        if (row_of_slot_[slot] != kNone) slot_of_row_[row_of_slot_[slot]] = kNone;
+        row_of_slot_[slot] = rows[k];
+        slot_of_row_[rows[k]] = slot;
+        fill(rows[k], rows_[slot].data());
       }
-      out[k] = rows_[size_t(held - tags_.begin())].data();
+      out[k] = rows_[slot].data();
     }
   }
 
  private:
-  // A slot whose row this output row does not read: there is one, as there are as many slots as
-  // an output row has taps.
-  std::vector<int64_t>::iterator evict(const uint32_t* rows, uint32_t count) {
-    return std::find_if(tags_.begin(), tags_.end(), [&](int64_t tag) {
-      return tag < 0 || std::find(rows, rows + count, uint32_t(tag)) == rows + count;
-    });
+  static constexpr uint32_t kNone = ~0u;
+
+  // A slot holding no row output row `y` reads, taken in turn: there is one, as there are as many
+  // slots as an output row has taps, and the oldest rows come round first.
+  uint32_t free_slot(uint32_t y) {
+    for (;;) {
+      const uint32_t slot = next_;
+      next_ = (next_ + 1) % uint32_t(rows_.size());
+      const uint32_t row = row_of_slot_[slot];
+      if (row == kNone || wanted_by_[row] != y) return slot;
+    }
   }
 
   void fill(uint32_t y, float* out) {
@@ -311,7 +332,10 @@ class FilteredRows {
   const AxisTaps& across_;
   std::vector<float> decoded_;
   std::vector<std::vector<float>> rows_;
-  std::vector<int64_t> tags_;  // the source row each slot holds, -1 for none
+  std::vector<uint32_t> row_of_slot_;  // the source row each slot holds, or kNone
+  std::vector<uint32_t> slot_of_row_;  // the slot holding each source row, or kNone
+  std::vector<uint32_t> wanted_by_;    // the last output row reading each source row
+  uint32_t next_ = 0;                  // the slot free_slot looks at first
 };
 
 }  // namespace
@@ -320,14 +344,14 @@ void filter_level(const LevelFilter& filter, const std::byte* src, uint32_t sw, 
                   std::byte* dst, uint32_t dw, uint32_t dh) {
   const AxisTaps across = axis_taps(sw, dw, filter.kernel, filter.edge_u);
   const AxisTaps down = axis_taps(sh, dh, filter.kernel, filter.edge_v);
-  FilteredRows rows(filter, src, sw, dw, across, down.width);
+  FilteredRows rows(filter, src, sw, sh, dw, across, down.width);
   std::vector<const float*> taps(down.width);
   std::vector<float> sum(size_t(dw) * kChannels);
   const size_t dst_row_bytes = size_t(dw) * texel_bytes(filter.texels);
   for (uint32_t y = 0; y < dh; ++y) {
     const uint32_t* index = &down.index[size_t(y) * down.width];
     const float* weight = &down.weight[size_t(y) * down.width];
-    rows.fetch(index, down.width, taps.data());
+    rows.fetch(y, index, down.width, taps.data());
     std::fill(sum.begin(), sum.end(), 0.0f);
     for (uint32_t k = 0; k < down.width; ++k) {
       const float w = weight[k];
