@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -39,8 +40,10 @@ std::vector<double> reference_weights(uint32_t in, uint32_t out, uint32_t o, Lev
     return w;
   }
   const double ratio = double(out) / in;
+  const double reach = (kernel == LevelKernel::Mitchell ? 2 : 1) / ratio + 1;  // source texels
+  const double centre = (o + 0.5) / ratio;
   double total = 0;
-  for (int64_t i = -int64_t(in); i < 2 * int64_t(in); ++i) {
+  for (auto i = int64_t(std::floor(centre - reach)); i <= int64_t(std::ceil(centre + reach)); ++i) {
     const double x = (o + 0.5) - (double(i) + 0.5) * ratio;
     const double k = (kernel == LevelKernel::Mitchell ? mitchell(x) : tent(x)) * ratio;
     const int64_t n = in;
@@ -120,8 +123,42 @@ TEST_CASE("level filter: halving and other ratios match the sampled kernel, at e
       check_unorm8(f, 30, 20, 17, 9);   // what max_size makes of a level 0
       check_unorm8(f, 16, 1, 8, 1);     // one axis kept
       check_unorm8(f, 1, 16, 1, 8);
+      check_unorm8(f, 257, 3, 1, 1);  // a kernel wider than the axis, wrapped round or clamped
+      check_unorm8(f, 100, 5, 3, 2);
     }
   }
+}
+
+TEST_CASE("level filter: sRGB colour is filtered in linear light, weighted by alpha") {
+  auto to_linear = [](double code) {
+    const double s = code / 255;
+    return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
+  };
+  auto to_srgb = [](double linear) {
+    linear = std::clamp(linear, 0.0, 1.0);
+    return 255 * (linear <= 0.0031308 ? linear * 12.92 : 1.055 * std::pow(linear, 1 / 2.4) - 0.055);
+  };
+  const uint32_t sw = 24, sh = 10, dw = 12, dh = 3;
+  const std::vector<uint8_t> src = random_bytes(size_t(sw) * sh * 4, 99);
+  // Colour times alpha, and alpha, filtered linearly; the colour divided back.
+  std::vector<double> weighted(src.size());
+  for (size_t i = 0; i < src.size(); i += 4) {
+    const double alpha = src[i + 3] / 255.0;
+    for (size_t c = 0; c < 3; ++c) weighted[i + c] = to_linear(src[i + c]) * alpha;
+    weighted[i + 3] = alpha;
+  }
+  LevelFilter f{LevelTexels::Srgb8Alpha, LevelKernel::Mitchell, LevelEdge::Wrap, LevelEdge::Clamp};
+  const std::vector<double> want = reference(weighted, sw, sh, dw, dh, f);
+  const std::vector<uint8_t> got = filtered8(f, src, sw, sh, dw, dh);
+  size_t off = 0;
+  for (size_t i = 0; i < got.size(); i += 4) {
+    const double alpha = want[i + 3];
+    if (alpha <= 1.0 / 255) continue;  // a colour divided by almost nothing: any rounding shows
+    for (size_t c = 0; c < 3; ++c)
+      off += std::fabs(got[i + c] - to_srgb(want[i + c] / alpha)) > 0.5 + 1e-3;
+    off += std::fabs(got[i + 3] - std::clamp(alpha, 0.0, 1.0) * 255) > 0.5 + 1e-3;
+  }
+  CHECK(off == 0);
 }
 
 TEST_CASE("level filter: radiance goes through a tent, in floats, unclamped") {
@@ -139,6 +176,16 @@ TEST_CASE("level filter: radiance goes through a tent, in floats, unclamped") {
   float darkest = src[0];
   for (float v : src) darkest = std::min(darkest, v);
   for (float v : dst) CHECK(v >= darkest);  // no negative lobe
+  // An infinite texel at a clamped edge gives infinity, not NaN (0 times infinity) from a tap
+  // that weighs nothing.
+  std::vector<float> row(8 * 4, 1.0f), half(4 * 4);
+  std::fill(row.end() - 4, row.end(), std::numeric_limits<float>::infinity());
+  const LevelFilter clamped{LevelTexels::Float32, LevelKernel::Tent, LevelEdge::Clamp,
+                            LevelEdge::Clamp};
+  filter_level(clamped, reinterpret_cast<const std::byte*>(row.data()), 8, 1,
+               reinterpret_cast<std::byte*>(half.data()), 4, 1);
+  CHECK(std::isinf(half[12]));
+  CHECK(half[0] == 1.0f);
 }
 
 TEST_CASE("level filter: a level of one value keeps it, for every sRGB code and 16-bit value") {

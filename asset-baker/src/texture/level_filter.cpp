@@ -44,11 +44,15 @@ uint32_t edge_index(int64_t i, uint32_t n, LevelEdge edge) {
   return uint32_t(std::clamp<int64_t>(i, 0, int64_t(n) - 1));
 }
 
-// The taps of one axis: output texel o reads the source texels index[o * width + k] with the
-// weights weight[o * width + k], k < width. A texel with fewer taps repeats its last index with
-// weight 0, so that it names no row it does not need.
+// One output texel's taps: source texels (each once) and their weights, summing to 1.
+using Taps = std::vector<std::pair<uint32_t, float>>;
+
+// The taps of one axis, laid out flat: output texel o reads the count[o] source texels
+// index[o * width + k] with the weights weight[o * width + k]; the rest of its `width` entries are
+// unused (no weight 0 stands in for them: 0 times an infinite texel would be NaN).
 struct AxisTaps {
   uint32_t width = 1;
+  std::vector<uint32_t> count;
   std::vector<uint32_t> index;
   std::vector<float> weight;
   // Outputs [inner_begin, inner_end) read `width` consecutive source texels from index[o * width]
@@ -56,8 +60,9 @@ struct AxisTaps {
   uint32_t inner_begin = 0, inner_end = 0;
 };
 
-// Whether output o reads consecutive texels with the weights output `like` reads.
+// Whether output o reads `width` consecutive texels with the weights output `like` reads.
 bool inner_output(const AxisTaps& taps, uint32_t o, uint32_t like) {
+  if (taps.count[o] != taps.width || taps.count[like] != taps.width) return false;
   const size_t at = size_t(o) * taps.width, ref = size_t(like) * taps.width;
   for (uint32_t k = 0; k < taps.width; ++k) {
     if (taps.index[at + k] != taps.index[at] + k || taps.weight[at + k] != taps.weight[ref + k])
@@ -77,54 +82,55 @@ void find_inner(AxisTaps& taps, uint32_t out) {
   while (taps.inner_end < out && inner_output(taps, taps.inner_end, middle)) ++taps.inner_end;
 }
 
-// As stb samples a kernel when it shrinks: at x = (o + 0.5) - (i + 0.5) * ratio, in output texels,
-// times the ratio; then normalised to a sum of 1 per output texel. An axis that keeps its size is
+// Output o's taps as stb samples a kernel when it shrinks: at x = (o + 0.5) - (i + 0.5) * ratio,
+// in output texels, times the ratio; normalised to a sum of 1. Taps landing on one texel (beyond a
+// clamped edge; a kernel wider than a wrapped axis) are summed into one, so that an output reads
+// each texel once: a level 0 of 16384 texels that max_size shrinks to 1 has 16384 taps, not the
+// 65536 the kernel spans. `summed` (`in` zeros) is scratch, left as zeros.
+Taps output_taps(uint32_t in, uint32_t o, float ratio, LevelKernel kernel, LevelEdge edge,
+                 std::vector<float>& summed) {
+  const float radius = kernel_radius(kernel) / ratio;  // in source texels
+  const float centre = (float(o) + 0.5f) / ratio;
+  const auto first = int64_t(std::floor(centre - radius - 1.0f));
+  const auto last = int64_t(std::ceil(centre + radius));
+  std::vector<uint32_t> order;  // texels in order of first tap; one may repeat if its sum was 0
+  float total = 0;
+  for (int64_t i = first; i <= last; ++i) {
+    const float w = kernel_value(kernel, (float(o) + 0.5f) - (float(i) + 0.5f) * ratio) * ratio;
+    if (w == 0) continue;
+    const uint32_t at = edge_index(i, in, edge);
+    if (summed[at] == 0) order.push_back(at);
+    summed[at] += w;
+    total += w;
+  }
+  const float scale = 1 / total;
+  Taps taps;
+  for (uint32_t at : order) {
+    if (summed[at] != 0) taps.emplace_back(at, summed[at] * scale);
+    summed[at] = 0;
+  }
+  return taps;
+}
+
+// The taps of every output of an axis from `in` texels to `out`. An axis that keeps its size is
 // copied (one tap of weight 1).
 AxisTaps axis_taps(uint32_t in, uint32_t out, LevelKernel kernel, LevelEdge edge) {
-  AxisTaps taps;
-  if (in == out) {
-    taps.index.resize(out);
-    for (uint32_t o = 0; o < out; ++o) taps.index[o] = o;
-    taps.weight.assign(out, 1.0f);
-    return taps;
-  }
-  const float ratio = float(out) / float(in);
-  const float radius = kernel_radius(kernel) / ratio;  // in source texels
-  std::vector<std::vector<std::pair<uint32_t, float>>> per_output(out);
-  // Taps landing on one texel (beyond a clamped edge; a kernel wider than a wrapped axis) are
-  // summed into one, so that an output reads each texel once: a level 0 of 16384 texels that
-  // max_size shrinks to 1 has 16384 taps, not the 65536 the kernel spans.
+  std::vector<Taps> per_output(out);
   std::vector<float> summed(in, 0.0f);
-  std::vector<uint32_t> order;
+  const float ratio = float(out) / float(in);
   for (uint32_t o = 0; o < out; ++o) {
-    const float centre = (float(o) + 0.5f) / ratio;
-    const auto first = int64_t(std::floor(centre - radius - 1.0f));
-    const auto last = int64_t(std::ceil(centre + radius));
-    float total = 0;
-    order.clear();
-    for (int64_t i = first; i <= last; ++i) {
-      const float w = kernel_value(kernel, (float(o) + 0.5f) - (float(i) + 0.5f) * ratio) * ratio;
-      if (w == 0) continue;
-      const uint32_t at = edge_index(i, in, edge);
-      if (summed[at] == 0) order.push_back(at);
-      summed[at] += w;
-      total += w;
-    }
-    const float scale = 1 / total;
-    for (uint32_t at : order) {
-      if (summed[at] != 0) per_output[o].emplace_back(at, summed[at] * scale);
-      summed[at] = 0;
-    }
-    taps.width = std::max(taps.width, uint32_t(per_output[o].size()));
+    per_output[o] = in == out ? Taps{{o, 1.0f}} : output_taps(in, o, ratio, kernel, edge, summed);
   }
-  taps.index.resize(size_t(out) * taps.width);
+  AxisTaps taps;
+  for (const Taps& t : per_output) taps.width = std::max(taps.width, uint32_t(t.size()));
+  taps.count.resize(out);
+  taps.index.assign(size_t(out) * taps.width, 0);
   taps.weight.assign(size_t(out) * taps.width, 0.0f);
   for (uint32_t o = 0; o < out; ++o) {
-    for (uint32_t k = 0; k < taps.width; ++k) {
-      const size_t at = size_t(o) * taps.width + k;
-      const auto& tap = per_output[o][std::min<size_t>(k, per_output[o].size() - 1)];
-      taps.index[at] = tap.first;
-      if (k < per_output[o].size()) taps.weight[at] = tap.second;
+    taps.count[o] = uint32_t(per_output[o].size());
+    for (uint32_t k = 0; k < taps.count[o]; ++k) {
+      taps.index[size_t(o) * taps.width + k] = per_output[o][k].first;
+      taps.weight[size_t(o) * taps.width + k] = per_output[o][k].second;
     }
   }
   find_inner(taps, out);
@@ -203,7 +209,7 @@ void decode_row(LevelTexels texels, const std::byte* row, uint32_t width, float*
 }
 
 // One filtered row back to texels, rounded to the nearest code.
-void encode_row(LevelTexels texels, float* in, uint32_t width, std::byte* row) {
+void encode_row(LevelTexels texels, const float* in, uint32_t width, std::byte* row) {
   const size_t n = size_t(width) * kChannels;
   switch (texels) {
     case LevelTexels::Unorm8: {
@@ -287,23 +293,24 @@ class FilteredRows {
     }
   }
 
-  void fill(uint32_t y, float* out) {
+  // Source row `row`, decoded and filtered across into `out`.
+  void fill(uint32_t row, float* out) {
     const size_t row_bytes = size_t(sw_) * texel_bytes(filter_.texels);
-    decode_row(filter_.texels, src_ + size_t(y) * row_bytes, sw_, decoded_.data());
+    decode_row(filter_.texels, src_ + size_t(row) * row_bytes, sw_, decoded_.data());
     uint32_t x = 0;
     for (; x < across_.inner_begin; ++x) filter_texel(x, out);
-    if (across_.width == 8) x = filter_inner<8>(x, out);  // Mitchell, halving
-    if (across_.width == 4) x = filter_inner<4>(x, out);  // tent, halving
+    // The widths of halving with Mitchell and with the tent (any other width runs tap by tap).
+    if (across_.width == 8) x = filter_inner<8>(x, out);
+    if (across_.width == 4) x = filter_inner<4>(x, out);
     for (; x < dw_; ++x) filter_texel(x, out);
   }
 
   // Output texel x of a row, through its taps.
   void filter_texel(uint32_t x, float* out) const {
-    const uint32_t width = across_.width;
-    const uint32_t* index = &across_.index[size_t(x) * width];
-    const float* weight = &across_.weight[size_t(x) * width];
+    const uint32_t* index = &across_.index[size_t(x) * across_.width];
+    const float* weight = &across_.weight[size_t(x) * across_.width];
     Texel sum = {0, 0, 0, 0};
-    for (uint32_t k = 0; k < width; ++k)
+    for (uint32_t k = 0; k < across_.count[x]; ++k)
       sum += weight[k] * load(&decoded_[size_t(index[k]) * kChannels]);
     std::memcpy(out + size_t(x) * kChannels, &sum, sizeof sum);
   }
@@ -351,9 +358,10 @@ void filter_level(const LevelFilter& filter, const std::byte* src, uint32_t sw, 
   for (uint32_t y = 0; y < dh; ++y) {
     const uint32_t* index = &down.index[size_t(y) * down.width];
     const float* weight = &down.weight[size_t(y) * down.width];
-    rows.fetch(y, index, down.width, taps.data());
+    const uint32_t count = down.count[y];
+    rows.fetch(y, index, count, taps.data());
     std::fill(sum.begin(), sum.end(), 0.0f);
-    for (uint32_t k = 0; k < down.width; ++k) {
+    for (uint32_t k = 0; k < count; ++k) {
       const float w = weight[k];
       const float* row = taps[k];
       for (size_t i = 0; i < sum.size(); ++i) sum[i] += w * row[i];

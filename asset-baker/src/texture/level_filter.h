@@ -37,9 +37,11 @@ struct LevelFilter {
 };
 
 // Filters the level `src` (sw x sh texels, rows packed) down to `dst` (dw x dh, rows packed),
-// each axis on its own: an axis whose size stays is copied as it is, a smaller one is filtered.
-// Requires 1 <= dw <= sw and 1 <= dh <= sh, sizes below 2^24, src and dst apart. Allocates a few
-// rows of floats.
+// each axis on its own: an axis whose size stays is copied as it is (stb_image_resize blurred
+// it), a smaller one is filtered. Requires 1 <= dw <= sw and 1 <= dh <= sh, sizes below 2^23 (texel
+// centres stay exact in floats; images are at most 16384 texels a side), src and dst apart.
+// Allocates the taps of both axes and the source rows one output row reads, each filtered to dw
+// texels of floats: 8 rows when halving, about 4 * sh / dh in general.
 void filter_level(const LevelFilter& filter, const std::byte* src, uint32_t sw, uint32_t sh,
                   std::byte* dst, uint32_t dw, uint32_t dh);
 
