@@ -345,6 +345,29 @@ class FilteredRows {
   uint32_t next_ = 0;                  // the slot free_slot looks at first
 };
 
+// sum[i] = the sum over k of weight[k] * rows[k][i], k < W, in that order, in one pass.
+template <uint32_t W>
+void weigh_rows_unrolled(const float* const* rows, const float* weight, std::vector<float>& sum) {
+  for (size_t i = 0; i < sum.size(); ++i) {
+    float total = 0;
+    for (uint32_t k = 0; k < W; ++k) total += weight[k] * rows[k][i];
+    sum[i] = total;
+  }
+}
+
+// The vertical pass of one output row: its `count` source rows, weighed and summed. The widths of
+// halving (and a kept axis) in one pass over the row; any other a row at a time, in the same order.
+void weigh_rows(const float* const* rows, const float* weight, uint32_t count,
+                std::vector<float>& sum) {
+  if (count == 8) return weigh_rows_unrolled<8>(rows, weight, sum);
+  if (count == 4) return weigh_rows_unrolled<4>(rows, weight, sum);
+  if (count == 1) return weigh_rows_unrolled<1>(rows, weight, sum);
+  std::fill(sum.begin(), sum.end(), 0.0f);
+  for (uint32_t k = 0; k < count; ++k) {
+    for (size_t i = 0; i < sum.size(); ++i) sum[i] += weight[k] * rows[k][i];
+  }
+}
+
 }  // namespace
 
 void filter_level(const LevelFilter& filter, const std::byte* src, uint32_t sw, uint32_t sh,
@@ -360,12 +383,7 @@ void filter_level(const LevelFilter& filter, const std::byte* src, uint32_t sw, 
     const float* weight = &down.weight[size_t(y) * down.width];
     const uint32_t count = down.count[y];
     rows.fetch(y, index, count, taps.data());
-    std::fill(sum.begin(), sum.end(), 0.0f);
-    for (uint32_t k = 0; k < count; ++k) {
-      const float w = weight[k];
-      const float* row = taps[k];
-      for (size_t i = 0; i < sum.size(); ++i) sum[i] += w * row[i];
-    }
+    weigh_rows(taps.data(), weight, count, sum);
     encode_row(filter.texels, sum.data(), dw, dst + size_t(y) * dst_row_bytes);
   }
 }
