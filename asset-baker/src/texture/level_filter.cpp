@@ -1,7 +1,8 @@
 #include "texture/level_filter.h"
 
+#include "texture/srgb_curve.h"
+
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -137,43 +138,6 @@ AxisTaps axis_taps(uint32_t in, uint32_t out, LevelKernel kernel, LevelEdge edge
   return taps;
 }
 
-// sRGB <-> linear for 8-bit colour: the exact curve, decoded by table, encoded by rounding in
-// sRGB space (the code whose interval holds the value), found through a table of buckets of the
-// linear range, each narrower than the narrowest code (1 / 255 / 12.92 near black): a bucket's
-// first code, or the next one.
-struct SrgbTables {
-  static constexpr int kBuckets = 4096;
-  std::array<float, 256> linear;  // of each code
-  std::array<float, 257> lower;   // lower[v]: the linear value where code v starts; lower[256] > 1
-  std::array<uint8_t, kBuckets + 1> bucket_code;
-
-  SrgbTables() {
-    auto to_linear = [](double s) {
-      return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
-    };
-    for (int v = 0; v < 256; ++v) {
-      linear[size_t(v)] = float(to_linear(v / 255.0));
-      lower[size_t(v)] = v == 0 ? 0.0f : float(to_linear((v - 0.5) / 255.0));
-    }
-    lower[256] = 2.0f;
-    for (int b = 0, v = 0; b <= kBuckets; ++b) {
-      while (lower[size_t(v) + 1] <= float(b) / kBuckets) ++v;
-      bucket_code[size_t(b)] = uint8_t(v);
-    }
-  }
-
-  // x in 0..1.
-  uint8_t encode(float x) const {
-    uint32_t v = bucket_code[size_t(x * kBuckets)];
-    return uint8_t(v + (x >= lower[v + 1]));
-  }
-};
-
-const SrgbTables& srgb() {
-  static const SrgbTables tables;
-  return tables;
-}
-
 // stb's epsilon added to an 8-bit alpha before it weights the colour: a fully transparent
 // neighbourhood keeps its colour (the average of its texels) instead of turning black.
 constexpr float kAlphaEpsilon = 1.0f / (1 << 20) / (1 << 20) / (1 << 20) / (1 << 20);
@@ -191,7 +155,7 @@ void decode_row(LevelTexels texels, const std::byte* row, uint32_t width, float*
     }
     case LevelTexels::Srgb8Alpha: {
       auto p = reinterpret_cast<const uint8_t*>(row);
-      const auto& linear = srgb().linear;
+      const auto& linear = srgb_curve().linear;
       for (size_t i = 0; i < n; i += kChannels) {
         const float alpha = float(p[i + 3]) / 255.0f + kAlphaEpsilon;
         for (size_t c = 0; c < 3; ++c) out[i + c] = linear[p[i + c]] * alpha;
@@ -222,7 +186,8 @@ void encode_row(LevelTexels texels, const float* in, uint32_t width, std::byte* 
       for (size_t i = 0; i < n; i += kChannels) {
         const float alpha = in[i + 3];
         const float reciprocal = alpha != 0 ? 1.0f / alpha : 0.0f;
-        for (size_t c = 0; c < 3; ++c) p[i + c] = srgb().encode(saturate(in[i + c] * reciprocal));
+        for (size_t c = 0; c < 3; ++c)
+          p[i + c] = srgb_curve().encode(saturate(in[i + c] * reciprocal));
         p[i + 3] = uint8_t(int(saturate(alpha) * 255.0f + 0.5f));
       }
       break;

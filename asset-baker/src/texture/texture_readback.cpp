@@ -1,6 +1,7 @@
 #include "texture/texture_readback.h"
 
 #include "texture/block_compress.h"
+#include "texture/srgb_curve.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,9 +35,7 @@ float half_to_float(uint16_t h) {
 }
 
 uint8_t linear_to_srgb8(float v) {
-  v = std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f;
-  float s = v <= 0.0031308f ? v * 12.92f : 1.055f * std::pow(v, 1.0f / 2.4f) - 0.055f;
-  return uint8_t(std::lround(s * 255.0f));
+  return srgb_curve().encode(std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 0.0f);
 }
 
 }  // namespace
