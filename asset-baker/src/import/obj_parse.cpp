@@ -7,6 +7,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 
 namespace baker {
@@ -20,14 +21,37 @@ bool is_c_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 // int arithmetic that wraps (two's complement) where tinyobjloader's overflows.
 int wrap_to_int(int64_t v) { return int(uint32_t(uint64_t(v))); }
 
+// The powers tinyobjloader's float parser weighs digits with: its table of 10^-0..10^-7, then
+// std::pow(10, -k) for fraction digit k and std::pow(5, e) for an exponent e. The std::pow results
+// of the common range are worked out once, by std::pow itself (the same bits): a call per digit
+// past the seventh was 5 % of reading a scan whose coordinates have 16 digits (nefertiti.obj).
+class ParsePowers {
+ public:
+  ParsePowers() {
+    for (int k = 0; k < kFractionDigits; ++k) tenths_[k] = k < 8 ? kLiteral[k] : std::pow(10.0, -k);
+    for (int e = -kExponents; e <= kExponents; ++e) fives_[e + kExponents] = std::pow(5.0, e);
+  }
+  // The weight of the k-th fraction digit (k >= 1).
+  double tenth(int k) const { return k < kFractionDigits ? tenths_[k] : std::pow(10.0, -k); }
+  double five_to(int e) const {
+    return e >= -kExponents && e <= kExponents ? fives_[e + kExponents] : std::pow(5.0, e);
+  }
+
+ private:
+  static constexpr double kLiteral[] = {1.0,    0.1,     0.01,     0.001,
+                                        0.0001, 0.00001, 0.000001, 0.0000001};
+  static constexpr int kFractionDigits = 40, kExponents = 64;
+  double tenths_[kFractionDigits];
+  double fives_[2 * kExponents + 1];
+};
+const ParsePowers kPowers;
+
 // tinyobjloader's float grammar and arithmetic (tryParseDouble), so every coordinate gets the bits
 // it got: [sign] digits [. digits] [e [sign] digits], or [sign] . digits ...; the digits summed
 // into a double (fraction digits times a power of ten), the exponent applied as
 // ldexp(m * 5^e, e). Reads as far as the grammar goes; false when no number starts `s`. With
 // `end`, the number of characters the number took.
 bool parse_double(std::string_view s, double& result, size_t* end = nullptr) {
-  static constexpr double kFraction[] = {1.0,    0.1,     0.01,     0.001,
-                                         0.0001, 0.00001, 0.000001, 0.0000001};
   const size_t n = s.size();
   if (n == 0) return false;
   size_t i = 0;
@@ -54,7 +78,7 @@ bool parse_double(std::string_view s, double& result, size_t* end = nullptr) {
   if (i < n && s[i] == '.') {
     ++i;
     for (int read = 1; i < n && is_digit(s[i]); ++i, ++read)
-      mantissa += int(s[i] - '0') * (read < 8 ? kFraction[read] : std::pow(10.0, -read));
+      mantissa += int(s[i] - '0') * kPowers.tenth(read);
   }
   if (end) *end = i;
   if (i < n && (s[i] == 'e' || s[i] == 'E')) {
@@ -77,7 +101,7 @@ bool parse_double(std::string_view s, double& result, size_t* end = nullptr) {
     if (end) *end = i;
   }
   result = (negative ? -1 : 1) *
-           (exponent ? std::ldexp(mantissa * std::pow(5.0, exponent), exponent) : mantissa);
+           (exponent ? std::ldexp(mantissa * kPowers.five_to(exponent), exponent) : mantissa);
   return true;
 }
 
@@ -272,13 +296,12 @@ class ObjParser {
       return rest.size() > word.size() && rest.substr(0, word.size()) == word &&
              is_blank(rest[word.size()]);
     };
+    if (keyword("f")) return face(r);
     if (keyword("v")) return r.at += 2, vertex(r);
     if (keyword("vn")) return r.at += 3, triple(r, out_.normals);
     if (keyword("vt")) return r.at += 3, uv(r);
     if (keyword("vw")) return r.at += 3, skin_weights(r);
-    // No index holds a '#': one starts a comment at the end of the line ("f 1 2 3 # quad half").
-    if (keyword("l") || keyword("p") || keyword("f"))
-      return r.line = r.line.substr(0, r.line.find('#')), indexed(r);
+    if (keyword("l") || keyword("p")) return indexed(r);
     // The whole rest of the line, as `newmtl` names a material in the library (tinyobjloader took
     // the first word: "usemtl wood dark" drew with "wood").
     if (rest.substr(0, 6) == "usemtl") return r.at += 6, use_material(r.rest());
@@ -334,15 +357,24 @@ class ObjParser {
   // number followed by more of its word ("1,5" from a decimal comma, "0x1p-1") reads up to where
   // the number ends, and is counted for a warning too.
   float coordinate(LineReader& r) {
-    std::string_view word = r.word();
+    r.skip_blanks();
+    if (r.done()) return 0.0f;
+    // Read where the number starts rather than out of its word: no number takes a blank, so it
+    // ends where it would in its word, and the word is looked at only when something is off.
+    const size_t start = r.at;
     double value = 0;
     size_t end = 0;
-    if (word.empty()) return 0.0f;
-    if (!parse_double(word, value, &end)) {
+    const bool read = parse_double(r.line.substr(start), value, &end);
+    r.at = start + (read ? end : 0);
+    const bool whole = read && (r.done() || is_blank(r.peek()));
+    if (whole && std::isfinite(float(value))) return float(value);
+    r.at = start;
+    const std::string_view word = r.word();
+    if (!read) {
       ++out_.unreadable_numbers;
       return 0.0f;
     }
-    if (end < word.size() && out_.cut_numbers++ == 0) out_.first_cut_number = shown_word(word);
+    if (!whole && out_.cut_numbers++ == 0) out_.first_cut_number = shown_word(word);
     if (!std::isfinite(float(value))) beyond_float_ = shown_word(word);
     return float(value);
   }
@@ -387,8 +419,10 @@ class ObjParser {
               uvs = int(out_.uvs.size() / 2);
     const size_t first = out_.corners.size();
     auto next_is = [&](char c) { return at < s.size() && s[at] == c; };
-    while (at < s.size() && is_blank(s[at])) ++at;
-    while (at < s.size()) {
+    // A '#' ends the face as the line's end does (indexed() cuts the line there).
+    auto ends = [&] { return at >= s.size() || s[at] == '#'; };
+    while (!ends() && is_blank(s[at])) ++at;
+    while (!ends()) {
       ObjCorner& c = out_.corners.emplace_back();
       bool ok = plain_index(s, at, positions, c.position);
       if (ok && next_is('/')) {
@@ -401,26 +435,31 @@ class ObjParser {
           if (ok && next_is('/')) ok = plain_index(s, ++at, normals, c.normal);
         }
       }
-      if (!ok || (at < s.size() && !is_blank(s[at])) ||
+      if (!ok || (!ends() && !is_blank(s[at])) ||
           out_.corners.size() - first > kMaxPolygonCorners) {
         out_.corners.resize(first);
         return false;
       }
-      while (at < s.size() && is_blank(s[at])) ++at;
+      while (!ends() && is_blank(s[at])) ++at;
     }
     return true;
   }
 
-  // `f`, `l` and `p` lines: indices checked; faces kept.
-  BakeStatus indexed(LineReader& r) {
-    const char kind = r.peek();
-    if (kind == 'f') {
-      const size_t first = out_.corners.size();
-      if (plain_face(r.line, r.at + 2)) {
-        if (BakeStatus s = check_face_budget(out_.corners.size() - first); !s) return s;
-        return add_face(first);
-      }
+  // An `f` line: most are plain (plain_face); indexed() reads and checks the others.
+  BakeStatus face(LineReader& r) {
+    const size_t first = out_.corners.size();
+    if (plain_face(r.line, r.at + 2)) {
+      if (BakeStatus s = check_face_budget(out_.corners.size() - first); !s) return s;
+      return add_face(first);
     }
+    return indexed(r);
+  }
+
+  // `f`, `l` and `p` lines: indices checked; faces kept. No index holds a '#': one starts a
+  // comment at the end of the line ("f 1 2 3 # quad half").
+  BakeStatus indexed(LineReader& r) {
+    r.line = r.line.substr(0, r.line.find('#'));
+    const char kind = r.peek();
     const IndexLineScan scan = scan_index_line(r.line.substr(r.at + 1));
     if (!scan.beyond_int.empty()) {
       return fail(BakeError::LimitExceeded,
@@ -620,9 +659,11 @@ BakeStatus parse_obj(std::string_view text, const std::string& relative_path,
   ObjLines lines(text);
   std::string joined;
   size_t number = 1;
+  // One look for a NUL over the whole text rather than one per line: real files hold none.
+  const bool any_nul = std::memchr(text.data(), '\0', text.size()) != nullptr;
   for (std::string_view line; lines.next(line); ++number) {
     const size_t first = number;
-    line = before_nul(line);
+    if (any_nul) line = before_nul(line);
     if (starts_continued(line)) line = join_continued(line, lines, number, joined);
     if (BakeStatus s = parser.line(line, first); !s) return s;
   }
