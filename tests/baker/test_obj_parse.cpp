@@ -207,6 +207,9 @@ TEST_CASE("parse_obj reads quirky lines as tinyobjloader does") {
       "f 1\t2\t\t3\t\n",
   };
   for (const char* c : cases) CHECK(check_same_as_tinyobjloader(tri + c).ok());
+  // A NUL ends what is read of a line.
+  using namespace std::string_literals;
+  CHECK(check_same_as_tinyobjloader(tri + "f 1 2 3\0 4\nv 9 9 9\0 5\nf 1 2 5\n"s).ok());
 
   // Colours only when every position has one.
   std::string colored = "v 0 0 0 1 0 0\nv 1 0 0 0 1 0\nv 0 1 0 0 0 1\nf 1 2 3\n";
@@ -252,4 +255,39 @@ TEST_CASE("parse_obj names the line of what it refuses") {
   baker::BakeStatus joint = parse(tri + "vw 1 -2 0.5\n");
   CHECK(joint.code == baker::BakeError::InvalidSource);
   CHECK(joint.reason.find("line 4: ") == 0);
+}
+
+TEST_CASE("a '#' ends a face, line or point wherever it stands") {
+  // tinyobjloader refused these lines (it read the '#' as an index); exporters write such comments.
+  const std::string tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvt 0 0\nvt 1 1\n";
+  baker::ImportInputs inputs = inputs_in(".");
+  std::vector<std::string> warnings;
+  auto corners_of = [&](const std::string& text) {
+    baker::ObjGeometry g;
+    std::vector<tinyobj::material_t> materials;
+    baker::MtlLibraries reader("a.obj", inputs, warnings);
+    REQUIRE(baker::parse_obj(tri + text, "a.obj", reader, materials, g).ok());
+    std::vector<int> out;
+    for (const baker::ObjFace& f : g.faces) {
+      out.push_back(int(f.corner_count));
+      for (uint32_t k = 0; k < f.corner_count; ++k) {
+        const baker::ObjCorner& c = g.corners[f.first_corner + k];
+        out.insert(out.end(), {c.position, c.uv, c.normal});
+      }
+    }
+    return out;
+  };
+  const std::vector<int> plain = corners_of("f 1/1 2/2 3/1 4/2\n");
+  CHECK(corners_of("f 1/1 2/2 3/1 4/2 # quad\n") == plain);
+  CHECK(corners_of("f 1/1 2/2 3/1 4/2#quad\n") == plain);
+  CHECK(corners_of("f 1/1 2/2 3/1 4/2 #\tf 1 2 3\n") == plain);
+  CHECK(corners_of("l 1 2 # edge\nf 1/1 2/2 3/1 4/2\n") == plain);
+  CHECK(corners_of("f 1 2 3 #\n") == corners_of("f 1 2 3\n"));
+  // A comment cuts a corner short as the line's end would: "1/#" is "1/", refused alike.
+  baker::ObjGeometry g;
+  std::vector<tinyobj::material_t> materials;
+  baker::MtlLibraries reader("a.obj", inputs, warnings);
+  baker::BakeStatus cut = baker::parse_obj(tri + "f 1/# 2 3\n", "a.obj", reader, materials, g);
+  CHECK(cut.code == baker::BakeError::InvalidSource);
+  CHECK(cut.reason.find("line 7: ") == 0);
 }
