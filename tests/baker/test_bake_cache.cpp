@@ -275,3 +275,103 @@ TEST_CASE("cache: a cache file that is a symlink is not followed", "[cache]") {
   fs::create_symlink(elsewhere, out.cache_path());
   CHECK(baker::load_cache(out.tree).entries.empty());
 }
+
+namespace {
+
+baker::PlannedModel planned_model() {
+  baker::PlannedModel model;
+  model.read = {{"models/b.obj", "xxh3-64:1111111111111111"},
+                {"models/b.mtl", "xxh3-64:2222222222222222"},
+                {"models/gone.mtl", baker::kAbsentFile}};
+  baker::ImageUse color{"textures/wood.png", baker::TextureRole::Color, {}};
+  baker::ImageUse masked{
+      "textures/leaf.png",
+      baker::TextureRole::Color,
+      {assetlib::TextureWrap::ClampToEdge, assetlib::TextureWrap::MirroredRepeat, 0.3f}};
+  baker::ImageUse normal{"textures/wood_n.png", baker::TextureRole::Normal, {}};
+  model.uses = {color, masked, normal};
+  return model;
+}
+
+}  // namespace
+
+TEST_CASE("cache: the texture plan's records survive a save and a load", "[cache]") {
+  Output out;
+  BakeCache cache = one_good_entry();
+  cache.planned["models/b.obj"] = planned_model();
+  cache.planned["models/empty.gltf"] = {{{"models/empty.gltf", "xxh3-64:3333333333333333"}}, {}};
+  out.save(cache);
+  std::string problem;
+  BakeCache loaded = baker::load_cache(out.tree, &problem);
+  CHECK(problem.empty());
+  CHECK(loaded.planned == cache.planned);
+  REQUIRE(loaded.planned.count("models/b.obj") == 1);
+  CHECK(loaded.planned["models/b.obj"].uses[1].sampling.alpha_cutoff == 0.3f);
+}
+
+TEST_CASE("cache: plan records naming unsafe paths or unknown values are dropped, the rest kept",
+          "[cache]") {
+  Output out;
+  BakeCache cache = one_good_entry();
+  cache.planned["models/b.obj"] = planned_model();
+  out.save(cache);
+  json doc = out.read_json();
+  json good = doc["planned"]["models/b.obj"];
+  auto planted = [&](const char* source, const std::string& pointer, json value) {
+    json record = good;
+    record[json::json_pointer(pointer)] = std::move(value);
+    doc["planned"][source] = record;
+  };
+  doc["planned"]["../up.obj"] = good;
+  planted("a.obj", "/read/1/0", "../../etc/passwd");
+  planted("c.obj", "/uses/0/0", "/etc/shadow.png");
+  planted("d.obj", "/uses/0/1", "auto");
+  planted("e.obj", "/uses/0/1", "sideways");
+  planted("f.obj", "/uses/1/2", "bounce");
+  planted("g.obj", "/uses/1/4", 1.5);
+  out.write_text(doc.dump());
+  std::string problem;
+  BakeCache loaded = baker::load_cache(out.tree, &problem);
+  CHECK(loaded.planned.size() == 1);
+  CHECK(loaded.planned.count("models/b.obj") == 1);
+  CHECK(loaded.entries.size() == 1);
+  CHECK(problem.find("7 texture plan records") != std::string::npos);
+}
+
+TEST_CASE("cache: a run that found the cache's contents again leaves it unwritten", "[cache]") {
+  const int64_t start = 1'800'000'000'000'000'000;
+  BakeCache previous = one_good_entry();
+  previous.planned["models/b.obj"] = planned_model();
+  previous.run_started_ns = start;
+  previous.entries["textures/a.png"].outputs[0].mtime_ns = start - 5'000'000'000;
+  previous.entries["textures/a.png"].outputs[1].mtime_ns = start - 6'000'000'000;
+  previous.stamps["textures/a.png"].mtime_ns = start - 7'000'000'000;
+  BakeCache next = previous;
+  next.run_started_ns = next.indexed_ns = start + 9'000'000'000;
+  CHECK(baker::cache_unchanged(next, previous));
+  // Anything recorded differently is written.
+  BakeCache changed = next;
+  changed.stamps["textures/b.png"] = {1, 2, "xxh3-64:5555555555555555"};
+  CHECK_FALSE(baker::cache_unchanged(changed, previous));
+  changed = next;
+  changed.planned["models/b.obj"].uses.pop_back();
+  CHECK_FALSE(baker::cache_unchanged(changed, previous));
+  changed = next;
+  changed.entries["textures/a.png"].warnings.push_back("new");
+  CHECK_FALSE(baker::cache_unchanged(changed, previous));
+  changed = next;
+  changed.shard = baker::Shard{0, 2};
+  CHECK_FALSE(baker::cache_unchanged(changed, previous));
+  // So is a cache whose stamps or outputs are too recent to trust against the old start: written
+  // with the new one, the next run need not hash those files again.
+  changed = next;
+  changed.stamps["textures/a.png"].mtime_ns = previous.stamps["textures/a.png"].mtime_ns =
+      start - 1'000'000'000;
+  CHECK_FALSE(baker::cache_unchanged(changed, previous));
+  changed = next;
+  changed.entries["textures/a.png"].outputs[1].mtime_ns =
+      previous.entries["textures/a.png"].outputs[1].mtime_ns = start + 1;
+  CHECK_FALSE(baker::cache_unchanged(changed, previous));
+  // A cache that was never read (missing or damaged) is always written.
+  CHECK_FALSE(baker::cache_unchanged(BakeCache{}, BakeCache{}));
+}

@@ -1,6 +1,7 @@
 // The pieces of bakes that scale past one machine: shards (pipeline/shard.h), depfiles
 // (pipeline/depfile.h), the shared cache's keys, entries and trimming (pipeline/shared_cache.h),
 // and per-source plan files (pipeline/source_plan.h).
+#include "corpus_files.h"
 #include "temp_dir.h"
 
 #include "common/content_hash.h"
@@ -292,4 +293,55 @@ TEST_CASE(
   CHECK(either({assetlib::TextureWrap::Repeat, assetlib::TextureWrap::Repeat, 0.4f},
                {assetlib::TextureWrap::Repeat, assetlib::TextureWrap::Repeat, 0.7f})
             .alpha_cutoff == 0.4f);
+}
+
+TEST_CASE(
+    "the texture plan takes a model's uses from the last run only while its files hold the "
+    "same bytes",
+    "[source_plan]") {
+  test::TempDir dir;
+  dir.write("root/a.obj", "mtllib a.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl M\nf 1 2 3\n");
+  dir.write("root/a.mtl", "newmtl M\nmap_Kd wood.png\n");
+  dir.write("root/wood.png", "not read");
+  const std::vector<Source> sources = {{"a.obj", AssetKind::Mesh, {}, "", 1},
+                                       {"wood.png", AssetKind::Texture, {}, "", 1}};
+  // The hashes the files have now, as a bake's stamps would give them (or made up).
+  std::map<std::string, std::string> hashes;
+  auto hash_of = [&](const std::string& path) -> std::optional<std::string> {
+    auto it = hashes.find(path);
+    if (it != hashes.end()) return it->second;
+    std::vector<std::byte> bytes = test::file_bytes((dir.path() / "root" / path).string());
+    if (bytes.empty()) return std::nullopt;
+    return hash_string(hash_bytes(bytes.data(), bytes.size()));
+  };
+  auto plan = [&](const std::map<std::string, PlannedModel>& previous,
+                  std::map<std::string, PlannedModel>& planned) {
+    PlanMemory memory{&previous, hash_of, &planned};
+    return plan_textures(dir.path() / "root", BakeConfig{}, sources, &memory);
+  };
+  std::map<std::string, PlannedModel> first, second, third;
+  CHECK(plan({}, first).targets("wood.png")[0].role == TextureRole::Color);
+  REQUIRE(first.count("a.obj") == 1);
+  CHECK(first["a.obj"].read ==
+        std::vector<Dependency>{{"a.obj", *hash_of("a.obj")}, {"a.mtl", *hash_of("a.mtl")}});
+  CHECK(first["a.obj"].uses.size() == 1);
+
+  // The library now makes wood.png a normal map. While the stamps say its bytes are the old ones,
+  // the model is not read again (the old use stands); once they say otherwise, it is.
+  const std::string old_library = *hash_of("a.mtl");
+  dir.write("root/a.mtl", "newmtl M\nnorm wood.png\n");
+  hashes["a.mtl"] = old_library;
+  CHECK(plan(first, second).targets("wood.png")[0].role == TextureRole::Color);
+  CHECK(second == first);
+  hashes.clear();
+  CHECK(plan(second, third).targets("wood.png")[0].role == TextureRole::Normal);
+  CHECK(third["a.obj"].read[1].state == *hash_of("a.mtl"));
+
+  // A library that was missing and appears is read.
+  std::map<std::string, PlannedModel> missing, found;
+  fs::remove(dir.path() / "root/a.mtl");
+  CHECK(plan({}, missing).targets("wood.png")[0].role == TextureRole::Color);  // by its name
+  CHECK(missing["a.obj"].read[1] == Dependency{"a.mtl", kAbsentFile});
+  dir.write("root/a.mtl", "newmtl M\nnorm wood.png\n");
+  CHECK(plan(missing, found).targets("wood.png")[0].role == TextureRole::Normal);
 }

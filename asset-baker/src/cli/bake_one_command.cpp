@@ -73,7 +73,7 @@ std::vector<std::string> read_paths(const fs::path& root, const std::string& rel
     if (texture_dependency_of(dep)) continue;  // its plan file covers it
     std::optional<fs::path> file = inside_root(root, dep.path);
     if (!file) continue;
-    if (dep.state != "absent") {
+    if (dep.state != kAbsentFile) {
       paths.push_back(file->string());
       continue;
     }

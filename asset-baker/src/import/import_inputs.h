@@ -30,6 +30,7 @@ struct ImageUse {
   std::string image;
   TextureRole role = TextureRole::Color;
   SlotSampling sampling;
+  bool operator==(const ImageUse&) const = default;
 };
 
 }  // namespace baker

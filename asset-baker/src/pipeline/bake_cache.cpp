@@ -7,6 +7,7 @@
 
 #include <assetlib/asset_file.h>
 #include <assetlib/manifest.h>
+#include <assetlib/material_asset.h>
 
 #include <nlohmann/json.hpp>
 
@@ -62,6 +63,60 @@ CacheEntry entry_from_json(const json& j) {
   return e;
 }
 
+// [image, role, wrap u, wrap v] and the alpha cutoff of a masked use.
+json use_to_json(const ImageUse& use) {
+  json j = {path_to_json(use.image), texture_role_name(use.role),
+            assetlib::texture_wrap_name(use.sampling.u),
+            assetlib::texture_wrap_name(use.sampling.v)};
+  if (use.sampling.alpha_cutoff) j.push_back(*use.sampling.alpha_cutoff);
+  return j;
+}
+
+// nullopt for a use the baker could not have written: an unsafe path, an unknown role or wrap, a
+// cutoff outside (0, 1).
+std::optional<ImageUse> use_from_json(const json& j) {
+  ImageUse use;
+  use.image = path_from_json(j.at(0));
+  std::optional<TextureRole> role = texture_role_from_name(j.at(1).get<std::string>());
+  use.sampling.u = assetlib::texture_wrap_from_name(j.at(2).get<std::string>());
+  use.sampling.v = assetlib::texture_wrap_from_name(j.at(3).get<std::string>());
+  if (j.size() > 4) use.sampling.alpha_cutoff = j.at(4).get<float>();
+  const bool cutoff_ok = !use.sampling.alpha_cutoff ||
+                         (*use.sampling.alpha_cutoff > 0 && *use.sampling.alpha_cutoff < 1);
+  if (!role || *role == TextureRole::Auto || !assetlib::is_safe_relative_path(use.image) ||
+      use.sampling.u == assetlib::TextureWrap::Unknown ||
+      use.sampling.v == assetlib::TextureWrap::Unknown || !cutoff_ok) {
+    return std::nullopt;
+  }
+  use.role = *role;
+  return use;
+}
+
+json planned_to_json(const PlannedModel& model) {
+  json read = json::array(), uses = json::array();
+  for (const Dependency& d : model.read) read.push_back({path_to_json(d.path), d.state});
+  for (const ImageUse& use : model.uses) uses.push_back(use_to_json(use));
+  return {{"read", read}, {"uses", uses}};
+}
+
+// nullopt for a record the baker could not have written (unsafe paths, unknown values): the model
+// is then read again.
+std::optional<PlannedModel> planned_from_json(const std::string& source, const json& j) {
+  PlannedModel model;
+  bool safe = assetlib::is_safe_relative_path(source);
+  for (const json& d : j.at("read")) {
+    model.read.push_back({path_from_json(d.at(0)), d.at(1).get<std::string>()});
+    safe = safe && assetlib::is_safe_relative_path(model.read.back().path);
+  }
+  for (const json& u : j.at("uses")) {
+    std::optional<ImageUse> use = use_from_json(u);
+    if (!use) return std::nullopt;
+    model.uses.push_back(std::move(*use));
+  }
+  if (!safe) return std::nullopt;
+  return model;
+}
+
 // Only entries the baker could have written: every path inside its root, baked files' names.
 bool trustworthy(const std::string& source, const CacheEntry& e) {
   if (!assetlib::is_safe_relative_path(source) || e.outputs.empty()) return false;
@@ -108,6 +163,16 @@ BakeCache load_cache(const OutputTree& output, std::string* problem) {
       cache.stamps[path] = {s.at(0).get<uint64_t>(), s.at(1).get<int64_t>(),
                             s.at(2).get<std::string>()};
     }
+    size_t dropped_plans = 0;
+    if (doc.contains("planned")) {
+      for (auto& [source, record] : doc.at("planned").items()) {
+        std::optional<PlannedModel> model = planned_from_json(source, record);
+        if (model)
+          cache.planned[source] = std::move(*model);
+        else
+          ++dropped_plans;
+      }
+    }
     cache.run_started_ns = doc.value("run_started_ns", int64_t(0));
     cache.indexed_ns = doc.value("indexed_ns", cache.run_started_ns);
     if (doc.contains("shard")) {
@@ -120,6 +185,10 @@ BakeCache load_cache(const OutputTree& output, std::string* problem) {
     if (dropped > 0) {
       why = std::to_string(dropped) +
             " entries name paths outside the folder or files that are not baked assets";
+    }
+    if (dropped_plans > 0) {
+      why += (why.empty() ? "" : "; ") + std::to_string(dropped_plans) +
+             " texture plan records name paths outside the folder or unknown roles";
     }
   } catch (const json::exception& e) {
     why = std::string("malformed (") + e.what() + ")";
@@ -136,15 +205,36 @@ bool trustworthy_entry(const std::string& source, const CacheEntry& entry) {
   return trustworthy(source, entry);
 }
 
+bool cache_unchanged(const BakeCache& next, const BakeCache& previous) {
+  if (previous.run_started_ns == 0 || next.entries != previous.entries ||
+      next.stamps != previous.stamps || next.planned != previous.planned ||
+      next.shard != previous.shard || next.shard_plan != previous.shard_plan) {
+    return false;
+  }
+  auto trusted = [&](int64_t mtime_ns) { return stamp_trusted(previous, mtime_ns); };
+  for (const auto& [path, stamp] : next.stamps) {
+    if (!trusted(stamp.mtime_ns)) return false;
+  }
+  for (const auto& [source, entry] : next.entries) {
+    for (const OutputRecord& o : entry.outputs) {
+      if (!trusted(o.mtime_ns)) return false;
+    }
+  }
+  return true;
+}
+
 BakeStatus save_cache(const OutputTree& output, const BakeCache& cache) {
   json entries = json::object(), stamps = json::object();
   for (const auto& [source, e] : cache.entries) entries[source] = entry_to_json(e);
   for (const auto& [path, s] : cache.stamps) stamps[path] = {s.size, s.mtime_ns, s.hash};
+  json planned = json::object();
+  for (const auto& [source, model] : cache.planned) planned[source] = planned_to_json(model);
   json doc = {{"baker_version", kBakerVersion},
               {"run_started_ns", cache.run_started_ns},
               {"indexed_ns", cache.indexed_ns},
               {"entries", entries},
-              {"stamps", stamps}};
+              {"stamps", stamps},
+              {"planned", planned}};
   if (cache.shard) doc["shard"] = {cache.shard->index + 1, cache.shard->count};
   if (cache.shard_plan) doc["shard_plan"] = *cache.shard_plan;
   std::string text = doc.dump(1, '\t', false, json::error_handler_t::replace) + "\n";

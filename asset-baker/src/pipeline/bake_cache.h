@@ -6,6 +6,7 @@
 #pragma once
 
 #include "common/bake_status.h"
+#include "import/import_inputs.h"
 #include "pipeline/output_tree.h"
 #include "pipeline/shard.h"
 
@@ -101,12 +102,15 @@ namespace baker {
 inline constexpr uint32_t kBakerVersion = 20;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
-// What a bake depended on besides its source: a file's content hash; or, for an image a material
-// uses, "texture <role> <name>" (the texture the bake names for it, or "absent").
+// What a bake depended on besides its source: a file's content hash (kAbsentFile for a file looked
+// for and not found); or, for an image a material uses, "texture <role> <name>" (the texture the
+// bake names for it, or "absent").
 struct Dependency {
   std::string path;  // root-relative
   std::string state;
+  bool operator==(const Dependency&) const = default;
 };
+inline constexpr char kAbsentFile[] = "absent";
 
 // One file a source's bake wrote, as the manifest lists it and as it was written.
 struct OutputRecord {
@@ -117,6 +121,7 @@ struct OutputRecord {
   uint64_t size = 0;
   int64_t mtime_ns = 0;  // when the file was last seen holding `hash`
   uint64_t raw_size = 0;
+  bool operator==(const OutputRecord&) const = default;
 };
 
 struct CacheEntry {
@@ -126,6 +131,16 @@ struct CacheEntry {
   std::vector<Dependency> deps;
   std::vector<OutputRecord> outputs;  // every file the source baked into
   std::vector<std::string> warnings;  // of the bake: an up-to-date source still reports them
+  bool operator==(const CacheEntry&) const = default;
+};
+
+// What the texture plan read of one model (plan_textures.h) and found in it: the images its
+// materials use. Valid while every file read still has the content it had then, so an unchanged
+// model is not read again to plan the next bake.
+struct PlannedModel {
+  std::vector<Dependency> read;  // every file read: its content hash, or kAbsentFile
+  std::vector<ImageUse> uses;
+  bool operator==(const PlannedModel&) const = default;
 };
 
 // Remembered hash of a source file, valid while its size and mtime are unchanged.
@@ -133,11 +148,13 @@ struct FileStamp {
   uint64_t size = 0;
   int64_t mtime_ns = 0;
   std::string hash;
+  bool operator==(const FileStamp&) const = default;
 };
 
 struct BakeCache {
-  std::map<std::string, CacheEntry> entries;  // by source (root-relative)
-  std::map<std::string, FileStamp> stamps;    // by root-relative path
+  std::map<std::string, CacheEntry> entries;    // by source (root-relative)
+  std::map<std::string, FileStamp> stamps;      // by root-relative path
+  std::map<std::string, PlannedModel> planned;  // by model source (root-relative)
   // The earliest start (wall clock) of the runs whose stamps it holds: every stamp was taken
   // after that. Judges stamps (stamp_trusted).
   int64_t run_started_ns = 0;
@@ -171,6 +188,12 @@ inline void keep_earliest_start(BakeCache& cache, int64_t started) {
   if (started > 0 && (cache.run_started_ns == 0 || started < cache.run_started_ns))
     cache.run_started_ns = started;
 }
+
+// True when `next` records nothing `previous` does not: the same entries, stamps, plan records and
+// shard, and every stamp and output time of it trusted against previous's start (stamp_trusted).
+// Writing `next` would then only move the start times forward, so a run finding everything up to
+// date leaves the cache file as it is.
+bool cache_unchanged(const BakeCache& next, const BakeCache& previous);
 
 // Largest cache file read; a bigger one is treated as damaged (a full rebake, nothing lost).
 inline constexpr uint64_t kMaxCacheBytes = 256ull << 20;

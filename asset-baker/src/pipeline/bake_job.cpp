@@ -46,7 +46,7 @@ bool dependency_holds(JobContext& context, const Dependency& dep) {
     return texture_dependency(context.textures, dep.path, texture->role) == dep.state;
   if (dep.state.rfind(kTextureDependency, 0) == 0) return false;  // damaged: bake again
   // A file the bake looked for and did not find holds while it is still missing.
-  return context.file_hash(dep.path).value_or("absent") == dep.state;
+  return context.file_hash(dep.path).value_or(kAbsentFile) == dep.state;
 }
 
 // True when the inputs are unchanged (same_inputs) and each output still holds what was written:
@@ -83,7 +83,7 @@ ImportInputs model_inputs(JobContext& context, CacheEntry& entry, BakeStatus& re
     std::vector<std::byte> data;
     if (BakeStatus s = read_source(context.input, path, data); !s) {
       if (s.code == BakeError::IoError && read_failure) read_failure = s;
-      entry.deps.push_back({path, "absent"});
+      entry.deps.push_back({path, kAbsentFile});
       return std::nullopt;
     }
     std::string hash = hash_string(hash_bytes(data.data(), data.size()));

@@ -93,7 +93,8 @@ class JobContext {
   OutputJournal* journal = nullptr;  // where outputs are noted before they are put in place
   unsigned threads_per_job = 1;      // inner parallelism (block compression) each job may use
   TexturePlan textures;              // every image of this bake and the roles models use it in
-  const SharedCache* shared_cache = nullptr;  // where outputs are restored from and stored; none
+  std::map<std::string, PlannedModel> planned;  // what the plan read of each model (PlanMemory)
+  const SharedCache* shared_cache = nullptr;    // where outputs are restored from and stored; none
 
   // Writes every asset of `baked` through `output`, all or none: each is staged beside its target
   // first, then all are renamed into place. Unless stop_commits() was called: then it writes

@@ -785,6 +785,7 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
   if (!partial && walk.unreadable.empty() && context.journal)
     remove_left_over(output, *context.journal, state.live, totals, progress);
   for (auto& [path, stamp] : context.take_stamps()) state.cache.stamps[path] = stamp;
+  state.cache.planned = std::move(context.planned);
   // A single-file bake does not rebake the others: a material of theirs may name a texture it just
   // removed (an image excluded since). Said, as check would say it.
   if (partial) {
@@ -793,13 +794,17 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
   }
   // Without the cache the next run rebakes everything, but loses nothing: still a failure to
   // report.
-  if (BakeStatus s = save_cache(output, state.cache); !s) {
-    progress.error(s);
+  BakeStatus saved =
+      cache_unchanged(state.cache, old_cache) ? BakeStatus{} : save_cache(output, state.cache);
+  if (!saved) {
+    progress.error(saved);
     ++totals.failed;
   } else if (context.journal && (!partial || context.journal->left_over().empty())) {
     context.journal->clear();  // the cache now describes every output noted
   }
+  // Rewritten only when it changed: an up-to-date tree's bake writes nothing.
   std::string manifest_text = assetlib::write_manifest(state.manifest);
+  if (output.read_file("manifest.json", manifest_text.size() + 1) == manifest_text) return;
   const std::span<const std::byte> parts[] = {std::as_bytes(std::span(manifest_text))};
   if (BakeStatus s = output.write("manifest.json", parts); !s) {
     progress.error(s);
@@ -866,7 +871,10 @@ int run_bake(const BakeOptions& options) {
                      output, cache_warning);
   if (!cache_warning.empty()) progress.warning(cache_warning);
   context.shared_cache = shared_cache.get();
-  context.textures = plan_textures(setup.input, setup.config, sources);
+  const PlanMemory plan_memory{
+      &old_cache.planned, [&context](const std::string& path) { return context.file_hash(path); },
+      &context.planned};
+  context.textures = plan_textures(setup.input, setup.config, sources, &plan_memory);
   for (Source& s : sources) plan_outputs(context.textures, s);
   if (!setup.only.empty()) {
     totals.unsupported = 0;  // the walk of the root was for texture roles; none of it is skipped

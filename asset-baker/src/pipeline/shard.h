@@ -13,6 +13,7 @@ namespace baker {
 struct Shard {
   uint32_t index = 0;  // 0-based: "--shard 1/4" is index 0
   uint32_t count = 1;
+  bool operator==(const Shard&) const = default;
 };
 
 // Parses "K/N" with 1 <= K <= N <= 65536 (decimal, nothing else). nullopt with `why` set otherwise.

@@ -37,10 +37,12 @@ std::string plan_text(const std::filesystem::path& root, const Source& source,
   if (source.kind == AssetKind::Texture) {
     images[source.relative] = image_plan(plan, source.relative, true);
   } else {
-    for (const ImageUse& use : texture_uses(root, source, &files_read)) {
+    std::vector<Dependency> read;
+    for (const ImageUse& use : texture_uses(root, source, &read)) {
       // The image's plan lists every role of it.
       if (plan.has_image(use.image)) images[use.image] = image_plan(plan, use.image, false);
     }
+    for (const Dependency& file : read) files_read.push_back(file.path);
   }
   json doc = {{"images", images}};
   if (!taken.empty()) doc["refused"] = taken;
