@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 
 namespace assetlib::detail {
@@ -47,14 +48,20 @@ Status pack_sections(std::span<const RawSection> sections, const PackOptions& op
   }
   blob.clear();
   chunks.clear();
-  std::vector<std::byte> scratch(size_t(LZ4_compressBound(int(options.chunk_size))));
+  // Room to compress the largest chunk these sections make, left uninitialised: sized for
+  // chunk_size and zeroed, it cost a MiB of memset per material and small mesh.
+  uint64_t largest = 0;
+  for (const RawSection& section : sections)
+    largest = std::max(largest, std::min<uint64_t>(section.size, options.chunk_size));
+  const size_t capacity = size_t(LZ4_compressBound(int(largest)));
+  auto scratch = std::make_unique_for_overwrite<std::byte[]>(std::max<size_t>(capacity, 1));
   uint64_t raw_offset = 0;
   for (const RawSection& section : sections) {
     for (uint64_t done = 0; done < section.size;) {
       size_t size = size_t(std::min<uint64_t>(options.chunk_size, section.size - done));
       const std::byte* src = section.data + done;
-      size_t packed = compress_chunk(src, size, scratch.data(), scratch.size(), options);
-      const std::byte* stored = packed ? scratch.data() : src;
+      size_t packed = compress_chunk(src, size, scratch.get(), capacity, options);
+      const std::byte* stored = packed ? scratch.get() : src;
       size_t stored_size = packed ? packed : size;
       chunks.push_back({raw_offset, size, blob.size(), stored_size});
       blob.insert(blob.end(), stored, stored + stored_size);
