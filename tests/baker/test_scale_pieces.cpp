@@ -5,10 +5,12 @@
 #include "temp_dir.h"
 
 #include "common/content_hash.h"
+#include "pipeline/bake_job.h"
 #include "pipeline/depfile.h"
 #include "pipeline/plan_textures.h"
 #include "pipeline/shard.h"
 #include "pipeline/shared_cache.h"
+#include "pipeline/source_files.h"
 #include "pipeline/source_plan.h"
 
 #include <catch2/catch.hpp>
@@ -344,4 +346,59 @@ TEST_CASE(
   CHECK(missing["a.obj"].read[1] == Dependency{"a.mtl", kAbsentFile});
   dir.write("root/a.mtl", "newmtl M\nnorm wood.png\n");
   CHECK(plan(missing, found).targets("wood.png")[0].role == TextureRole::Normal);
+}
+
+TEST_CASE("a bake's plan memory, wired to its stamps, takes an unchanged model's uses unread",
+          "[source_plan]") {
+  test::TempDir dir;
+  dir.write("root/a.obj", "mtllib a.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl M\nf 1 2 3\n");
+  dir.write("root/a.mtl", "newmtl M\nmap_Kd wood.png\n");
+  dir.write("root/wood.png", "not read");
+  const fs::path root = dir.path() / "root";
+  const std::vector<Source> sources = {{"a.obj", AssetKind::Mesh, {}, "", 1},
+                                       {"wood.png", AssetKind::Texture, {}, "", 1}};
+  OutputTree output;
+  REQUIRE(OutputTree::open(dir.path() / "out", output).ok());
+  BakeConfig config;
+  MemoryBudget budget(1ull << 30);
+  // As bake_tree.cpp wires it: the last run's records, this run's stamps (JobContext::file_hash).
+  auto plan = [&](const BakeCache& previous, std::map<std::string, PlannedModel>& planned) {
+    JobContext context(root, output, config, previous, budget);
+    const PlanMemory memory{&previous.planned,
+                            [&context](const std::string& path) { return context.file_hash(path); },
+                            &planned};
+    return plan_textures(root, config, sources, &memory);
+  };
+  BakeCache first;
+  CHECK(plan({}, first.planned).targets("wood.png")[0].role == TextureRole::Color);
+  // The hashes the plan records are the ones the stamps give (one format, one function).
+  JobContext context(root, output, config, first, budget);
+  for (const Dependency& file : first.planned["a.obj"].read)
+    CHECK(context.file_hash(file.path) == file.state);
+
+  // The library changes, but keeps its size and mtime, and the last run's stamps are trusted
+  // (taken well after those mtimes): the run takes the stamps' word and the plan reads nothing.
+  const std::optional<FileStamp> before = stat_file(root / "a.mtl");
+  REQUIRE(before);
+  dir.write("root/a.mtl", "newmtl M\nnorm   wood.png\n");
+  REQUIRE(fs::file_size(root / "a.mtl") == before->size);
+  const timespec times[2] = {
+      {0, UTIME_OMIT},
+      {time_t(before->mtime_ns / 1'000'000'000), long(before->mtime_ns % 1'000'000'000)}};
+  REQUIRE(utimensat(AT_FDCWD, (root / "a.mtl").c_str(), times, 0) == 0);
+  for (const Dependency& file : first.planned["a.obj"].read) {
+    std::optional<FileStamp> stamp = stat_file(root / file.path);
+    REQUIRE(stamp);
+    stamp->hash = file.state;
+    first.stamps[file.path] = *stamp;
+  }
+  first.run_started_ns = before->mtime_ns + 60'000'000'000;
+  BakeCache second;
+  CHECK(plan(first, second.planned).targets("wood.png")[0].role == TextureRole::Color);
+  CHECK(second.planned == first.planned);
+  // A record that does not name its model first is not taken for it.
+  BakeCache forged = first;
+  std::swap(forged.planned["a.obj"].read[0], forged.planned["a.obj"].read[1]);
+  BakeCache third;
+  CHECK(plan(forged, third.planned).targets("wood.png")[0].role == TextureRole::Normal);
 }

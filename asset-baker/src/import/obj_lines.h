@@ -12,7 +12,8 @@ class ObjLines {
   // One look over the whole text for a '\r' (memchr): most files have none, and their lines are
   // then found by memchr for '\n' alone.
   explicit ObjLines(std::string_view text)
-      : text_(text), any_cr_(std::memchr(text.data(), '\r', text.size()) != nullptr) {}
+      : text_(text),
+        any_cr_(!text.empty() && std::memchr(text.data(), '\r', text.size()) != nullptr) {}
 
   // The next line, without its end; false after the last. Lines view the text given.
   // With a '\r' somewhere, a plain loop: find_first_of with a set of two calls memchr on the set

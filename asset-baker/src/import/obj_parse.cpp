@@ -660,7 +660,7 @@ BakeStatus parse_obj(std::string_view text, const std::string& relative_path,
   std::string joined;
   size_t number = 1;
   // One look for a NUL over the whole text rather than one per line: real files hold none.
-  const bool any_nul = std::memchr(text.data(), '\0', text.size()) != nullptr;
+  const bool any_nul = !text.empty() && std::memchr(text.data(), '\0', text.size()) != nullptr;
   for (std::string_view line; lines.next(line); ++number) {
     const size_t first = number;
     if (any_nul) line = before_nul(line);

@@ -19,6 +19,7 @@
 #include "pipeline/plan_textures.h"
 #include "pipeline/progress_report.h"
 #include "pipeline/side_files.h"
+#include "pipeline/source_record.h"
 #include "pipeline/streamed_file.h"
 
 #include <assetlib/manifest.h>
@@ -794,8 +795,8 @@ void finish_outputs(const OutputTree& output, const SourceWalk& walk,
   }
   // Without the cache the next run rebakes everything, but loses nothing: still a failure to
   // report.
-  BakeStatus saved =
-      cache_unchanged(state.cache, old_cache) ? BakeStatus{} : save_cache(output, state.cache);
+  const bool unchanged = cache_unchanged(state.cache, old_cache) && !may_hold_records(output);
+  BakeStatus saved = unchanged ? BakeStatus{} : save_cache(output, state.cache);
   if (!saved) {
     progress.error(saved);
     ++totals.failed;

@@ -57,7 +57,11 @@ namespace {
 const PlannedModel* still_valid(const PlanMemory& memory, const std::string& source) {
   if (!memory.previous) return nullptr;
   auto it = memory.previous->find(source);
-  if (it == memory.previous->end() || it->second.read.empty()) return nullptr;
+  // A record names the model itself first (texture_uses reads it first).
+  if (it == memory.previous->end() || it->second.read.empty() ||
+      it->second.read[0].path != source) {
+    return nullptr;
+  }
   for (const Dependency& file : it->second.read) {
     if (memory.hash_now(file.path).value_or(kAbsentFile) != file.state) return nullptr;
   }

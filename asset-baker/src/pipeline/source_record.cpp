@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
 namespace baker {
 namespace {
 
@@ -18,6 +20,13 @@ std::string record_path(const std::string& source) {
   path += source;
   path += ".json";
   return path;
+}
+
+bool may_hold_records(const OutputTree& output) {
+  // Sets `ec` for a missing folder too; any other error is taken as "may".
+  std::error_code ec;
+  const auto status = std::filesystem::symlink_status(output.root() / kRecordFolder, ec);
+  return status.type() != std::filesystem::file_type::not_found;
 }
 
 BakeStatus write_record(const OutputTree& output, const SourceRecord& record) {

@@ -38,6 +38,11 @@ std::string record_path(const std::string& source);
 
 BakeStatus write_record(const OutputTree& output, const SourceRecord& record);
 
+// True when the output folder may hold records (anything named like their folder is there). A
+// whole bake then writes its cache even when nothing else changed: its newer indexed_ns is what
+// tells collect that the records were folded in or replaced.
+bool may_hold_records(const OutputTree& output);
+
 // The record of `source` when there is one the baker could have written (its entry passes
 // trustworthy_entry); nullopt otherwise.
 std::optional<SourceRecord> read_record(const OutputTree& output, const std::string& source);
