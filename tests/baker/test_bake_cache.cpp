@@ -91,6 +91,21 @@ struct Output {
   }
 };
 
+baker::PlannedModel planned_model() {
+  baker::PlannedModel model;
+  model.read = {{"models/b.obj", "xxh3-64:1111111111111111"},
+                {"models/b.mtl", "xxh3-64:2222222222222222"},
+                {"models/gone.mtl", baker::kAbsentFile}};
+  baker::ImageUse color{"textures/wood.png", baker::TextureRole::Color, {}};
+  baker::ImageUse masked{
+      "textures/leaf.png",
+      baker::TextureRole::Color,
+      {assetlib::TextureWrap::ClampToEdge, assetlib::TextureWrap::MirroredRepeat, 0.3f}};
+  baker::ImageUse normal{"textures/wood_n.png", baker::TextureRole::Normal, {}};
+  model.uses = {color, masked, normal};
+  return model;
+}
+
 BakeCache one_good_entry() {
   BakeCache cache;
   cache.entries["textures/a.png"] = texture_entry();
@@ -207,9 +222,11 @@ TEST_CASE("cache: a field of the wrong type anywhere makes the whole cache empty
   Output out;
   BakeCache cache = one_good_entry();
   cache.entries["models/b.obj"] = mesh_entry();
+  cache.planned["models/b.obj"] = planned_model();
   out.save(cache);
   const json good = out.read_json();
   REQUIRE(baker::load_cache(out.tree).entries.size() == 2);
+  REQUIRE(baker::load_cache(out.tree).planned.size() == 1);
 
   auto edited = [&](auto edit) {
     json doc = good;
@@ -234,6 +251,12 @@ TEST_CASE("cache: a field of the wrong type anywhere makes the whole cache empty
   CHECK(edited([](json& d) { d["stamps"]["textures/a.png"] = {"10", 20, "h"}; }));
   CHECK(edited([](json& d) { d["stamps"]["textures/a.png"] = json::object(); }));
   CHECK(edited([](json& d) { d.erase("stamps"); }));
+  CHECK(edited([](json& d) { d["planned"]["models/b.obj"]["read"] = "models/b.obj"; }));
+  CHECK(edited([](json& d) { d["planned"]["models/b.obj"]["read"][0] = {"models/b.obj"}; }));
+  CHECK(edited([](json& d) { d["planned"]["models/b.obj"]["uses"][0][1] = 3; }));
+  CHECK(edited([](json& d) { d["planned"]["models/b.obj"]["uses"][1][4] = "0.3"; }));
+  CHECK(edited([](json& d) { d["planned"]["models/b.obj"].erase("uses"); }));
+  CHECK(edited([](json& d) { d["planned"] = 3; }));
 }
 
 TEST_CASE("cache: entries with unsafe paths or a non-baked output are dropped, the rest kept",
@@ -275,25 +298,6 @@ TEST_CASE("cache: a cache file that is a symlink is not followed", "[cache]") {
   fs::create_symlink(elsewhere, out.cache_path());
   CHECK(baker::load_cache(out.tree).entries.empty());
 }
-
-namespace {
-
-baker::PlannedModel planned_model() {
-  baker::PlannedModel model;
-  model.read = {{"models/b.obj", "xxh3-64:1111111111111111"},
-                {"models/b.mtl", "xxh3-64:2222222222222222"},
-                {"models/gone.mtl", baker::kAbsentFile}};
-  baker::ImageUse color{"textures/wood.png", baker::TextureRole::Color, {}};
-  baker::ImageUse masked{
-      "textures/leaf.png",
-      baker::TextureRole::Color,
-      {assetlib::TextureWrap::ClampToEdge, assetlib::TextureWrap::MirroredRepeat, 0.3f}};
-  baker::ImageUse normal{"textures/wood_n.png", baker::TextureRole::Normal, {}};
-  model.uses = {color, masked, normal};
-  return model;
-}
-
-}  // namespace
 
 TEST_CASE("cache: the texture plan's records survive a save and a load", "[cache]") {
   Output out;
