@@ -38,6 +38,16 @@ bool same_floats(const std::vector<float>& a, const std::vector<float>& b) {
          (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
 }
 
+// parse_obj of `text` as the file `path` (no material library loads) into `g`.
+baker::BakeStatus parse_text(const std::string& text, baker::ObjGeometry& g,
+                             const std::string& path = "models/a.obj") {
+  baker::ImportInputs inputs = inputs_in(".");
+  std::vector<std::string> warnings;
+  std::vector<tinyobj::material_t> materials;
+  baker::MtlLibraries reader(path, inputs, warnings);
+  return baker::parse_obj(text, path, reader, materials, g);
+}
+
 // Parses `text` both ways and checks they agree; returns parse_obj's status.
 baker::BakeStatus check_same_as_tinyobjloader(const std::string& text,
                                               const std::string& folder = ".") {
@@ -210,13 +220,9 @@ TEST_CASE("parse_obj reads quirky lines as tinyobjloader does") {
 
 TEST_CASE("parse_obj names the line of what it refuses") {
   const std::string tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
-  baker::ImportInputs inputs = inputs_in(".");
-  std::vector<std::string> warnings;
-  auto parse = [&](const std::string& text) {
+  auto parse = [](const std::string& text) {
     baker::ObjGeometry g;
-    std::vector<tinyobj::material_t> materials;
-    baker::MtlLibraries reader("models/a.obj", inputs, warnings);
-    return baker::parse_obj(text, "models/a.obj", reader, materials, g);
+    return parse_text(text, g);
   };
   baker::BakeStatus zero = parse(tri + "f 1 2 3\nf 1 0 2\n");
   CHECK(zero.code == baker::BakeError::InvalidSource);
@@ -230,9 +236,7 @@ TEST_CASE("parse_obj names the line of what it refuses") {
   std::string huge = tri + "f";
   for (int i = 0; i < 1000000; ++i) huge += " 1";
   baker::ObjGeometry g;
-  std::vector<tinyobj::material_t> materials;
-  baker::MtlLibraries reader("models/a.obj", inputs, warnings);
-  baker::BakeStatus over = baker::parse_obj(huge, "models/a.obj", reader, materials, g);
+  baker::BakeStatus over = parse_text(huge, g);
   CHECK(over.code == baker::BakeError::LimitExceeded);
   CHECK(over.reason.find("line 4: a face of 1000000 corners") == 0);
   CHECK(g.corners.capacity() <= 4 * baker::kMaxPolygonCorners);
@@ -244,13 +248,9 @@ TEST_CASE("parse_obj names the line of what it refuses") {
 TEST_CASE("a '#' ends a face, line or point wherever it stands") {
   // tinyobjloader refused these lines (it read the '#' as an index); exporters write such comments.
   const std::string tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvt 0 0\nvt 1 1\n";
-  baker::ImportInputs inputs = inputs_in(".");
-  std::vector<std::string> warnings;
   auto corners_of = [&](const std::string& text) {
     baker::ObjGeometry g;
-    std::vector<tinyobj::material_t> materials;
-    baker::MtlLibraries reader("a.obj", inputs, warnings);
-    REQUIRE(baker::parse_obj(tri + text, "a.obj", reader, materials, g).ok());
+    REQUIRE(parse_text(tri + text, g).ok());
     std::vector<int> out;
     for (const baker::ObjFace& f : g.faces) {
       out.push_back(int(f.corner_count));
@@ -269,9 +269,7 @@ TEST_CASE("a '#' ends a face, line or point wherever it stands") {
   CHECK(corners_of("f 1 2 3 #\n") == corners_of("f 1 2 3\n"));
   // A comment cuts a corner short as the line's end would: "1/#" is "1/", refused alike.
   baker::ObjGeometry g;
-  std::vector<tinyobj::material_t> materials;
-  baker::MtlLibraries reader("a.obj", inputs, warnings);
-  baker::BakeStatus cut = baker::parse_obj(tri + "f 1/# 2 3\n", "a.obj", reader, materials, g);
+  baker::BakeStatus cut = parse_text(tri + "f 1/# 2 3\n", g);
   CHECK(cut.code == baker::BakeError::InvalidSource);
   CHECK(cut.reason.find("line 7: ") == 0);
 }

@@ -63,32 +63,25 @@ CacheEntry entry_from_json(const json& j) {
   return e;
 }
 
-// [image, role, wrap u, wrap v] and the alpha cutoff of a masked use.
+// [image, role] and the sampling (sampling_to_json).
 json use_to_json(const ImageUse& use) {
-  json j = {path_to_json(use.image), texture_role_name(use.role),
-            assetlib::texture_wrap_name(use.sampling.u),
-            assetlib::texture_wrap_name(use.sampling.v)};
-  if (use.sampling.alpha_cutoff) j.push_back(*use.sampling.alpha_cutoff);
+  json j = {path_to_json(use.image), texture_role_name(use.role)};
+  for (const json& value : sampling_to_json(use.sampling)) j.push_back(value);
   return j;
 }
 
-// nullopt for a use the baker could not have written: an unsafe path, an unknown role or wrap, a
-// cutoff outside (0, 1).
+// nullopt for a use the baker could not have written: an unsafe path, an unknown role, a
+// sampling sampling_from_json refuses.
 std::optional<ImageUse> use_from_json(const json& j) {
-  ImageUse use;
-  use.image = path_from_json(j.at(0));
   std::optional<TextureRole> role = texture_role_from_name(j.at(1).get<std::string>());
-  use.sampling.u = assetlib::texture_wrap_from_name(j.at(2).get<std::string>());
-  use.sampling.v = assetlib::texture_wrap_from_name(j.at(3).get<std::string>());
-  if (j.size() > 4) use.sampling.alpha_cutoff = j.at(4).get<float>();
-  const bool cutoff_ok = !use.sampling.alpha_cutoff ||
-                         (*use.sampling.alpha_cutoff > 0 && *use.sampling.alpha_cutoff < 1);
-  if (!role || *role == TextureRole::Auto || !assetlib::is_safe_relative_path(use.image) ||
-      use.sampling.u == assetlib::TextureWrap::Unknown ||
-      use.sampling.v == assetlib::TextureWrap::Unknown || !cutoff_ok) {
+  std::optional<SlotSampling> sampling = sampling_from_json(json(j.begin() + 2, j.end()));
+  ImageUse use{path_from_json(j.at(0)), TextureRole::Color, {}};
+  if (!role || *role == TextureRole::Auto || !sampling ||
+      !assetlib::is_safe_relative_path(use.image)) {
     return std::nullopt;
   }
   use.role = *role;
+  use.sampling = *sampling;
   return use;
 }
 
@@ -203,6 +196,25 @@ CacheEntry cache_entry_from_json(const json& j) { return entry_from_json(j); }
 
 bool trustworthy_entry(const std::string& source, const CacheEntry& entry) {
   return trustworthy(source, entry);
+}
+
+json sampling_to_json(const SlotSampling& sampling) {
+  json j = {assetlib::texture_wrap_name(sampling.u), assetlib::texture_wrap_name(sampling.v)};
+  if (sampling.alpha_cutoff) j.push_back(*sampling.alpha_cutoff);
+  return j;
+}
+
+std::optional<SlotSampling> sampling_from_json(const json& j) {
+  SlotSampling sampling;
+  sampling.u = assetlib::texture_wrap_from_name(j.at(0).get<std::string>());
+  sampling.v = assetlib::texture_wrap_from_name(j.at(1).get<std::string>());
+  if (j.size() > 2) {
+    sampling.alpha_cutoff = testable_cutoff(j.at(2).get<double>());
+    if (!sampling.alpha_cutoff) return std::nullopt;
+  }
+  if (sampling.u == assetlib::TextureWrap::Unknown || sampling.v == assetlib::TextureWrap::Unknown)
+    return std::nullopt;
+  return sampling;
 }
 
 bool cache_unchanged(const BakeCache& next, const BakeCache& previous) {

@@ -216,6 +216,12 @@ BakeStatus save_cache(const OutputTree& output, const BakeCache& cache);
 nlohmann::json cache_entry_to_json(const CacheEntry& entry);
 CacheEntry cache_entry_from_json(const nlohmann::json& json);
 
+// A material slot's sampling as plan files and the cache write it: [wrap u, wrap v], then the
+// alpha cutoff of a masked use. sampling_from_json gives nullopt for an unknown wrap or a cutoff
+// outside (0, 1), and throws nlohmann::json::exception on a value of the wrong shape.
+nlohmann::json sampling_to_json(const SlotSampling& sampling);
+std::optional<SlotSampling> sampling_from_json(const nlohmann::json& json);
+
 // True when `entry` could have been written by a bake of `source`: every path a safe relative
 // path, every output a baked file's name (what load_cache keeps).
 bool trustworthy_entry(const std::string& source, const CacheEntry& entry);

@@ -19,10 +19,7 @@ json image_plan(const TexturePlan& plan, const std::string& image, bool with_edg
   json roles = json::array(), edges = json::array();
   for (const TextureTarget& target : plan.targets(image)) {
     roles.push_back(texture_role_name(target.role));
-    json sampling = {assetlib::texture_wrap_name(target.sampling.u),
-                     assetlib::texture_wrap_name(target.sampling.v)};
-    if (target.sampling.alpha_cutoff) sampling.push_back(*target.sampling.alpha_cutoff);
-    edges.push_back(sampling);
+    edges.push_back(sampling_to_json(target.sampling));
   }
   json entry = {{"natural", texture_role_name(plan.natural_role(image))}, {"roles", roles}};
   if (with_edges) entry["edges"] = edges;
@@ -144,18 +141,10 @@ BakeStatus read_source_plan(const std::filesystem::path& plan_dir, const std::st
         throw std::invalid_argument("roles and edges differ");
       for (size_t i = 0; i < roles.size(); ++i) {
         std::optional<TextureRole> role = texture_role_from_name(roles[i].get<std::string>());
-        SlotSampling e;
-        if (!edges.empty()) {
-          e.u = assetlib::texture_wrap_from_name(edges[i].at(0).get<std::string>());
-          e.v = assetlib::texture_wrap_from_name(edges[i].at(1).get<std::string>());
-          if (edges[i].size() > 2) {
-            e.alpha_cutoff = testable_cutoff(edges[i].at(2).get<double>());
-            if (!e.alpha_cutoff) throw std::invalid_argument("alpha cutoff out of range");
-          }
-        }
-        if (!role || e.u == assetlib::TextureWrap::Unknown || e.v == assetlib::TextureWrap::Unknown)
-          throw std::invalid_argument("unknown role or wrap");
-        plan.add_use(image, *role, e);
+        std::optional<SlotSampling> e =
+            edges.empty() ? SlotSampling{} : sampling_from_json(edges[i]);
+        if (!role || !e) throw std::invalid_argument("unknown role, wrap or alpha cutoff");
+        plan.add_use(image, *role, *e);
       }
     }
     refused = doc.value("refused", std::string());
