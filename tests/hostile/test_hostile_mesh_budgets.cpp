@@ -12,6 +12,7 @@
 #include "mesh/mesh_budget.h"
 #include "mesh/mesh_lods.h"
 #include "mesh/mesh_meshlets.h"
+#include "mesh/mesh_order.h"
 #include "mesh_bake.h"
 
 #include <assetlib/assetlib.h>
@@ -344,15 +345,9 @@ std::vector<baker::MeshVertex> grid(uint32_t n, float (*height)(uint32_t x, uint
   return vertices;
 }
 
-}  // namespace
-
-TEST_CASE("meshlets of submeshes on their own vertices are the meshlets of the whole mesh") {
-  // A 24 x 24 grid whose even rows of quads are one submesh and odd rows another, so that each
-  // submesh's vertices are spread over the whole vertex buffer.
-  const uint32_t n = 24;
-  const std::vector<baker::MeshVertex> vertices =
-      grid(n, [](uint32_t x, uint32_t y) { return float((x * 7 + y * 3) % 5) * 0.1f; });
-  std::vector<uint32_t> indices;
+// The submeshes of an n x n grid whose even rows of quads are one submesh and odd rows another,
+// so that each submesh's vertices are spread over the whole vertex buffer; appends their indices.
+std::vector<Submesh> interleaved_rows(uint32_t n, std::vector<uint32_t>& indices) {
   std::vector<Submesh> submeshes;
   for (uint32_t parity : {0u, 1u}) {
     Submesh sub{};
@@ -366,6 +361,19 @@ TEST_CASE("meshlets of submeshes on their own vertices are the meshlets of the w
     sub.index_count = uint32_t(indices.size()) - sub.first_index;
     submeshes.push_back(sub);
   }
+  return submeshes;
+}
+
+// Wavy heights, so that overdraw ordering has something to sort.
+float wavy(uint32_t x, uint32_t y) { return float((x * 7 + y * 3) % 5) * 0.1f; }
+
+}  // namespace
+
+TEST_CASE("meshlets of submeshes on their own vertices are the meshlets of the whole mesh") {
+  const uint32_t n = 24;
+  const std::vector<baker::MeshVertex> vertices = grid(n, wavy);
+  std::vector<uint32_t> indices;
+  const std::vector<Submesh> submeshes = interleaved_rows(n, indices);
   std::vector<Submesh> whole_subs = submeshes, split_subs = submeshes;
   MeshletData whole, split;
   baker::MeshFallbacks fallbacks;
@@ -381,6 +389,72 @@ TEST_CASE("meshlets of submeshes on their own vertices are the meshlets of the w
   for (size_t i = 0; i < submeshes.size(); ++i) {
     CHECK(split_subs[i].first_meshlet == whole_subs[i].first_meshlet);
     CHECK(split_subs[i].meshlet_count == whole_subs[i].meshlet_count);
+  }
+}
+
+namespace {
+
+// The interleaved rows of an n x n grid, and a third submesh of two triangles from the first
+// vertices to the last: its span is too wide to scan, so SubmeshVertices sorts it.
+std::vector<Submesh> rows_and_far_corners(uint32_t n, std::vector<uint32_t>& indices) {
+  std::vector<Submesh> submeshes = interleaved_rows(n, indices);
+  const uint32_t last = (n + 1) * (n + 1) - 1;
+  Submesh far{};
+  far.first_index = uint32_t(indices.size());
+  indices.insert(indices.end(), {last, 1, 0, 1, last, last - 1});
+  far.index_count = 6;
+  submeshes.push_back(far);
+  return submeshes;
+}
+
+}  // namespace
+
+TEST_CASE("ordering submeshes on their own vertices gives the order of the whole mesh") {
+  const uint32_t n = 24;
+  const std::vector<baker::MeshVertex> source = grid(n, wavy);
+  std::vector<uint32_t> source_indices;
+  std::vector<baker::ImportedSubmesh> submeshes;
+  for (const Submesh& s : rows_and_far_corners(n, source_indices))
+    submeshes.push_back({s.first_index, s.index_count, 0});
+  std::vector<baker::MeshVertex> whole = source, own = source;
+  std::vector<uint32_t> whole_indices = source_indices, own_indices = source_indices;
+  baker::MeshFallbacks fallbacks;
+  baker::order_for_gpu(whole, whole_indices, submeshes, false, fallbacks);
+  baker::order_for_gpu(own, own_indices, submeshes, true, fallbacks);
+  CHECK_FALSE(fallbacks.any());
+  REQUIRE(whole_indices != source_indices);  // something was reordered
+  CHECK(own_indices == whole_indices);
+  REQUIRE(own.size() == whole.size());
+  CHECK(std::memcmp(own.data(), whole.data(), whole.size() * sizeof(baker::MeshVertex)) == 0);
+}
+
+TEST_CASE("a submesh on its own vertices keeps their order, whether scanned or sorted") {
+  const uint32_t n = 24;
+  const std::vector<baker::MeshVertex> vertices = grid(n, wavy);
+  std::vector<uint32_t> indices;
+  const std::vector<Submesh> submeshes = rows_and_far_corners(n, indices);
+  baker::SubmeshVertices local(vertices);
+  // Twice over, so that each submesh follows another on the same scratch table.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const Submesh& s : submeshes) {
+      INFO("submesh at " << s.first_index << ", pass " << pass);
+      const uint32_t* range = indices.data() + s.first_index;
+      local.assign(range, s.index_count);
+      std::vector<uint32_t> used(range, range + s.index_count);
+      std::sort(used.begin(), used.end());
+      used.erase(std::unique(used.begin(), used.end()), used.end());
+      REQUIRE(local.vertex_count() == used.size());
+      std::vector<uint32_t> numbers(used.size());
+      for (uint32_t k = 0; k < numbers.size(); ++k) numbers[k] = k;
+      local.to_mesh(numbers.data(), numbers.size());
+      CHECK(numbers == used);  // local vertex k is the k-th smallest
+      for (size_t k = 0; k < used.size(); ++k)
+        CHECK(std::equal(&local.positions[3 * k], &local.positions[3 * k + 3],
+                         vertices[used[k]].position));
+      std::vector<uint32_t> back = local.indices;
+      local.to_mesh(back.data(), back.size());
+      CHECK(back == std::vector<uint32_t>(range, range + s.index_count));
+    }
   }
 }
 

@@ -36,9 +36,10 @@ inline constexpr size_t kMaxMeshletLeaf = 1024;
 
 // Every meshoptimizer call also costs O(vertex count). Once per submesh, that is submeshes x
 // vertices (10000 one-triangle materials beside a 90000-vertex grid: 197 s with LODs and meshlets).
-// When submeshes x vertices exceed this factor x (vertices + indices), each submesh is processed
-// on its own vertices (LODs then measure their error against the submesh, not the whole mesh,
-// and may open seams between materials).
+// Ordering and meshlets take each submesh on its own vertices whenever there are several (the
+// same result); when submeshes x vertices exceed this factor x (vertices + indices), so do LODs
+// (they then measure their error against the submesh, not the whole mesh, and may open seams
+// between materials).
 inline constexpr uint64_t kSubmeshVertexFactor = 16;
 
 // Which fallbacks a bake took, for one warning.
@@ -80,6 +81,12 @@ class SubmeshVertices {
   size_t vertex_count() const { return used_.size(); }
 
  private:
+  // Fills used_ with the vertices `mesh_indices` name, increasing, each once; may mark them in
+  // local_ (assign then overwrites those entries).
+  void collect_used(const uint32_t* mesh_indices, size_t index_count);
+  // Up to this many vertices in a submesh's span per index, a scan of the span beats a sort.
+  static constexpr uint64_t kScanFactor = 4;
+
   const std::vector<MeshVertex>& vertices_;
   std::vector<uint32_t> used_;   // local -> mesh vertex, increasing
   std::vector<uint32_t> local_;  // mesh vertex -> local, ~0u when unused
