@@ -326,6 +326,10 @@ TEST_CASE(
   CHECK(b.info.submeshes.size() == materials + 1);
   CHECK(hostile::any_contains(b.warnings, "each submesh processed on its own vertices"));
   CHECK(b.info.lods.size() > 1);
+  // Without LODs, taking each submesh on its own vertices changes nothing: no warning.
+  hostile::BakedMesh plain = hostile::bake_obj(obj, "models/materials.obj", files);
+  REQUIRE(plain.status.ok());
+  CHECK_FALSE(hostile::any_contains(plain.warnings, "own vertices"));
 }
 
 namespace {
