@@ -11,6 +11,7 @@ void build_lods(const std::vector<MeshVertex>& vertices,
                 const std::vector<assetlib::Submesh>& submeshes, uint32_t count, bool split,
                 std::vector<uint32_t>& indices, std::vector<assetlib::MeshLod>& lods,
                 MeshFallbacks& fallbacks) {
+  if (count == 0) return;
   constexpr float kMaxError = 0.05f;
   // Each submesh is simplified on its own: with more than one, a border of one is a seam with
   // another, and moving its vertices on one side only opened cracks through the mesh. Borders
@@ -18,7 +19,7 @@ void build_lods(const std::vector<MeshVertex>& vertices,
   const bool keep_borders = submeshes.size() > 1;
   const float* positions = vertices.empty() ? nullptr : vertices[0].position;
   std::optional<SubmeshVertices> local;
-  if (split && count > 0) local.emplace(vertices);
+  if (split) local.emplace(vertices);
   // The previous level of each submesh, as its own index list.
   std::vector<std::vector<uint32_t>> previous;
   for (const auto& sub : submeshes) {
@@ -31,7 +32,7 @@ void build_lods(const std::vector<MeshVertex>& vertices,
   // picked it). A submesh on the fallback is simplified from LOD 0 at every level.
   const std::vector<std::vector<uint32_t>> lod0 = previous;
   std::vector<bool> from_lod0(lod0.size());
-  for (size_t s = 0; s < lod0.size() && count > 0; ++s) {
+  for (size_t s = 0; s < lod0.size(); ++s) {
     from_lod0[s] = needs_linear_fallback(lod0[s].data(), lod0[s].size(), vertices.size());
   }
   for (uint32_t level = 0; level < count; ++level) {
