@@ -324,7 +324,7 @@ TEST_CASE(
   INFO(b.status.message());
   REQUIRE(b.status.ok());
   CHECK(b.info.submeshes.size() == materials + 1);
-  CHECK(hostile::any_contains(b.warnings, "each submesh processed on its own vertices"));
+  CHECK(hostile::any_contains(b.warnings, "LODs of each submesh simplified on its own vertices"));
   CHECK(b.info.lods.size() > 1);
   // Without LODs, taking each submesh on its own vertices changes nothing: no warning.
   hostile::BakedMesh plain = hostile::bake_obj(obj, "models/materials.obj", files);
@@ -415,17 +415,34 @@ std::vector<Submesh> rows_and_far_corners(uint32_t n, std::vector<uint32_t>& ind
 
 TEST_CASE("ordering submeshes on their own vertices gives the order of the whole mesh") {
   const uint32_t n = 24;
-  const std::vector<baker::MeshVertex> source = grid(n, wavy);
+  std::vector<baker::MeshVertex> source = grid(n, wavy);
   std::vector<uint32_t> source_indices;
   std::vector<baker::ImportedSubmesh> submeshes;
   for (const Submesh& s : rows_and_far_corners(n, source_indices))
     submeshes.push_back({s.first_index, s.index_count, 0});
+  // A fan 50 units away around a vertex in more than kMaxOptimizedValence triangles: ordered by
+  // FIFO, whose dead ends scan vertex numbers; and far enough that an overdraw order taking the
+  // centre of every vertex, not of the submesh's own, would order the grid differently.
+  const uint32_t centre = uint32_t(source.size()), blades = baker::kMaxOptimizedValence + 100;
+  for (uint32_t k = 0; k <= blades + 1; ++k) {
+    baker::MeshVertex v{};
+    const float angle = float(k) * 6.2831853f / float(blades + 1);
+    v.position[0] = 50.0f + (k == 0 ? 0.0f : std::cos(angle));
+    v.position[1] = 50.0f + (k == 0 ? 0.0f : std::sin(angle));
+    v.position[2] = k == 0 ? 1.0f : float(k % 7) * 0.1f;
+    source.push_back(v);
+  }
+  const uint32_t fan_first = uint32_t(source_indices.size());
+  for (uint32_t k = 1; k <= blades; ++k)
+    source_indices.insert(source_indices.end(), {centre, centre + k, centre + k + 1});
+  submeshes.push_back({fan_first, 3 * blades, 0});
   std::vector<baker::MeshVertex> whole = source, own = source;
   std::vector<uint32_t> whole_indices = source_indices, own_indices = source_indices;
-  baker::MeshFallbacks fallbacks;
-  baker::order_for_gpu(whole, whole_indices, submeshes, false, fallbacks);
-  baker::order_for_gpu(own, own_indices, submeshes, true, fallbacks);
-  CHECK_FALSE(fallbacks.any());
+  baker::MeshFallbacks whole_fallbacks, own_fallbacks;
+  baker::order_for_gpu(whole, whole_indices, submeshes, false, whole_fallbacks);
+  baker::order_for_gpu(own, own_indices, submeshes, true, own_fallbacks);
+  CHECK(whole_fallbacks.fifo_cache);
+  CHECK(own_fallbacks.fifo_cache);
   REQUIRE(whole_indices != source_indices);  // something was reordered
   CHECK(own_indices == whole_indices);
   REQUIRE(own.size() == whole.size());
@@ -437,10 +454,16 @@ TEST_CASE("a submesh on its own vertices keeps their order, whether scanned or s
   const std::vector<baker::MeshVertex> vertices = grid(n, wavy);
   std::vector<uint32_t> indices;
   const std::vector<Submesh> submeshes = rows_and_far_corners(n, indices);
+  // Two small ones whose spans interleave: the first's marks must be gone when the second scans.
+  std::vector<Submesh> all = submeshes;
+  for (std::array<uint32_t, 3> corners : {std::array{5u, 6u, 7u}, std::array{4u, 8u, 9u}}) {
+    all.push_back({uint32_t(indices.size()), 3, 0, {}, 0, 0});
+    indices.insert(indices.end(), corners.begin(), corners.end());
+  }
   baker::SubmeshVertices local(vertices);
   // Twice over, so that each submesh follows another on the same scratch table.
   for (int pass = 0; pass < 2; ++pass) {
-    for (const Submesh& s : submeshes) {
+    for (const Submesh& s : all) {
       INFO("submesh at " << s.first_index << ", pass " << pass);
       const uint32_t* range = indices.data() + s.first_index;
       local.assign(range, s.index_count);

@@ -101,10 +101,9 @@ BakeStatus bake_mesh(ImportedMesh mesh, const std::string& source, const std::st
   const bool split = split_submesh_vertices(mesh.submeshes.size(), vertices.size(), indices.size());
   // Ordering and meshlets take each submesh on its own vertices whenever there are several: the
   // same result, without meshoptimizer's cost of every vertex per call (a glTF of 59 materials:
-  // 14 % of its bake). LODs take that way only past the budget, as it changes what their error
-  // measures, and so only they make it a fallback.
-  const bool own_vertices = split || mesh.submeshes.size() > 1;
-  fallbacks.per_submesh = split && settings.mesh.lod_count > 0;
+  // 14 % of its bake). LODs take that way only past the budget (`split`), as it changes what
+  // their error measures: a fallback, warned of.
+  const bool own_vertices = mesh.submeshes.size() > 1;
   if (settings.mesh.optimize)
     order_for_gpu(vertices, indices, mesh.submeshes, own_vertices, fallbacks);
   analyze(indices, vertices.size(), info.stats.acmr_after, info.stats.atvr_after);

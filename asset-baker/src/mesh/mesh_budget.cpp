@@ -71,7 +71,7 @@ std::string MeshFallbacks::describe() const {
     out += what;
   };
   add(per_submesh,
-      "each submesh processed on its own vertices (submeshes x vertices over the budget)");
+      "LODs of each submesh simplified on its own vertices (submeshes x vertices over the budget)");
   add(fifo_cache, "vertex cache order by FIFO (a vertex in more than 1024 triangles)");
   add(sloppy_lods, "LODs by sloppy simplification (a vertex in more than 1024 triangles)");
   add(scan_meshlets,

@@ -47,7 +47,7 @@ struct MeshFallbacks {
   bool fifo_cache = false;     // vertex cache order by meshopt_optimizeVertexCacheFifo
   bool sloppy_lods = false;    // LODs by meshopt_simplifySloppy
   bool scan_meshlets = false;  // meshlets by meshopt_buildMeshletsScan
-  bool per_submesh = false;    // submeshes processed on their own vertices
+  bool per_submesh = false;    // LODs of each submesh simplified on its own vertices
 
   bool any() const { return fifo_cache || sloppy_lods || scan_meshlets || per_submesh; }
   // "vertex cache order by FIFO, ..." for the warning; empty when none was taken.
@@ -63,12 +63,12 @@ bool needs_linear_fallback(const uint32_t* indices, size_t index_count, size_t v
 bool meshlet_tree_degenerate(const uint32_t* indices, size_t index_count, const float* positions,
                              size_t stride);
 
-// True when the submeshes should be processed on their own vertices (kSubmeshVertexFactor).
+// True when each submesh's LODs should be simplified on its own vertices (kSubmeshVertexFactor).
 bool split_submesh_vertices(size_t submeshes, size_t vertex_count, size_t index_count);
 
 // A submesh's triangles renumbered onto the vertices they use, in the same order (vertex k of the
 // submesh is its k-th smallest vertex index), with those vertices' positions. Reused from submesh
-// to submesh: its scratch table has one entry per vertex of the mesh, reset after each use.
+// to submesh: its scratch table has one entry per vertex of the mesh, reset by the next assign.
 class SubmeshVertices {
  public:
   explicit SubmeshVertices(const std::vector<MeshVertex>& vertices);

@@ -19,7 +19,10 @@ void build_lods(const std::vector<MeshVertex>& vertices,
   const bool keep_borders = submeshes.size() > 1;
   const float* positions = vertices.empty() ? nullptr : vertices[0].position;
   std::optional<SubmeshVertices> local;
-  if (split) local.emplace(vertices);
+  if (split) {
+    local.emplace(vertices);
+    fallbacks.per_submesh = true;
+  }
   // The previous level of each submesh, as its own index list.
   std::vector<std::vector<uint32_t>> previous;
   for (const auto& sub : submeshes) {

@@ -8,12 +8,12 @@
 namespace baker {
 
 void build_meshlets(const std::vector<MeshVertex>& vertices, const std::vector<uint32_t>& indices,
-                    std::vector<assetlib::Submesh>& submeshes, bool split,
+                    std::vector<assetlib::Submesh>& submeshes, bool own_vertices,
                     assetlib::MeshletData& out, MeshFallbacks& fallbacks) {
   constexpr size_t kMaxVertices = 64, kMaxTriangles = 124;
   constexpr float kConeWeight = 0.25f;  // favour tight cones a little, for backface culling
   std::optional<SubmeshVertices> local;
-  if (split) local.emplace(vertices);
+  if (own_vertices) local.emplace(vertices);
   for (assetlib::Submesh& sub : submeshes) {
     const uint32_t* range = indices.data() + sub.first_index;
     const float* positions = vertices[0].position;
