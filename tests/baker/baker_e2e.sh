@@ -703,6 +703,49 @@ broken_files)
   [ -f "$work/out/models/cube.mesh" ] || fail "good files not baked"
   "$baker" check "$work/out" || fail "check after partial failure"
   ;;
+failed_texture)
+  # An image that fails to bake while models name it: they are baked again with that slot
+  # untextured, so that the folder passes check (the bake still fails on the image); while the
+  # image stays broken they are up to date; once it is fixed they name its texture again.
+  fresh_assets
+  head -c 40 "$assets/textures/bricks.png" >"$work/src/textures/bricks.png"   # a PNG cut short
+  printf 'not an image' >"$work/src/models/bad.png"
+  python3 - "$work/src/models/uses_bad.gltf" <<'PY'
+import base64, json, struct, sys
+tri = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<6f", 0, 0, 1, 0, 0, 1)
+uri = "data:application/octet-stream;base64," + base64.b64encode(tri).decode()
+json.dump({"asset": {"version": "2.0"}, "buffers": [{"byteLength": len(tri), "uri": uri}],
+           "bufferViews": [{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 24}],
+           "accessors": [{"bufferView": 0, "componentType": 5126, "type": "VEC3", "count": 3},
+                         {"bufferView": 1, "componentType": 5126, "type": "VEC2", "count": 3}],
+           "images": [{"uri": "bad.png"}], "textures": [{"source": 0}],
+           "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}],
+           "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "TEXCOORD_0": 1}, "material": 0}]}],
+           "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]}, open(sys.argv[1], "w"))
+PY
+  bake -j2
+  [ "$rc" = 1 ] || { cat "$work/log"; fail "a broken image must fail the bake, exit $rc"; }
+  expect_line "$work/log" "error: textures/bricks.png: "
+  expect_line "$work/log" "warning: models/cube.obj: texture 'textures/bricks.png' failed to bake; material left untextured"
+  expect_line "$work/log" "warning: models/uses_bad.gltf: .*images\[0\] 'models/bad.png' failed to bake; slot left untextured"
+  "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "a material names a texture that failed"; }
+  bake -j2
+  [ "$rc" = 1 ] || fail "the image still fails, exit $rc"
+  ! grep -q "baked models/" "$work/log" || { cat "$work/log"; fail "a model was baked again while its image stays broken"; }
+  "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check after the rerun"; }
+  cp "$assets/textures/bricks.png" "$work/src/textures/bricks.png"
+  cp "$assets/textures/checker.png" "$work/src/models/bad.png"
+  bake -j2
+  [ "$rc" = 0 ] || { cat "$work/log"; fail "exit $rc once the images are fixed"; }
+  expect_line "$work/log" "baked models/cube.obj"
+  expect_line "$work/log" "baked models/uses_bad.gltf"
+  "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "check once fixed"; }
+  base_colour() {  # the base colour texture a baked material names
+    python3 -c 'import json, struct, sys; b = open(sys.argv[1], "rb").read(); n = struct.unpack("<I", b[8:12])[0]; print(json.loads(b[16:16 + n])["base_color_texture"]["texture"])' "$1"
+  }
+  [ "$(base_colour "$work/out/models/cube.obj.parts/0.mat")" = textures/bricks.png ] || fail "cube.obj's material names no bricks texture once fixed"
+  [ "$(base_colour "$work/out/models/uses_bad.gltf.parts/0.mat")" = models/bad.png ] || fail "the glTF's material names no texture once fixed"
+  ;;
 path_safety)
   fresh_assets
   mkdir -p "$work/outside"

@@ -29,6 +29,8 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view kTextureDependency = "texture:";
 constexpr std::string_view kAbsentTexture = "absent";
+// Then the image's content hash (hex: never an image's name, which ends in its extension).
+constexpr std::string_view kFailedTexture = "failed ";
 
 // The dependency on the texture a material names for `image` in `role`: which name the bake gave
 // it (or "absent"). Rebaked when that changes: the image appears or goes, or its role changes.
@@ -39,11 +41,25 @@ std::string texture_dependency(const TexturePlan& plan, const std::string& image
          name.value_or(std::string(kAbsentTexture));
 }
 
-// True when the dependency still holds: a file with the same content (or still missing), or the
-// same texture name.
+// The dependency on a slot left untextured because its image failed to bake this run: with the
+// image's content hash when the failure was the image's own, so that the model is not baked twice
+// again while the image stays broken; "absent" otherwise (the next bake tries again).
+std::string failed_texture_dependency(TextureRole role, const std::string& image_hash) {
+  return std::string(kTextureDependency) + texture_role_name(role) + ":" +
+         (image_hash.empty() ? std::string(kAbsentTexture)
+                             : std::string(kFailedTexture) + image_hash);
+}
+
+// True when the dependency still holds: a file with the same content (or still missing), the
+// same texture name, or a failed image still with the content it failed with.
 bool dependency_holds(JobContext& context, const Dependency& dep) {
-  if (std::optional<TextureDependency> texture = texture_dependency_of(dep))
+  if (std::optional<TextureDependency> texture = texture_dependency_of(dep)) {
+    if (texture->failed_image_hash) {
+      return context.textures.texture_name(dep.path, texture->role) &&
+             context.file_hash(dep.path) == *texture->failed_image_hash;
+    }
     return texture_dependency(context.textures, dep.path, texture->role) == dep.state;
+  }
   if (dep.state.rfind(kTextureDependency, 0) == 0) return false;  // damaged: bake again
   // A file the bake looked for and did not find holds while it is still missing.
   return context.file_hash(dep.path).value_or(kAbsentFile) == dep.state;
@@ -92,7 +108,13 @@ ImportInputs model_inputs(JobContext& context, CacheEntry& entry, BakeStatus& re
     return std::string(reinterpret_cast<const char*>(data.data()), data.size());
   };
   inputs.texture_name = [&context, &entry](const std::string& path, TextureRole role,
-                                           std::string& why) {
+                                           std::string& why) -> std::optional<std::string> {
+    auto failed = context.failed_images.find(path);
+    if (failed != context.failed_images.end() && context.textures.texture_name(path, role)) {
+      entry.deps.push_back({path, failed_texture_dependency(role, failed->second)});
+      why = "failed to bake";
+      return std::nullopt;
+    }
     entry.deps.push_back({path, texture_dependency(context.textures, path, role)});
     std::optional<std::string> name = context.textures.texture_name(path, role);
     if (std::optional<std::string> glob = exclusion_above(context.config, path); !name && glob)
@@ -259,8 +281,12 @@ std::optional<TextureDependency> texture_dependency_of(const Dependency& dep) {
   std::optional<TextureRole> role = texture_role_from_name(state.substr(0, colon));
   if (!role) return std::nullopt;
   std::string_view name = state.substr(colon + 1);
-  if (name == kAbsentTexture) return TextureDependency{*role, std::nullopt};
-  return TextureDependency{*role, std::string(name)};
+  if (name == kAbsentTexture) return TextureDependency{*role, std::nullopt, std::nullopt};
+  if (name.rfind(kFailedTexture, 0) == 0) {
+    name.remove_prefix(kFailedTexture.size());
+    return TextureDependency{*role, std::nullopt, std::string(name)};
+  }
+  return TextureDependency{*role, std::string(name), std::nullopt};
 }
 
 // True when every output `entry` names is one `source` writes (its planned outputs, or a file in

@@ -41,10 +41,13 @@ struct CacheEntry;
 bool owns_outputs(const Source& source, const CacheEntry& entry);
 
 // What a dependency on a material's texture slot says (written by the bake of a model): the image,
-// its role, and the texture name the bake gave it (nullopt: the image was absent).
+// its role, and the texture name the bake gave it (nullopt: the image was absent, or failed).
 struct TextureDependency {
   TextureRole role;
   std::optional<std::string> name;
+  // The content hash of an image whose bake failed for a reason of its own (the slot was left
+  // untextured): the slot holds while the image still has that content.
+  std::optional<std::string> failed_image_hash;
 };
 // nullopt for a dependency on a file's content.
 std::optional<TextureDependency> texture_dependency_of(const Dependency& dep);
@@ -94,7 +97,11 @@ class JobContext {
   unsigned threads_per_job = 1;      // inner parallelism (block compression) each job may use
   TexturePlan textures;              // every image of this bake and the roles models use it in
   std::map<std::string, PlannedModel> planned;  // what the plan read of each model (PlanMemory)
-  const SharedCache* shared_cache = nullptr;    // where outputs are restored from and stored; none
+  // Images whose bake failed this run, each with its content hash when the failure was its own
+  // ("" otherwise): models baked again after the texture jobs leave their slots untextured
+  // (rebake_models_naming_failed_images, bake_tree.cpp). Set only while no job runs.
+  std::map<std::string, std::string> failed_images;
+  const SharedCache* shared_cache = nullptr;  // where outputs are restored from and stored; none
 
   // Writes every asset of `baked` through `output`, all or none: each is staged beside its target
   // first, then all are renamed into place. Unless stop_commits() was called: then it writes

@@ -528,6 +528,52 @@ bool keeps_previous(const JobResult& r, const CacheEntry& old, const OutputTree&
                      [&](const OutputRecord& o) { return output.file_hash(o.path) == o.hash; });
 }
 
+// An image failed to bake, and a model this run baked (or found up to date) names its texture: the
+// folder would fail `check`, and an engine would look for a texture that is not there. Such models
+// are baked again with the image's slots untextured, each with a warning, as for a missing image;
+// the bake still fails on the image. Not for an image whose previous texture stays (a failure not
+// its own), nor in a single-file or shard bake, which do not make every texture their models name.
+// Returns true when jobs were abandoned (run_jobs).
+bool rebake_models_naming_failed_images(JobContext& context, const std::vector<Source>& sources,
+                                        const BakeCache& old_cache, const OutputTree& output,
+                                        RunLimits limits, std::vector<JobResult>& results,
+                                        ProgressReport& progress) {
+  context.failed_images.clear();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const JobResult& r = results[i];
+    if (sources[i].kind != AssetKind::Texture || r.outcome != Outcome::Failed) continue;
+    auto old = old_cache.entries.find(sources[i].relative);
+    if (old != old_cache.entries.end() && keeps_previous(r, old->second, output)) continue;
+    const bool own_fault = r.status.blames_source() && !r.inputs_unchanged;
+    context.failed_images[sources[i].relative] =
+        own_fault ? context.file_hash(sources[i].relative).value_or("") : "";
+  }
+  std::vector<size_t> models;
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < sources.size() && !context.failed_images.empty(); ++i) {
+    const JobResult& r = results[i];
+    if (r.outcome != Outcome::Baked && r.outcome != Outcome::UpToDate) continue;
+    const bool names_failed =
+        std::any_of(r.entry.deps.begin(), r.entry.deps.end(), [&](const Dependency& d) {
+          std::optional<TextureDependency> texture = texture_dependency_of(d);
+          return texture && texture->name && context.failed_images.count(d.path);
+        });
+    if (!names_failed) continue;
+    models.push_back(i);
+    bytes += sources[i].bytes;
+  }
+  if (models.empty()) return false;
+  std::vector<JobResult> first;  // kept when the second bake of a model does not succeed
+  for (size_t i : models) first.push_back(results[i]);
+  progress.add_to_total(models.size(), bytes);
+  const bool abandoned = run_jobs(context, sources, models, limits, results, progress);
+  for (size_t k = 0; k < models.size(); ++k) {
+    const Outcome outcome = results[models[k]].outcome;
+    if (outcome != Outcome::Baked && outcome != Outcome::UpToDate) results[models[k]] = first[k];
+  }
+  return abandoned;
+}
+
 // The new cache and manifest, and the output paths they hold.
 struct NewState {
   BakeCache cache;
@@ -907,8 +953,13 @@ int run_bake(const BakeOptions& options) {
   const ClearedWay cleared =
       clear_the_way(output, sources, to_run, old_cache, context, totals, progress);
   longest_first(setup.input, sources, cores, to_run);
-  bool abandoned =
-      run_jobs(context, sources, to_run, {jobs, options.time_limit}, results, progress);
+  const RunLimits limits{jobs, options.time_limit};
+  bool abandoned = run_jobs(context, sources, to_run, limits, results, progress);
+  if (!abandoned && !interrupt_signal() && setup.only.empty() && !options.shard &&
+      walk.unreadable.empty()) {
+    abandoned = rebake_models_naming_failed_images(context, sources, old_cache, output, limits,
+                                                   results, progress);
+  }
 
   finish_outputs(output, walk, results, old_cache, cleared, setup.only, context, totals, progress);
   if (shared_cache && shared_cache->counts().stored > 0) shared_cache->trim();

@@ -76,6 +76,12 @@ void ProgressReport::set_total(size_t total, uint64_t total_bytes) {
   total_bytes_ = total_bytes;
 }
 
+void ProgressReport::add_to_total(size_t count, uint64_t bytes) {
+  std::lock_guard lock(mutex_);
+  total_ += count;
+  total_bytes_ += bytes;
+}
+
 void ProgressReport::clear_bar() {
   if (!bar_visible_) return;
   std::fputs("\r\033[K", stderr);
@@ -121,6 +127,7 @@ void ProgressReport::step(const std::string& name, const std::string& what, uint
 
 void ProgressReport::warning(const std::string& message) {
   std::lock_guard lock(mutex_);
+  if (!warned_.insert(message).second) return;
   ++warnings_;
   if (quiet_) return;
   print_line("warning: " + message, true);

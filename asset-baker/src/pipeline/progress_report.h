@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,11 @@ class ProgressReport {
 
   // The sources to report on and their bytes together (for the rate and the ETA).
   void set_total(size_t total, uint64_t total_bytes);
+  // More to report on: sources baked a second time.
+  void add_to_total(size_t count, uint64_t bytes);
   // One source of `bytes` finished; `what` is "baked", "up to date" or "failed". Thread-safe.
   void step(const std::string& name, const std::string& what, uint64_t bytes);
+  // Said once: a source baked a second time repeats the warnings of its first bake.
   void warning(const std::string& message);
   // Printed at once, and kept for the list the bake ends with (failure_summary.h).
   void error(const BakeStatus& failure);
@@ -35,7 +39,7 @@ class ProgressReport {
   // Clears the bar for good: what is printed next starts on its own line.
   void finish();
 
-  size_t warning_count() const;
+  size_t warning_count() const;  // distinct warnings
   bool quiet() const { return quiet_; }
   std::vector<BakeStatus> failures() const;
 
@@ -49,6 +53,7 @@ class ProgressReport {
   size_t total_, done_ = 0, warnings_ = 0;
   uint64_t total_bytes_ = 0, done_bytes_ = 0;
   std::vector<BakeStatus> failures_;
+  std::set<std::string> warned_;
   bool quiet_, verbose_, tty_;
   bool bar_visible_ = false, finished_ = false;
   std::string last_name_;
