@@ -685,6 +685,48 @@ TEST_CASE("COLOR_0 of plain integers is refused, float colours outside 0..1 clam
   }
 }
 
+TEST_CASE("material factors outside glTF's ranges are clamped and named, those inside kept") {
+  test::GeneratedGltf g = test::one_primitive({0, 0, 0, 1, 0, 0, 0, 1, 0}, {}, 4);
+  g.doc["meshes"][0]["primitives"][0]["material"] = 0;
+  g.doc["materials"] = json::array({{{"pbrMetallicRoughness",
+                                      {{"baseColorFactor", {0.25, 0.5, 0.75, 1}},
+                                       {"metallicFactor", 0.5},
+                                       {"roughnessFactor", 0}}},
+                                     {"emissiveFactor", {1, 0, 0.5}},
+                                     {"alphaCutoff", 3}}});
+  test::BakedScene inside = test::bake_gltf_bytes(g.bytes(), "m.gltf");
+  REQUIRE(inside.status.ok());
+  CHECK_FALSE(inside.warned("clamped"));
+  MaterialInfo kept = inside.material("m.gltf#material/0");
+  CHECK(kept.base_color_factor[2] == 0.75f);
+  CHECK(kept.metallic_factor == 0.5f);
+  CHECK(kept.emissive_factor[0] == 1.0f);
+  CHECK(kept.alpha_cutoff == 3.0f);  // no maximum
+  g.doc["materials"][0] = {
+      {"pbrMetallicRoughness",
+       {{"baseColorFactor", {-1, 2, 0.5, 1.5}}, {"metallicFactor", 5}, {"roughnessFactor", -2}}},
+      {"emissiveFactor", {3, -1, 0}},
+      {"alphaCutoff", -1},
+      {"extensions", {{"KHR_materials_emissive_strength", {{"emissiveStrength", -3}}}}}};
+  test::BakedScene outside = test::bake_gltf_bytes(g.bytes(), "m.gltf");
+  REQUIRE(outside.status.ok());
+  CHECK(outside.warned(
+      "m.gltf: materials[0]: outside glTF's range, clamped: "
+      "pbrMetallicRoughness.baseColorFactor[0] -1, pbrMetallicRoughness.baseColorFactor[1] 2, "
+      "pbrMetallicRoughness.baseColorFactor[3] 1.5, pbrMetallicRoughness.metallicFactor 5, "
+      "pbrMetallicRoughness.roughnessFactor -2, emissiveFactor[0] 3, emissiveFactor[1] -1, "
+      "alphaCutoff -1, extensions.KHR_materials_emissive_strength.emissiveStrength -3"));
+  MaterialInfo m = outside.material("m.gltf#material/0");
+  const float base[4] = {0, 1, 0.5f, 1};
+  for (int k = 0; k < 4; ++k) CHECK(m.base_color_factor[k] == base[k]);
+  CHECK(m.metallic_factor == 1.0f);
+  CHECK(m.roughness_factor == 0.0f);
+  CHECK(m.emissive_factor[0] == 1.0f);
+  CHECK(m.emissive_factor[1] == 0.0f);
+  CHECK(m.alpha_cutoff == 0.0f);
+  CHECK(m.emissive_strength == 0.0f);
+}
+
 TEST_CASE("flat normals of -0 and +0 merge, and a TANGENT w of 0 is made +1") {
   // A quad without normals: each triangle's flat normal is +z, the second's computed as (0, -0, 1)
   // (its edges (0, 1, 0) and (-1, 1, 0): y = 0 x -1 - 0 x 0).

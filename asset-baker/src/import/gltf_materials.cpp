@@ -2,8 +2,10 @@
 
 #include "import/gltf_document.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <set>
 #include <string_view>
@@ -119,15 +121,54 @@ void read_transform(const Json& info, const std::string& path, assetlib::Texture
   slot.uv_set = uint32_t(std::min<uint64_t>(uint_or(ext, tp, "texCoord", slot.uv_set), UINT32_MAX));
 }
 
+// glTF's ranges for material factors (its schema's minimum and maximum). A value outside is not
+// valid glTF, yet exporters write such values (a roughness of 1.2, an emissive factor of 5 for a
+// bright light), and an engine would shade with them as given: each is clamped into its range
+// and named in one warning per material.
+class FactorRanges {
+ public:
+  float unit(double value, const std::string& where) { return clamped(value, 0, 1, where); }
+  float not_negative(double value, const std::string& where) {
+    return clamped(value, 0, HUGE_VAL, where);
+  }
+  void unit(float* values, size_t count, const std::string& where) {
+    for (size_t i = 0; i < count; ++i) values[i] = unit(values[i], json_path(where, i));
+  }
+  void warn(const std::string& source, const std::string& material,
+            std::vector<std::string>& warnings) const {
+    if (clamped_.empty()) return;
+    std::string list;
+    for (const std::string& c : clamped_) list += (list.empty() ? "" : ", ") + c;
+    warnings.push_back(source + ": " + material + ": outside glTF's range, clamped: " + list);
+  }
+
+ private:
+  float clamped(double value, double low, double high, const std::string& where) {
+    const double in_range = std::clamp(value, low, high);
+    if (in_range != value) clamped_.push_back(where + " " + number_text(value));
+    return float(in_range);
+  }
+  static std::string number_text(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+  }
+  std::vector<std::string> clamped_;
+};
+
 // The cutoff a masked material tests its base colour texture's alpha against: the material's,
-// divided by the alpha of the base colour factor, which multiplies the texture's. nullopt for a
-// material that is not masked, and where the test keeps or drops every texel.
+// divided by the alpha of the base colour factor, which multiplies the texture's (both within
+// glTF's ranges, as read_material takes them). nullopt for a material that is not masked, and
+// where the test keeps or drops every texel.
 std::optional<float> masked_cutoff(const Json& material, const std::string& path) {
   if (string_or(material, path, "alphaMode", "OPAQUE") != "MASK") return std::nullopt;
   float factor[4] = {1, 1, 1, 1};
   const Json& pbr = object_or_empty(material, path, "pbrMetallicRoughness");
   numbers(pbr, json_path(path, "pbrMetallicRoughness"), "baseColorFactor", factor, 4);
-  return masked_texture_cutoff(number_or(material, path, "alphaCutoff", 0.5), factor[3]);
+  FactorRanges ranges;
+  return masked_texture_cutoff(
+      ranges.not_negative(number_or(material, path, "alphaCutoff", 0.5), "alphaCutoff"),
+      ranges.unit(factor[3], "baseColorFactor"));
 }
 
 assetlib::TextureSlot read_slot(const Json& root, const Json& info, const std::string& path,
@@ -170,22 +211,28 @@ assetlib::MaterialInfo read_material(const Json& root, size_t index, const std::
   out.name = string_or(m, path, "name", "");
   const Json& pbr = object_or_empty(m, path, "pbrMetallicRoughness");
   std::string pp = json_path(path, "pbrMetallicRoughness");
+  FactorRanges ranges;
   numbers(pbr, pp, "baseColorFactor", out.base_color_factor, 4);
-  out.metallic_factor = float(number_or(pbr, pp, "metallicFactor", 1));
-  out.roughness_factor = float(number_or(pbr, pp, "roughnessFactor", 1));
+  ranges.unit(out.base_color_factor, 4, "pbrMetallicRoughness.baseColorFactor");
+  out.metallic_factor =
+      ranges.unit(number_or(pbr, pp, "metallicFactor", 1), "pbrMetallicRoughness.metallicFactor");
+  out.roughness_factor =
+      ranges.unit(number_or(pbr, pp, "roughnessFactor", 1), "pbrMetallicRoughness.roughnessFactor");
   numbers(m, path, "emissiveFactor", out.emissive_factor, 3);
+  ranges.unit(out.emissive_factor, 3, "emissiveFactor");
   std::string mode = string_or(m, path, "alphaMode", "OPAQUE");
   out.alpha_mode = assetlib::alpha_mode_from_name(mode);
   if (out.alpha_mode == assetlib::AlphaMode::Unknown)
     throw GltfError(json_path(path, "alphaMode"), "'" + mode + "' is not OPAQUE, MASK or BLEND");
-  out.alpha_cutoff = float(number_or(m, path, "alphaCutoff", 0.5));
+  out.alpha_cutoff = ranges.not_negative(number_or(m, path, "alphaCutoff", 0.5), "alphaCutoff");
   out.double_sided = bool_or(m, path, "doubleSided", false);
   const Json& ext = object_or_empty(m, path, "extensions");
   std::string ep = json_path(path, "extensions");
   out.unlit = member(ext, ep, "KHR_materials_unlit") != nullptr;
-  out.emissive_strength =
-      float(number_or(object_or_empty(ext, ep, "KHR_materials_emissive_strength"),
-                      json_path(ep, "KHR_materials_emissive_strength"), "emissiveStrength", 1));
+  out.emissive_strength = ranges.not_negative(
+      number_or(object_or_empty(ext, ep, "KHR_materials_emissive_strength"),
+                json_path(ep, "KHR_materials_emissive_strength"), "emissiveStrength", 1),
+      "extensions.KHR_materials_emissive_strength.emissiveStrength");
   for (const SlotSpec& spec : kSlots) {
     std::string slot_path = path;
     const Json* info = texture_info(m, slot_path, spec);
@@ -195,9 +242,12 @@ assetlib::MaterialInfo read_material(const Json& root, size_t index, const std::
                      warnings);
     if (spec.role == TextureRole::Normal)
       out.normal_scale = float(number_or(*info, slot_path, "scale", 1));
-    if (spec.slot == &assetlib::MaterialInfo::occlusion)
-      out.occlusion_strength = float(number_or(*info, slot_path, "strength", 1));
+    if (spec.slot == &assetlib::MaterialInfo::occlusion) {
+      out.occlusion_strength =
+          ranges.unit(number_or(*info, slot_path, "strength", 1), "occlusionTexture.strength");
+    }
   }
+  ranges.warn(source, path, warnings);
   return out;
 }
 

@@ -99,7 +99,11 @@ namespace baker {
 //  20  textures: mip levels (and a level 0 that max_size shrinks) filtered by the baker's level
 //      filter (texture/level_filter.h) instead of stb_image_resize, 3-5 times faster: the same
 //      kernels and weights; sRGB levels round to the nearest code (up to one code from stb's)
-inline constexpr uint32_t kBakerVersion = 20;
+//  21  glTF: material factors outside glTF's ranges (base colour, metallic, roughness, emissive,
+//      occlusion strength 0..1; alpha cutoff, emissive strength >= 0) are clamped, with a warning
+//      (were written as given); a material slot whose image failed to bake is left untextured,
+//      with a warning (named a texture that was not made)
+inline constexpr uint32_t kBakerVersion = 21;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
 // What a bake depended on besides its source: a file's content hash (kAbsentFile for a file looked
