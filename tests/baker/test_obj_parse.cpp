@@ -273,3 +273,20 @@ TEST_CASE("a '#' ends a face, line or point wherever it stands") {
   CHECK(cut.code == baker::BakeError::InvalidSource);
   CHECK(cut.reason.find("line 7: ") == 0);
 }
+
+TEST_CASE("statements OBJ does not define are counted, the ones it defines skipped quietly") {
+  const std::string tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\n";
+  baker::ObjGeometry known;
+  REQUIRE(parse_text(tri + "f 1 2 3\nvp 0.5\ncstype bspline\ndeg 3\nparm u 0 1\nend\nlod 1\n"
+                           "bevel off\nc_interp on\nusemap -\nmaplib a.map\nshadow_obj s.obj\n"
+                           "t crease 2/1 1 2\ns 1\n",
+                     known)
+              .ok());
+  CHECK(known.unknown_statements == 0);
+  baker::ObjGeometry g;
+  REQUIRE(parse_text(tri + "f 1 2 3\nfo 2 4 3\nF 2 4 3\nf1 2 4\nend\n", g).ok());
+  CHECK(g.faces.size() == 1);
+  CHECK(g.unknown_statements == 3);
+  CHECK(g.first_unknown_statement == "fo");
+  CHECK(g.first_unknown_line == 6);
+}

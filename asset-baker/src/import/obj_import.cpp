@@ -86,6 +86,12 @@ void warn_unbaked_elements(const ObjGeometry& g, const std::string& path,
   counted(g.free_form,
           " free-form curve and surface element(s) (`curv`, `curv2`, `surf`) are not baked; only "
           "faces are (export them as polygons)");
+  if (g.unknown_statements > 0) {
+    warnings.push_back(path + ": " + std::to_string(g.unknown_statements) +
+                       " line(s) of a statement OBJ does not define skipped (first: line " +
+                       std::to_string(g.first_unknown_line) + ", '" + g.first_unknown_statement +
+                       "')");
+  }
   if (!g.unknown_materials.empty()) {
     warnings.push_back(path + ": usemtl names " + std::to_string(g.unknown_materials.size()) +
                        " material(s) no material library defines (first: '" +

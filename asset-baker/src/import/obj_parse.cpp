@@ -311,7 +311,28 @@ class ObjParser {
     if (keyword("s")) return r.at += 2, smoothing(r);
     if (keyword("curv") || keyword("curv2") || keyword("surf"))
       return ++out_.free_form, BakeStatus{};
-    return {};  // their parameters (cstype, vp, parm, ...), `t` tags and unknown keywords
+    if (!known_skipped(rest)) note_unknown(rest);
+    return {};  // free-form parameters (cstype, vp, parm, ...), `t` tags, display attributes
+  }
+
+  // Whether `rest` starts with a statement OBJ defines that the baker skips: free-form geometry's
+  // parameters and body statements, subdivision tags, display and render attributes (the
+  // specification's statements, its obsolete ones too).
+  static bool known_skipped(std::string_view rest) {
+    static constexpr std::string_view kSkipped[] = {
+        "vp",       "cstype", "deg",    "bmat",   "step",       "parm",      "trim",  "hole",
+        "scrv",     "sp",     "end",    "con",    "mg",         "t",         "bevel", "c_interp",
+        "d_interp", "lod",    "maplib", "usemap", "shadow_obj", "trace_obj", "ctech", "stech",
+        "call",     "csh",    "bsp",    "bzp",    "cdc",        "cdp",       "res"};
+    const std::string_view word = rest.substr(0, std::min(rest.find_first_of(" \t"), rest.size()));
+    return std::find(std::begin(kSkipped), std::end(kSkipped), word) != std::end(kSkipped);
+  }
+
+  void note_unknown(std::string_view rest) {
+    if (out_.unknown_statements++ > 0) return;
+    out_.first_unknown_statement =
+        std::string(rest.substr(0, std::min(rest.find_first_of(" \t"), size_t(32))));
+    out_.first_unknown_line = line_number_;
   }
 
   void finish() {

@@ -62,6 +62,11 @@ struct ObjGeometry {
   // Free-form elements (`curv`, `curv2`, `surf`: NURBS and Bezier curves and patches), not read.
   size_t free_form = 0;
   std::vector<std::string> unknown_materials;
+  // Lines of a statement OBJ does not define ("fo", "F", "f1 2 3"), skipped; the first one's
+  // keyword (its first 32 bytes) and line number.
+  size_t unknown_statements = 0;
+  std::string first_unknown_statement;
+  size_t first_unknown_line = 0;
   // Coordinates of `v`, `vn` and `vt` lines that are not numbers ("nan", "inf", text): read as 0.
   size_t unreadable_numbers = 0;
   // Coordinates with more after their number ("1,5", "0x1p-1"): read up to it. The first one, as
