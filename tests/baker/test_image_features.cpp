@@ -491,8 +491,15 @@ TEST_CASE("images the decoder cannot read name the format or feature they use") 
   Bytes mp4 = {0, 0, 0, 0x18};
   hostile::append(mp4, std::string("ftypisom"));
   mp4.resize(64, 0);
+  Bytes inkscape_svg, svg_with_doctype;
+  hostile::append(inkscape_svg, std::string("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                                            "<!-- Created with Inkscape -->\n<svg></svg>"));
+  hostile::append(svg_with_doctype,
+                  std::string("\xef\xbb\xbf<!DOCTYPE svg PUBLIC \"x\" \"y\">\r\n<svg/>"));
   const std::pair<Bytes, std::string> more[] = {
-      {mp4, "an ISO media file (HEIF, AVIF or MP4) is not supported"}};
+      {mp4, "an ISO media file (HEIF, AVIF or MP4) is not supported"},
+      {inkscape_svg, "SVG (a vector image) is not supported"},
+      {svg_with_doctype, "SVG (a vector image) is not supported"}};
   for (const auto& [file, reason] : cases) {
     INFO(reason);
     Baked b = bake(file, "textures/odd.png");
@@ -513,6 +520,36 @@ TEST_CASE("images the decoder cannot read name the format or feature they use") 
   Baked zeros = bake(Bytes(64, 0), "zeros.png");
   CHECK(zeros.status.code == baker::BakeError::UnreadableSource);
   CHECK(zeros.status.message().find("TGA") == std::string::npos);
+  Bytes xml;
+  hostile::append(xml, std::string("<?xml version=\"1.0\"?><html></html>"));
+  CHECK(bake(xml, "page.png").status.message().find("SVG") == std::string::npos);
+}
+
+TEST_CASE("a PNG or TGA header declaring a side of 0 or past 2^24 names the size limit") {
+  // stb_image refuses such headers as "unknown image type", before the baker's own limit.
+  auto png_of_width = [](uint32_t width) {
+    Bytes ihdr = {0, 0, 0, 0, 0, 0, 0, 4, 8, 2, 0, 0, 0};
+    for (int k = 0; k < 4; ++k) ihdr[size_t(k)] = uint8_t(width >> (24 - 8 * k));
+    Bytes png;
+    hostile::append(png, std::string("\x89PNG\r\n\x1a\n"));
+    hostile::png_chunk(png, "IHDR", ihdr);
+    hostile::png_chunk(png, "IEND", {});
+    return png;
+  };
+  Bytes zero_wide_tga = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 24, 0};
+  zero_wide_tga.resize(18 + 48, 0);
+  const std::pair<Bytes, std::string> cases[] = {
+      {png_of_width(1u << 25), "33554432x4 is outside the 1..16384 limit"},
+      {png_of_width(0x7fffffff), "2147483647x4 is outside the 1..16384 limit"},
+      {png_of_width(0), "0x4 is outside the 1..16384 limit"},
+      {zero_wide_tga, "0x4 is outside the 1..16384 limit"},
+  };
+  for (const auto& [file, reason] : cases) {
+    INFO(reason);
+    Baked b = bake(file, "textures/huge.png");
+    CHECK(b.status.code == baker::BakeError::LimitExceeded);
+    CHECK(b.status.message().find(reason) != std::string::npos);
+  }
 }
 
 TEST_CASE("grey data saved as RGB bakes as one channel (BC4), from PNG and from JPEG") {

@@ -3,6 +3,7 @@
 #include "import/byte_view.h"
 #include "import/jpeg_segments.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +16,28 @@ namespace {
 constexpr const char* kConvert = " (convert it to PNG, JPEG, TGA or BMP)";
 
 std::string not_supported(const std::string& what) { return what + " is not supported" + kConvert; }
+
+// Whether the file is an SVG: "<svg" after what may come before it in an XML file (a byte-order
+// mark, blanks, the XML declaration that Inkscape writes, comments, a doctype), within 4 KiB.
+bool is_svg(const ByteView& h) {
+  const uint64_t end = std::min<uint64_t>(h.size(), uint64_t(4) << 10);
+  for (uint64_t at = h.has(0, "\xef\xbb\xbf") ? 3 : 0; at < end;) {
+    const uint32_t c = h.u8(at);
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      ++at;
+      continue;
+    }
+    if (h.has(at, "<svg")) return true;
+    const std::string_view close = h.has(at, "<?")     ? "?>"
+                                   : h.has(at, "<!--") ? "-->"
+                                   : h.has(at, "<!")   ? ">"
+                                                       : "";
+    if (close.empty()) return false;
+    for (at += 2; at < end && !h.has(at, close);) ++at;
+    at += close.size();
+  }
+  return false;
+}
 
 // Formats the baker has no decoder for, by their signatures.
 std::string other_format(const ByteView& h) {
@@ -47,13 +70,13 @@ std::string other_format(const ByteView& h) {
       {0, "qoif"sv, "QOI"},
       {0, "gimp xcf"sv, "GIMP XCF"},
       {0, "farbfeld"sv, "farbfeld"},
-      {0, "<svg"sv, "SVG (a vector image)"},
       {0, "\0\0\1\0"sv, "ICO"},
       {0, "P7"sv, "PAM (P7) PNM"},
       {0, "PF"sv, "PFM (float) PNM"},
       {0, "Pf"sv, "PFM (float) PNM"},
   };
   if (h.has(0, "RIFF") && h.has(8, "WEBP")) return not_supported("WebP");
+  if (is_svg(h)) return not_supported("SVG (a vector image)");
   for (const Signature& s : kSignatures) {
     if (h.has(s.at, s.magic)) return not_supported(s.name);
   }
@@ -191,6 +214,20 @@ std::string tga_feature(const ByteView& h) {
 }
 
 }  // namespace
+
+std::optional<std::pair<uint32_t, uint32_t>> declared_size(std::span<const std::byte> source) {
+  ByteView h(source);
+  if (h.has(0, kPngSignature) && h.has(12, "IHDR")) return std::pair(h.be32(16), h.be32(20));
+  // A TGA header of a type stb_image reads (tga_feature's plausible header, any size).
+  const uint32_t colour_map = h.u8(1), type = h.u8(2);
+  const bool tga_type =
+      type == 1 || type == 2 || type == 3 || type == 9 || type == 10 || type == 11;
+  if (!jpeg_segments_start(h) && colour_map <= 1 && tga_type && h.size() >= 18 &&
+      other_format(h).empty() && !h.has(0, "BM") && !h.has(0, "GIF8") && !h.has(0, "8BPS")) {
+    return std::pair(h.le16(12), h.le16(14));
+  }
+  return std::nullopt;
+}
 
 std::string unsupported_image_feature(std::span<const std::byte> source) {
   ByteView h(source);

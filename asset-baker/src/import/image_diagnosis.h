@@ -5,8 +5,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 namespace baker {
 
@@ -14,5 +17,10 @@ namespace baker {
 // supported"), or empty when its header declares nothing the decoder lacks (then the file is
 // damaged, not an image, or empty). Reads only the file's first headers, within its bytes.
 std::string unsupported_image_feature(std::span<const std::byte> source);
+
+// The width and height a PNG's IHDR or a plausible TGA header declares, whatever they are
+// (stb_image refuses a zero side or one past 2^24 as "unknown image type"); nullopt for other
+// files.
+std::optional<std::pair<uint32_t, uint32_t>> declared_size(std::span<const std::byte> source);
 
 }  // namespace baker

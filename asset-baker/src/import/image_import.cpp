@@ -108,12 +108,25 @@ void* load_pixels(std::span<const std::byte> source, ImageDepth depth, DecodedIm
 
 // stb_image's own complaint is the last format's it tried ("unknown image type" for most files it
 // does not support): the feature the header declares says more.
+bool within_limit(uint32_t width, uint32_t height) {
+  return width >= 1 && height >= 1 && width <= kMaxSourceDimension && height <= kMaxSourceDimension;
+}
+
+BakeStatus outside_limit(const std::string& name, uint32_t width, uint32_t height) {
+  return BakeStatus::failure(BakeError::LimitExceeded, name,
+                             std::to_string(width) + "x" + std::to_string(height) +
+                                 " is outside the 1.." + std::to_string(kMaxSourceDimension) +
+                                 " limit");
+}
+
 BakeStatus unreadable(std::span<const std::byte> source, const std::string& name,
                       const std::string& stb_reason) {
   if (source.empty())
     return BakeStatus::failure(BakeError::UnreadableSource, name, "the file is empty");
   std::string feature = unsupported_image_feature(source);
   if (!feature.empty()) return BakeStatus::failure(BakeError::UnsupportedFeature, name, feature);
+  if (auto size = declared_size(source); size && !within_limit(size->first, size->second))
+    return outside_limit(name, size->first, size->second);
   if (std::string damage = png_damage(source); !damage.empty())
     return BakeStatus::failure(BakeError::InvalidSource, name, damage);
   return BakeStatus::failure(BakeError::UnreadableSource, name,
@@ -330,11 +343,8 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
   if (!stbi_info_from_memory(data, len, &w, &h, &comp))
     return unreadable(source, name, stbi_failure_reason());
   h = header_height(source, h);
-  if (w <= 0 || h <= 0 || uint32_t(w) > kMaxSourceDimension || uint32_t(h) > kMaxSourceDimension) {
-    return BakeStatus::failure(BakeError::LimitExceeded, name,
-                               std::to_string(w) + "x" + std::to_string(h) + " is outside the 1.." +
-                                   std::to_string(kMaxSourceDimension) + " limit");
-  }
+  if (w <= 0 || h <= 0 || !within_limit(uint32_t(w), uint32_t(h)))
+    return outside_limit(name, uint32_t(std::max(w, 0)), uint32_t(std::max(h, 0)));
   if (BakeStatus s = preflight_image(source, name, uint32_t(w), uint32_t(h)); !s) return s;
   // stb_image decodes a 4-component JPEG without Adobe's marker, as other colours: asked first.
   if (jpeg_segments_start(ByteView(source))) {
