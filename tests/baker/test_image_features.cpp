@@ -533,6 +533,7 @@ TEST_CASE("a PNG or TGA header declaring a side of 0 or past 2^24 names the size
     Bytes png;
     hostile::append(png, std::string("\x89PNG\r\n\x1a\n"));
     hostile::png_chunk(png, "IHDR", ihdr);
+    hostile::png_chunk(png, "IDAT", hostile::zlib_stored(Bytes(13, 0)));
     hostile::png_chunk(png, "IEND", {});
     return png;
   };
@@ -540,8 +541,7 @@ TEST_CASE("a PNG or TGA header declaring a side of 0 or past 2^24 names the size
   zero_wide_tga.resize(18 + 48, 0);
   const std::pair<Bytes, std::string> cases[] = {
       {png_of_width(1u << 25), "33554432x4 is outside the 1..16384 limit"},
-      {png_of_width(0x7fffffff), "2147483647x4 is outside the 1..16384 limit"},
-      {png_of_width(0), "0x4 is outside the 1..16384 limit"},
+      {png_of_width(0x7fffffff), "2147483647x4 is outside the 1..16384 limit"},  // PNG's largest
       {zero_wide_tga, "0x4 is outside the 1..16384 limit"},
   };
   for (const auto& [file, reason] : cases) {
@@ -550,6 +550,10 @@ TEST_CASE("a PNG or TGA header declaring a side of 0 or past 2^24 names the size
     CHECK(b.status.code == baker::BakeError::LimitExceeded);
     CHECK(b.status.message().find(reason) != std::string::npos);
   }
+  // Past what PNG allows, the header is damaged rather than large.
+  Baked zero = bake(png_of_width(0), "textures/zero.png");
+  CHECK(zero.status.code == baker::BakeError::InvalidSource);
+  CHECK(zero.status.message().find("0x4 (PNG sides are 1 to 2^31 - 1)") != std::string::npos);
 }
 
 TEST_CASE("grey data saved as RGB bakes as one channel (BC4), from PNG and from JPEG") {

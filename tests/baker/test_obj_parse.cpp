@@ -290,3 +290,14 @@ TEST_CASE("statements OBJ does not define are counted, the ones it defines skipp
   CHECK(g.first_unknown_statement == "fo");
   CHECK(g.first_unknown_line == 6);
 }
+
+TEST_CASE("v and vn lines of fewer than 3 coordinates are counted, vt lines of one are not") {
+  baker::ObjGeometry g;
+  REQUIRE(
+      parse_text("v 0 0 0\nv 1 0\nv 0 1 0\nvn 0 1\nvn 0 0 1\nvt 0.5\nv 2 2\nf 1 2 3\n", g).ok());
+  CHECK(g.short_lines == 3);
+  CHECK(g.positions[5] == 0.0f);  // the missing z of `v 1 0`
+  baker::ObjGeometry full;
+  REQUIRE(parse_text("v 0 0 0\nv 1 0 0 # z\nv 0 1 0 1\nvn 0 0 1\nvt 0.5\nf 1 2 3\n", full).ok());
+  CHECK(full.short_lines == 0);
+}

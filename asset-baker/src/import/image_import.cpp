@@ -125,10 +125,10 @@ BakeStatus unreadable(std::span<const std::byte> source, const std::string& name
     return BakeStatus::failure(BakeError::UnreadableSource, name, "the file is empty");
   std::string feature = unsupported_image_feature(source);
   if (!feature.empty()) return BakeStatus::failure(BakeError::UnsupportedFeature, name, feature);
-  if (auto size = declared_size(source); size && !within_limit(size->first, size->second))
-    return outside_limit(name, size->first, size->second);
   if (std::string damage = png_damage(source); !damage.empty())
     return BakeStatus::failure(BakeError::InvalidSource, name, damage);
+  if (auto size = declared_size(source); size && !within_limit(size->first, size->second))
+    return outside_limit(name, size->first, size->second);
   return BakeStatus::failure(BakeError::UnreadableSource, name,
                              "not a readable image (" + stb_reason + ")");
 }

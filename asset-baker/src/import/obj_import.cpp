@@ -65,6 +65,8 @@ void warn_unbaked_elements(const ObjGeometry& g, const std::string& path,
   auto counted = [&](size_t count, const std::string& what) {
     if (count > 0) warnings.push_back(path + ": " + std::to_string(count) + what);
   };
+  counted(g.short_lines,
+          " `v` or `vn` line(s) of fewer than 3 coordinates: the missing ones read as 0");
   counted(g.unreadable_numbers,
           " coordinate(s) are not numbers (nan, inf or text) and were read as 0");
   if (g.cut_numbers > 0) {

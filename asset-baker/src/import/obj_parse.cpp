@@ -350,7 +350,7 @@ class ObjParser {
 
   // "v x y z [r g b]": the colour is kept only when every `v` line has one.
   BakeStatus vertex(LineReader& r) {
-    for (int k = 0; k < 3; ++k) out_.positions.push_back(coordinate(r));
+    point(r, out_.positions);
     if (BakeStatus s = in_float_range(); !s) return s;
     float rgb[3];
     bool color = r.real(rgb[0]) && r.real(rgb[1]) && r.real(rgb[2]);
@@ -360,8 +360,18 @@ class ObjParser {
     return {};
   }
   BakeStatus triple(LineReader& r, std::vector<float>& to) {
-    for (int k = 0; k < 3; ++k) to.push_back(coordinate(r));
+    point(r, to);
     return in_float_range();
+  }
+  // The x, y and z of a `v` or `vn` line; one missing reads as 0 and is counted.
+  void point(LineReader& r, std::vector<float>& to) {
+    bool short_line = false;
+    for (int k = 0; k < 3; ++k) {
+      r.skip_blanks();
+      short_line = short_line || r.done();
+      to.push_back(coordinate(r));
+    }
+    out_.short_lines += short_line;
   }
   BakeStatus uv(LineReader& r) {
     for (int k = 0; k < 2; ++k) out_.uvs.push_back(coordinate(r));

@@ -69,6 +69,8 @@ struct ObjGeometry {
   size_t first_unknown_line = 0;
   // Coordinates of `v`, `vn` and `vt` lines that are not numbers ("nan", "inf", text): read as 0.
   size_t unreadable_numbers = 0;
+  // `v` and `vn` lines of fewer than 3 coordinates ("v 0 0"): the missing ones read as 0.
+  size_t short_lines = 0;
   // Coordinates with more after their number ("1,5", "0x1p-1"): read up to it. The first one, as
   // written (its first 32 bytes).
   size_t cut_numbers = 0;
