@@ -1452,3 +1452,21 @@ TEST_CASE("a PSD's ICC profile resource is judged as other formats' profiles are
   REQUIRE(plain.status.ok());
   CHECK(plain.warnings.empty());
 }
+
+TEST_CASE("a GIF cut short says how many bytes it needs: more than it holds") {
+  // 2 x 1 pixels: one data block of 4 LZW bytes (clear, 0, 1, end), then the block terminator.
+  const Bytes whole = hostile::gif(2, 1, {4, 0x44, 0x01, 0x00, 0x00, 0x00, ';'});
+  REQUIRE(bake(whole, "whole.gif").status.ok());
+  for (size_t cut = 14; cut < whole.size() - 2; ++cut) {
+    const Bytes part(whole.begin(), whole.begin() + long(cut));
+    Baked b = bake(part, "cut.gif");
+    INFO("cut at " << cut << ": " << b.status.message());
+    REQUIRE_FALSE(b.status.ok());
+    const std::string message = b.status.message();
+    const size_t at = message.find("truncated: ");
+    if (at == std::string::npos) continue;  // refused another way first (no pixel data)
+    const uint64_t needed = std::stoull(message.substr(at + 11));
+    CHECK(needed > cut);
+    CHECK(message.find("the file holds " + std::to_string(cut)) != std::string::npos);
+  }
+}

@@ -239,10 +239,10 @@ BakeStatus check_jpeg(std::span<const std::byte> source, const std::string& name
 bool skip_gif_sub_blocks(Reader& r, uint64_t& data_bytes) {
   data_bytes = 0;
   for (;;) {
-    if (r.left() == 0) return false;
+    if (r.left() == 0) return r.skip(1), false;  // past the end by the length byte it needs
     uint8_t n = r.u8();
     if (n == 0) return true;
-    if (n > r.left()) return false;
+    if (n > r.left()) return r.skip(n), false;  // past the end by what the block lacks
     r.skip(n);
     data_bytes += n;
   }
