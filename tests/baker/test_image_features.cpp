@@ -1470,3 +1470,21 @@ TEST_CASE("a GIF cut short says how many bytes it needs: more than it holds") {
     CHECK(message.find("the file holds " + std::to_string(cut)) != std::string::npos);
   }
 }
+
+TEST_CASE("a PNG cut inside a chunk's header before its image data says it is truncated") {
+  Bytes png;
+  hostile::append(png, std::string("\x89PNG\r\n\x1a\n"));
+  hostile::png_chunk(png, "IHDR", {0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0});
+  const size_t header_end = png.size();  // 33: the signature and IHDR
+  hostile::png_chunk(png, "IDAT", hostile::zlib_stored(Bytes(4, 0)));
+  for (size_t cut = header_end + 1; cut < header_end + 8; ++cut) {
+    Baked b = bake(Bytes(png.begin(), png.begin() + long(cut)), "cut.png");
+    INFO(b.status.message());
+    CHECK(b.status.message().find("truncated: the PNG ends " + std::to_string(cut - header_end) +
+                                  " byte(s) into a chunk's 8-byte header") != std::string::npos);
+  }
+  Bytes no_data(png.begin(), png.begin() + long(header_end));
+  hostile::png_chunk(no_data, "IEND", {});
+  no_data.push_back(0);  // a stray byte after IEND: not a cut header
+  CHECK(bake(no_data, "empty.png").status.message().find("no IDAT chunk") != std::string::npos);
+}

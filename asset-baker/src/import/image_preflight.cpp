@@ -123,6 +123,7 @@ std::string walk_png(std::span<const std::byte> source, uint64_t& idat) {
   idat = 0;
   uint32_t colour_type = 0, palettes = 0;
   bool image_data = false, palette_first = false;  // an IDAT seen; a PLTE before the first
+  bool ended = false;                              // at IEND
   for (PngChunk chunk; chunks.next(chunk);) {
     const uint64_t after_type = source.size() - chunk.data();
     if (chunk.length > 0x7fffffffu || uint64_t(chunk.length) + 4 > after_type) {
@@ -144,7 +145,14 @@ std::string walk_png(std::span<const std::byte> source, uint64_t& idat) {
     }
     if (chunk.is("PLTE")) palette_first = palette_first || !image_data, ++palettes;
     if (chunk.is("IDAT")) idat += chunk.length, image_data = true;
-    if (chunk.is("IEND")) break;
+    if (chunk.is("IEND")) {
+      ended = true;
+      break;
+    }
+  }
+  if (idat == 0 && !ended && chunks.bytes_left() > 0) {
+    return "truncated: the PNG ends " + std::to_string(chunks.bytes_left()) +
+           " byte(s) into a chunk's 8-byte header, before any image data";
   }
   if (idat == 0) return "the PNG has no image data (no IDAT chunk before the end)";
   // stb_image takes the last of several palettes, libpng refuses the file: which was meant?

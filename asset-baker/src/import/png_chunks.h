@@ -41,6 +41,10 @@ class PngChunks {
     return true;
   }
 
+  // Bytes after the last chunk next() handed out, fewer than a chunk's header when it returned
+  // false: the file was cut inside a header (or holds stray bytes after its last chunk).
+  uint64_t bytes_left() const { return at_ < bytes_.size() ? bytes_.size() - at_ : 0; }
+
   // The next chunk before the image data, where PNG places the chunks that describe it (palette,
   // transparency, colour space, animation control): false at the first IDAT, at IEND and at the
   // end of the file.
