@@ -729,6 +729,14 @@ PY
   expect_line "$work/log" "warning: models/cube.obj: texture 'textures/bricks.png' failed to bake; material left untextured"
   expect_line "$work/log" "warning: models/uses_bad.gltf: .*images\[0\] 'models/bad.png' failed to bake; slot left untextured"
   "$baker" check "$work/out" >"$work/check" 2>&1 || { cat "$work/check"; fail "a material names a texture that failed"; }
+  # With a shared cache: the model the first pass stored (naming the texture) is not restored in
+  # the second, in a folder of its own or in a fresh one filled from the cache.
+  for round in 1 2; do
+    rm -rf "$work/out-shared"
+    set +e; "$baker" "$work/src" -o "$work/out-shared" --cache-dir "$work/shared-cache" -j2 >"$work/log" 2>&1; rc=$?; set -e
+    [ "$rc" = 1 ] || { cat "$work/log"; fail "shared cache round $round: exit $rc"; }
+    "$baker" check "$work/out-shared" >"$work/check" 2>&1 || { cat "$work/check"; fail "shared cache round $round: a material names a texture that failed"; }
+  done
   bake -j2
   [ "$rc" = 1 ] || fail "the image still fails, exit $rc"
   ! grep -q "baked models/" "$work/log" || { cat "$work/log"; fail "a model was baked again while its image stays broken"; }

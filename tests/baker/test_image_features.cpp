@@ -495,7 +495,8 @@ TEST_CASE("images the decoder cannot read name the format or feature they use") 
   hostile::append(inkscape_svg, std::string("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                                             "<!-- Created with Inkscape -->\n<svg></svg>"));
   hostile::append(svg_with_doctype,
-                  std::string("\xef\xbb\xbf<!DOCTYPE svg PUBLIC \"x\" \"y\">\r\n<svg/>"));
+                  std::string("\xef\xbb\xbf<!DOCTYPE svg PUBLIC \"x\" \"y\" [\n"
+                              "  <!ENTITY ns_svg \"http://www.w3.org/2000/svg\">\n]>\r\n<svg/>"));
   const std::pair<Bytes, std::string> more[] = {
       {mp4, "an ISO media file (HEIF, AVIF or MP4) is not supported"},
       {inkscape_svg, "SVG (a vector image) is not supported"},

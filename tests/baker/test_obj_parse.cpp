@@ -279,7 +279,7 @@ TEST_CASE("statements OBJ does not define are counted, the ones it defines skipp
   baker::ObjGeometry known;
   REQUIRE(parse_text(tri + "f 1 2 3\nvp 0.5\ncstype bspline\ndeg 3\nparm u 0 1\nend\nlod 1\n"
                            "bevel off\nc_interp on\nusemap -\nmaplib a.map\nshadow_obj s.obj\n"
-                           "t crease 2/1 1 2\ns 1\n",
+                           "t crease 2/1 1 2\ns 1\ng\no\ns\nmtllib\nusemtl\nv\n",
                      known)
               .ok());
   CHECK(known.unknown_statements == 0);

@@ -402,3 +402,23 @@ TEST_CASE("a bake's plan memory, wired to its stamps, takes an unchanged model's
   BakeCache third;
   CHECK(plan(forged, third.planned).targets("wood.png")[0].role == TextureRole::Normal);
 }
+
+TEST_CASE("a slot's texture dependency reads back its name, absence or failed image", "[cache]") {
+  using baker::Dependency;
+  using baker::texture_dependency_of;
+  // An image whose name starts like the failed marker is still a name.
+  auto named = texture_dependency_of(Dependency{"failed x.png", "texture:color:failed x.png"});
+  REQUIRE(named);
+  CHECK(named->name == std::optional<std::string>("failed x.png"));
+  CHECK_FALSE(named->failed_image_hash);
+  auto absent = texture_dependency_of(Dependency{"a.png", "texture:normal:absent"});
+  REQUIRE(absent);
+  CHECK_FALSE(absent->name);
+  CHECK_FALSE(absent->failed_image_hash);
+  auto failed =
+      texture_dependency_of(Dependency{"a.png", "texture:color:/failed xxh3-64:0123456789abcdef"});
+  REQUIRE(failed);
+  CHECK_FALSE(failed->name);
+  CHECK(failed->failed_image_hash == std::optional<std::string>("xxh3-64:0123456789abcdef"));
+  CHECK_FALSE(texture_dependency_of(Dependency{"a.png", "xxh3-64:0123456789abcdef"}));
+}

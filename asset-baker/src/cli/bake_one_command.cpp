@@ -70,7 +70,10 @@ std::vector<std::string> read_paths(const fs::path& root, const std::string& rel
                                     const std::optional<fs::path>& plan_file) {
   std::vector<std::string> paths{(root / relative).string()};
   for (const Dependency& dep : entry.deps) {
-    if (texture_dependency_of(dep)) continue;  // its plan file covers it
+    // A texture name: its plan file covers it. A slot whose image failed to bake depends on the
+    // image's content (bake_job.h): the image is listed.
+    if (std::optional<TextureDependency> t = texture_dependency_of(dep); t && !t->failed_image_hash)
+      continue;
     std::optional<fs::path> file = inside_root(root, dep.path);
     if (!file) continue;
     if (dep.state != kAbsentFile) {

@@ -129,7 +129,7 @@ class FactorRanges {
  public:
   float unit(double value, const std::string& where) { return clamped(value, 0, 1, where); }
   float not_negative(double value, const std::string& where) {
-    return clamped(value, 0, HUGE_VAL, where);
+    return clamped(value, 0, HUGE_VALF, where);
   }
   void unit(float* values, size_t count, const std::string& where) {
     for (size_t i = 0; i < count; ++i) values[i] = unit(values[i], json_path(where, i));
@@ -143,14 +143,15 @@ class FactorRanges {
   }
 
  private:
-  float clamped(double value, double low, double high, const std::string& where) {
-    const double in_range = std::clamp(value, low, high);
-    if (in_range != value) clamped_.push_back(where + " " + number_text(value));
-    return float(in_range);
+  // Judged on the float the material holds: 1.0000000000000002 is 1.
+  float clamped(double value, float low, float high, const std::string& where) {
+    const float as_read = float(value), in_range = std::clamp(as_read, low, high);
+    if (in_range != as_read) clamped_.push_back(where + " " + number_text(as_read));
+    return in_range;
   }
-  static std::string number_text(double value) {
+  static std::string number_text(float value) {
     char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
+    std::snprintf(text, sizeof text, "%.9g", double(value));
     return text;
   }
   std::vector<std::string> clamped_;

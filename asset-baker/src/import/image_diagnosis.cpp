@@ -33,7 +33,12 @@ bool is_svg(const ByteView& h) {
                                    : h.has(at, "<!")   ? ">"
                                                        : "";
     if (close.empty()) return false;
-    for (at += 2; at < end && !h.has(at, close);) ++at;
+    for (at += 2; at < end && !h.has(at, close); ++at) {
+      // A doctype's internal subset ("<!DOCTYPE svg [ <!ENTITY ...> ]>", Illustrator's) holds '>'.
+      if (close == ">" && h.u8(at) == '[') {
+        while (at < end && h.u8(at) != ']') ++at;
+      }
+    }
     at += close.size();
   }
   return false;

@@ -311,21 +311,25 @@ class ObjParser {
     if (keyword("s")) return r.at += 2, smoothing(r);
     if (keyword("curv") || keyword("curv2") || keyword("surf"))
       return ++out_.free_form, BakeStatus{};
-    if (!known_skipped(rest)) note_unknown(rest);
-    return {};  // free-form parameters (cstype, vp, parm, ...), `t` tags, display attributes
+    if (!defined_statement(rest)) note_unknown(rest);
+    // Free-form parameters (cstype, vp, parm, ...), `t` tags, display attributes, and the
+    // statements above with nothing after them (`g` alone: the default group).
+    return {};
   }
 
-  // Whether `rest` starts with a statement OBJ defines that the baker skips: free-form geometry's
-  // parameters and body statements, subdivision tags, display and render attributes (the
-  // specification's statements, its obsolete ones too).
-  static bool known_skipped(std::string_view rest) {
-    static constexpr std::string_view kSkipped[] = {
-        "vp",       "cstype", "deg",    "bmat",   "step",       "parm",      "trim",  "hole",
-        "scrv",     "sp",     "end",    "con",    "mg",         "t",         "bevel", "c_interp",
-        "d_interp", "lod",    "maplib", "usemap", "shadow_obj", "trace_obj", "ctech", "stech",
-        "call",     "csh",    "bsp",    "bzp",    "cdc",        "cdp",       "res"};
+  // Whether `rest` starts with a statement OBJ defines: those read above, and those the baker
+  // skips (free-form geometry's parameters and body statements, subdivision tags, display and
+  // render attributes; the specification's obsolete ones too).
+  static bool defined_statement(std::string_view rest) {
+    static constexpr std::string_view kDefined[] = {
+        "v",      "vn",     "vt",     "vw",         "f",         "l",     "p",        "g",
+        "o",      "s",      "mtllib", "usemtl",     "curv",      "curv2", "surf",     "vp",
+        "cstype", "deg",    "bmat",   "step",       "parm",      "trim",  "hole",     "scrv",
+        "sp",     "end",    "con",    "mg",         "t",         "bevel", "c_interp", "d_interp",
+        "lod",    "maplib", "usemap", "shadow_obj", "trace_obj", "ctech", "stech",    "call",
+        "csh",    "bsp",    "bzp",    "cdc",        "cdp",       "res"};
     const std::string_view word = rest.substr(0, std::min(rest.find_first_of(" \t"), rest.size()));
-    return std::find(std::begin(kSkipped), std::end(kSkipped), word) != std::end(kSkipped);
+    return std::find(std::begin(kDefined), std::end(kDefined), word) != std::end(kDefined);
   }
 
   void note_unknown(std::string_view rest) {

@@ -29,8 +29,8 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view kTextureDependency = "texture:";
 constexpr std::string_view kAbsentTexture = "absent";
-// Then the image's content hash (hex: never an image's name, which ends in its extension).
-constexpr std::string_view kFailedTexture = "failed ";
+// Then the image's content hash. No texture name starts with '/' (names are root-relative paths).
+constexpr std::string_view kFailedTexture = "/failed ";
 
 // The dependency on the texture a material names for `image` in `role`: which name the bake gave
 // it (or "absent"). Rebaked when that changes: the image appears or goes, or its role changes.
@@ -54,6 +54,9 @@ std::string failed_texture_dependency(TextureRole role, const std::string& image
 // same texture name, or a failed image still with the content it failed with.
 bool dependency_holds(JobContext& context, const Dependency& dep) {
   if (std::optional<TextureDependency> texture = texture_dependency_of(dep)) {
+    // The image failed this run: a model naming its texture is baked again, never restored
+    // (rebake_models_naming_failed_images).
+    if (texture->name && context.failed_images.count(dep.path)) return false;
     if (texture->failed_image_hash) {
       return context.textures.texture_name(dep.path, texture->role) &&
              context.file_hash(dep.path) == *texture->failed_image_hash;

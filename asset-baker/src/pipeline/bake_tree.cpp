@@ -544,9 +544,10 @@ bool rebake_models_naming_failed_images(JobContext& context, const std::vector<S
     if (sources[i].kind != AssetKind::Texture || r.outcome != Outcome::Failed) continue;
     auto old = old_cache.entries.find(sources[i].relative);
     if (old != old_cache.entries.end() && keeps_previous(r, old->second, output)) continue;
+    // The hash of the bytes that failed (read before the decoder refused them), not of the file
+    // now: an image fixed meanwhile must not pass for the broken one.
     const bool own_fault = r.status.blames_source() && !r.inputs_unchanged;
-    context.failed_images[sources[i].relative] =
-        own_fault ? context.file_hash(sources[i].relative).value_or("") : "";
+    context.failed_images[sources[i].relative] = own_fault ? r.entry.source_hash : "";
   }
   std::vector<size_t> models;
   uint64_t bytes = 0;
