@@ -231,6 +231,10 @@ TEST_CASE("parse_obj names the line of what it refuses") {
   baker::BakeStatus wide = parse(tri + "\r\nf 1 2 04294967299\n");
   CHECK(wide.code == baker::BakeError::LimitExceeded);
   CHECK(wide.reason == "line 5: index 4294967299 is beyond 2147483647");
+  baker::BakeStatus far_back = parse(tri + "f 1 2 -2147483648\n");
+  CHECK(far_back.reason == "line 4: index -2147483648 is beyond -2147483647");
+  baker::BakeStatus slashed = parse(tri + "f 1/1 2/1 3/-99999999999\n");
+  CHECK(slashed.reason == "line 4: index -99999999999 is beyond -2147483647");
   // A face over the corner limit is refused before its corners are kept: a line of millions of
   // corners must not allocate for them.
   std::string huge = tri + "f";

@@ -196,7 +196,8 @@ bool plain_index(std::string_view s, size_t& at, int count, int& out) {
 // triangle), and they are still refused.
 struct IndexLineScan {
   uint64_t words = 0;
-  std::string_view beyond_int;
+  std::string_view beyond_int;   // its digits, without leading zeros
+  bool beyond_negative = false;  // after a '-': a relative index
 };
 
 IndexLineScan scan_index_line(std::string_view text) {
@@ -215,12 +216,14 @@ IndexLineScan scan_index_line(std::string_view text) {
       ++i;
       continue;
     }
+    const bool negative = i > 0 && text[i - 1] == '-';
     while (i < text.size() && text[i] == '0') ++i;
     const size_t start = i;
     while (i < text.size() && is_digit(text[i])) ++i;
     std::string_view number = text.substr(start, i - start);
     if (number.size() > 10 || (number.size() == 10 && number > "2147483647")) {
       scan.beyond_int = number;
+      scan.beyond_negative = negative;
       return scan;
     }
   }
@@ -498,7 +501,9 @@ class ObjParser {
     const IndexLineScan scan = scan_index_line(r.line.substr(r.at + 1));
     if (!scan.beyond_int.empty()) {
       return fail(BakeError::LimitExceeded,
-                  "index " + std::string(scan.beyond_int) + " is beyond 2147483647");
+                  "index " + std::string(scan.beyond_negative ? "-" : "") +
+                      std::string(scan.beyond_int) + " is beyond " +
+                      (scan.beyond_negative ? "-2147483647" : "2147483647"));
     }
     if (kind == 'f') {
       if (BakeStatus s = check_face_budget(scan.words); !s) return s;
