@@ -269,6 +269,38 @@ TEST_CASE("a TGA colour map that starts past entry 0 is complete, and indexes th
   CHECK(past.status.message().find("runs past entry 65535") != std::string::npos);
 }
 
+TEST_CASE("TGA pixels indexing past the colour map are counted in a warning, raw and RLE") {
+  // A 2-entry map of 24-bit entries, 4 x 1 pixels of `index_bits`, `type` 1 (raw) or 9 (RLE).
+  auto mapped = [](uint8_t type, uint8_t index_bits, const Bytes& pixels) {
+    Bytes b = {0, 1, type};
+    hostile::put_le16(b, 0);  // first entry index
+    hostile::put_le16(b, 2);  // entries
+    b.push_back(24);
+    for (int i = 0; i < 4; ++i) b.push_back(0);  // origin
+    hostile::put_le16(b, 4);
+    hostile::put_le16(b, 1);
+    b.push_back(index_bits);
+    b.push_back(0x20);
+    b.insert(b.end(), {0, 0, 255, 0, 255, 0});  // red, green (BGR)
+    b.insert(b.end(), pixels.begin(), pixels.end());
+    return b;
+  };
+  const std::pair<Bytes, std::string> cases[] = {
+      {mapped(1, 8, {0, 1, 1, 0}), ""},
+      {mapped(1, 8, {0, 7, 1, 2}), "2 pixel(s) index past the TGA's colour map of 2 entries"},
+      {mapped(1, 16, {1, 0, 0, 1, 0, 0, 1, 0}), "1 pixel(s) index past"},  // 256 as a 16-bit index
+      {mapped(9, 8, {0x82, 5, 0x00, 1}), "3 pixel(s) index past"},         // a run of 3 x 5
+      {mapped(9, 8, {0x83, 1}), ""},
+  };
+  for (const auto& [file, warning] : cases) {
+    INFO(warning);
+    Baked b = bake(file, "mapped.tga");
+    REQUIRE(b.status.ok());
+    CHECK(mentions(b.warnings, "index past the TGA's colour map") == !warning.empty());
+    if (!warning.empty()) CHECK(mentions(b.warnings, warning));
+  }
+}
+
 TEST_CASE("a top-down BMP (negative height) bakes upright") {
   const Picture shown = picture({"ABC", "DEF"});
   Bytes pixels;

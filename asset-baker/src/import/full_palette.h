@@ -8,7 +8,8 @@
 //   data offset, and for the OS/2 header (12 bytes, 3-byte entries) 4 too few, so even a complete
 //   256-colour OS/2 file lost its last 4 colours.
 // - PNG of colour type 3 with a PLTE chunk of fewer than 256 entries (libpng's badpal test files).
-// GIF and TGA palettes are not affected (stb_image zero-fills or clamps them); RLE BMPs are refused
+// GIF and TGA palettes are not affected (stb_image zero-fills or clamps them: a TGA index past its
+// map is entry 0, warned about in image_import.cpp); RLE BMPs are refused
 // by stb_image. A TGA whose colour map starts at a non-zero entry is patched too (its palette
 // read from the wrong bytes, full_palette.cpp).
 //

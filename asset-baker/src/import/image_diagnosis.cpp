@@ -227,8 +227,8 @@ std::optional<std::pair<uint32_t, uint32_t>> declared_size(std::span<const std::
   const uint32_t colour_map = h.u8(1), type = h.u8(2);
   const bool tga_type =
       type == 1 || type == 2 || type == 3 || type == 9 || type == 10 || type == 11;
-  if (!jpeg_segments_start(h) && colour_map <= 1 && tga_type && h.size() >= 18 &&
-      other_format(h).empty() && !h.has(0, "BM") && !h.has(0, "GIF8") && !h.has(0, "8BPS")) {
+  if (decoded_as_tga(h) && other_format(h).empty() && colour_map <= 1 && tga_type &&
+      h.size() >= 18) {
     return std::pair(h.le16(12), h.le16(14));
   }
   return std::nullopt;

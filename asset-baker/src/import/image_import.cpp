@@ -267,6 +267,39 @@ std::string settle_tga_alpha(std::span<const std::byte> source, DecodedImage& im
          " vary: read as alpha";
 }
 
+// A colour-mapped TGA pixel whose index lies past the map is baked as entry 0 by stb_image (no
+// decoder agrees on such a damaged file): counted, for a warning, over the stored indices (raw, or
+// the RLE packets of type 9), 8 or 16 bits each. Stops where the file ends.
+std::string tga_indices_past_map(std::span<const std::byte> source, const DecodedImage& image) {
+  const ByteView b(source);
+  const uint32_t type = b.u8(2), index_bytes = b.u8(16) / 8;
+  if (!decoded_as_tga(b) || b.u8(1) != 1 || (type != 1 && type != 9) ||
+      (index_bytes != 1 && index_bytes != 2)) {
+    return {};
+  }
+  const uint64_t entries = uint64_t(b.le16(3)) + b.le16(5);  // the map runs to first + length
+  uint64_t at = 18 + b.u8(0) + uint64_t(b.le16(5)) * ((b.u8(7) + 7) / 8);
+  const uint64_t pixels = uint64_t(image.width) * image.height;
+  uint64_t past = 0;
+  auto index_at = [&](uint64_t where) { return index_bytes == 1 ? b.u8(where) : b.le16(where); };
+  for (uint64_t done = 0; done < pixels && at + index_bytes <= source.size();) {
+    uint64_t run = 1, repeat = 1;
+    if (type == 9) {
+      const uint32_t packet = b.u8(at++);
+      (packet & 0x80 ? repeat : run) = (packet & 0x7f) + 1;
+    }
+    for (uint64_t k = 0; k < run && done < pixels && at + index_bytes <= source.size(); ++k) {
+      const uint64_t count = std::min(repeat, pixels - done);
+      past += index_at(at) >= entries ? count : 0;
+      done += count;
+      at += index_bytes;
+    }
+  }
+  if (past == 0) return {};
+  return std::to_string(past) + " pixel(s) index past the TGA's colour map of " +
+         std::to_string(entries) + " entries: baked as entry 0 (a damaged file?)";
+}
+
 // A 32-bit BMP without bit fields (BI_RGB) leaves each pixel's fourth byte unused. stb_image reads
 // it as alpha unless all are 0 (then opaque); fourth bytes that vary are kept as alpha, said so.
 std::string settle_bmp_alpha(std::span<const std::byte> source, const DecodedImage& image) {
@@ -386,6 +419,8 @@ BakeStatus decode_image(std::span<const std::byte> source, const std::string& na
   if (uint32_t maxval = pnm_maxval(source); maxval > 0 && maxval < 255)
     stretch_pnm_samples(out, maxval);
   if (std::string tga = settle_tga_alpha(source, out); !tga.empty())
+    out.warnings.push_back(name + ": " + tga);
+  if (std::string tga = tga_indices_past_map(source, out); !tga.empty())
     out.warnings.push_back(name + ": " + tga);
   if (std::string bmp = settle_bmp_alpha(source, out); !bmp.empty())
     out.warnings.push_back(name + ": " + bmp);

@@ -103,7 +103,8 @@ namespace baker {
 //      occlusion strength 0..1; alpha cutoff, emissive strength >= 0) are clamped, with a warning
 //      (were written as given); a material slot whose image failed to bake is left untextured,
 //      with a warning (named a texture that was not made); new warnings (OBJ statements the
-//      specification does not define, `v`/`vn` lines of fewer than 3 coordinates)
+//      specification does not define, `v`/`vn` lines of fewer than 3 coordinates, TGA pixels
+//      indexing past the colour map)
 inline constexpr uint32_t kBakerVersion = 21;
 inline constexpr const char* kCacheFileName = ".assetlib-cache.json";
 
