@@ -129,7 +129,7 @@ void SubmeshVertices::collect_used(const uint32_t* mesh_indices, size_t index_co
   if (index_count == 0) return;
   auto [low, high] = std::minmax_element(mesh_indices, mesh_indices + index_count);
   // A submesh's vertices mostly lie together (numbered in order of first use): marking them and
-  // scanning their span is linear, where sorting cost a third of ordering a 59-material glTF.
+  // scanning their span is linear, where sorting cost 4 % of a 59-material glTF's whole bake.
   // Spread thin over the mesh, they are sorted.
   if (*high - *low <= kScanFactor * uint64_t(index_count)) {
     constexpr uint32_t kMarked = 0;
