@@ -48,6 +48,11 @@ inline uint64_t jpeg_segments_start(const ByteView& b) {
 
 // Whether stb_image, having decoded the file, read it as a TGA: TGA has no signature, and stb_image
 // tries it last, for files none of the other signatures matched.
+// A TGA header of a colour-mapped type (1 raw, 9 RLE) with its colour map.
+inline bool colour_mapped_tga(const ByteView& b) {
+  return b.size() >= 18 && b.u8(1) == 1 && (b.u8(2) == 1 || b.u8(2) == 9);
+}
+
 inline bool decoded_as_tga(const ByteView& b) {
   if (jpeg_segments_start(b)) return false;
   for (std::string_view magic :

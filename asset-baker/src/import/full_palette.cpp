@@ -142,12 +142,6 @@ BakeStatus tga(std::span<const std::byte> source, const std::string& name,
   return {};
 }
 
-bool is_colour_mapped_tga(std::span<const std::byte> source) {
-  const ByteView b(source);
-  uint32_t type = b.u8(2);
-  return source.size() >= 18 && b.u8(1) == 1 && (type == 1 || type == 9);
-}
-
 }  // namespace
 
 BakeStatus full_palette(std::span<const std::byte> source, const std::string& name,
@@ -156,7 +150,7 @@ BakeStatus full_palette(std::span<const std::byte> source, const std::string& na
   const ByteView b(source);
   if (b.has(0, "BM") && source.size() >= 26) return bmp(source, name, out);
   if (b.has(0, kPngSignature)) return png(source, out);
-  if (is_colour_mapped_tga(source)) return tga(source, name, out);  // stb_image tries TGA last
+  if (colour_mapped_tga(b)) return tga(source, name, out);  // stb_image tries TGA last
   return {};
 }
 

@@ -197,6 +197,11 @@ std::string hdr_feature(const ByteView& h) {
   return {};
 }
 
+// The TGA image types stb_image reads: colour-mapped, true-colour and grey, raw or RLE.
+bool stb_reads_tga_type(uint32_t type) {
+  return type == 1 || type == 2 || type == 3 || type == 9 || type == 10 || type == 11;
+}
+
 // TGA has no signature: only a file no other format claimed is read as one.
 std::string tga_feature(const ByteView& h) {
   uint32_t colour_map = h.u8(1), type = h.u8(2), bits = h.u8(16);
@@ -204,8 +209,7 @@ std::string tga_feature(const ByteView& h) {
   if (colour_map > 1 || h.size() < 18 || h.le16(12) == 0 || h.le16(14) == 0) return {};
   if (type == 32 || type == 33) return not_supported("a Huffman-compressed TGA (type 32/33)");
   if (type == 0) return "the TGA holds no image data (type 0)";
-  bool known = type == 1 || type == 2 || type == 3 || type == 9 || type == 10 || type == 11;
-  if (!known) return {};
+  if (!stb_reads_tga_type(type)) return {};
   const bool mapped_type = type == 1 || type == 9;
   // The format lets a true-colour or grey image carry a colour map it does not use; stb_image
   // reads a colour map only with a colour-mapped type.
@@ -224,10 +228,7 @@ std::optional<std::pair<uint32_t, uint32_t>> declared_size(std::span<const std::
   ByteView h(source);
   if (h.has(0, kPngSignature) && h.has(12, "IHDR")) return std::pair(h.be32(16), h.be32(20));
   // A TGA header of a type stb_image reads (tga_feature's plausible header, any size).
-  const uint32_t colour_map = h.u8(1), type = h.u8(2);
-  const bool tga_type =
-      type == 1 || type == 2 || type == 3 || type == 9 || type == 10 || type == 11;
-  if (decoded_as_tga(h) && other_format(h).empty() && colour_map <= 1 && tga_type &&
+  if (decoded_as_tga(h) && other_format(h).empty() && h.u8(1) <= 1 && stb_reads_tga_type(h.u8(2)) &&
       h.size() >= 18) {
     return std::pair(h.le16(12), h.le16(14));
   }

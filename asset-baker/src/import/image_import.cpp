@@ -106,8 +106,6 @@ void* load_pixels(std::span<const std::byte> source, ImageDepth depth, DecodedIm
   return stbi_load_from_memory(data, len, &w, &h, &comp, 4);
 }
 
-// stb_image's own complaint is the last format's it tried ("unknown image type" for most files it
-// does not support): the feature the header declares says more.
 bool within_limit(uint32_t width, uint32_t height) {
   return width >= 1 && height >= 1 && width <= kMaxSourceDimension && height <= kMaxSourceDimension;
 }
@@ -119,6 +117,8 @@ BakeStatus outside_limit(const std::string& name, uint32_t width, uint32_t heigh
                                  " limit");
 }
 
+// stb_image's own complaint is the last format's it tried ("unknown image type" for most files it
+// does not support): the feature the header declares says more.
 BakeStatus unreadable(std::span<const std::byte> source, const std::string& name,
                       const std::string& stb_reason) {
   if (source.empty())
@@ -273,10 +273,8 @@ std::string settle_tga_alpha(std::span<const std::byte> source, DecodedImage& im
 std::string tga_indices_past_map(std::span<const std::byte> source, const DecodedImage& image) {
   const ByteView b(source);
   const uint32_t type = b.u8(2), index_bytes = b.u8(16) / 8;
-  if (!decoded_as_tga(b) || b.u8(1) != 1 || (type != 1 && type != 9) ||
-      (index_bytes != 1 && index_bytes != 2)) {
+  if (!decoded_as_tga(b) || !colour_mapped_tga(b) || (index_bytes != 1 && index_bytes != 2))
     return {};
-  }
   const uint64_t entries = uint64_t(b.le16(3)) + b.le16(5);  // the map runs to first + length
   uint64_t at = 18 + b.u8(0) + uint64_t(b.le16(5)) * ((b.u8(7) + 7) / 8);
   const uint64_t pixels = uint64_t(image.width) * image.height;

@@ -32,22 +32,25 @@ constexpr std::string_view kAbsentTexture = "absent";
 // Then the image's content hash. No texture name starts with '/' (names are root-relative paths).
 constexpr std::string_view kFailedTexture = "/failed ";
 
+// A texture dependency's state: "texture:<role>:<what the slot got>".
+std::string texture_state(TextureRole role, std::string_view got) {
+  return std::string(kTextureDependency) + texture_role_name(role) + ":" + std::string(got);
+}
+
 // The dependency on the texture a material names for `image` in `role`: which name the bake gave
 // it (or "absent"). Rebaked when that changes: the image appears or goes, or its role changes.
 std::string texture_dependency(const TexturePlan& plan, const std::string& image,
                                TextureRole role) {
   std::optional<std::string> name = plan.texture_name(image, role);
-  return std::string(kTextureDependency) + texture_role_name(role) + ":" +
-         name.value_or(std::string(kAbsentTexture));
+  return texture_state(role, name.value_or(std::string(kAbsentTexture)));
 }
 
 // The dependency on a slot left untextured because its image failed to bake this run: with the
 // image's content hash when the failure was the image's own, so that the model is not baked twice
 // again while the image stays broken; "absent" otherwise (the next bake tries again).
 std::string failed_texture_dependency(TextureRole role, const std::string& image_hash) {
-  return std::string(kTextureDependency) + texture_role_name(role) + ":" +
-         (image_hash.empty() ? std::string(kAbsentTexture)
-                             : std::string(kFailedTexture) + image_hash);
+  return texture_state(role, image_hash.empty() ? std::string(kAbsentTexture)
+                                                : std::string(kFailedTexture) + image_hash);
 }
 
 // True when the dependency still holds: a file with the same content (or still missing), the
@@ -56,7 +59,7 @@ bool dependency_holds(JobContext& context, const Dependency& dep) {
   if (std::optional<TextureDependency> texture = texture_dependency_of(dep)) {
     // The image failed this run: a model naming its texture is baked again, never restored
     // (rebake_models_naming_failed_images).
-    if (texture->name && context.failed_images.count(dep.path)) return false;
+    if (names_failed_image(context, dep)) return false;
     if (texture->failed_image_hash) {
       return context.textures.texture_name(dep.path, texture->role) &&
              context.file_hash(dep.path) == *texture->failed_image_hash;
@@ -274,6 +277,11 @@ uint64_t unpacked_size(const assetlib::AssetFile& file) {
 }
 
 }  // namespace
+
+bool names_failed_image(const JobContext& context, const Dependency& dep) {
+  std::optional<TextureDependency> texture = texture_dependency_of(dep);
+  return texture && texture->name && context.failed_images.count(dep.path) > 0;
+}
 
 std::optional<TextureDependency> texture_dependency_of(const Dependency& dep) {
   std::string_view state = dep.state;

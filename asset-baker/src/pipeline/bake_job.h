@@ -153,4 +153,8 @@ bool same_inputs(JobContext& context, const CacheEntry& old, AssetKind kind,
 // Bakes `source` unless it is up to date; `clock` runs while it bakes.
 JobResult run_job(JobContext& context, const Source& source, JobClock& clock);
 
+// True when `dep` is a texture slot given the texture of an image that failed to bake this run
+// (JobContext::failed_images).
+bool names_failed_image(const JobContext& context, const Dependency& dep);
+
 }  // namespace baker

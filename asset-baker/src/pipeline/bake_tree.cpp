@@ -555,10 +555,8 @@ bool rebake_models_naming_failed_images(JobContext& context, const std::vector<S
     const JobResult& r = results[i];
     if (r.outcome != Outcome::Baked && r.outcome != Outcome::UpToDate) continue;
     const bool names_failed =
-        std::any_of(r.entry.deps.begin(), r.entry.deps.end(), [&](const Dependency& d) {
-          std::optional<TextureDependency> texture = texture_dependency_of(d);
-          return texture && texture->name && context.failed_images.count(d.path);
-        });
+        std::any_of(r.entry.deps.begin(), r.entry.deps.end(),
+                    [&](const Dependency& d) { return names_failed_image(context, d); });
     if (!names_failed) continue;
     models.push_back(i);
     bytes += sources[i].bytes;
